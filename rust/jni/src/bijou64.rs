@@ -1,0 +1,307 @@
+//! Entry points of `org.bijou64.NativeCodec` (module `java/bijou64`).
+//!
+//! `mapping` is `org.bijou64.Mapping.ordinal()`: 0 = unsigned, 1 = zigzag.
+
+use bijou64_kafka::{BijouValue, Mapping};
+use jni::objects::{JByteArray, JClass, JIntArray, JLongArray, JPrimitiveArray, TypeArray};
+use jni::sys::{jbyteArray, jint, jintArray, jlong, jlongArray, jstring};
+use jni::JNIEnv;
+
+use crate::error::{non_null, throwing, JniError};
+
+fn mapping(code: jint) -> Result<Mapping, JniError> {
+    match code {
+        0 => Ok(Mapping::Unsigned),
+        1 => Ok(Mapping::Zigzag),
+        other => Err(JniError::IllegalArgument(format!(
+            "unknown mapping code {other}: expected 0 (unsigned) or 1 (zigzag)"
+        ))),
+    }
+}
+
+/// A Java primitive element type that is also a bijou value (`long`, `int`).
+trait JavaValue: BijouValue + TypeArray + Default {
+    fn read(env: &mut JNIEnv<'_>, array: &JPrimitiveArray<'_, Self>) -> jni::errors::Result<Vec<Self>>;
+    fn new_array<'local>(
+        env: &mut JNIEnv<'local>,
+        values: &[Self],
+    ) -> jni::errors::Result<JPrimitiveArray<'local, Self>>;
+}
+
+impl JavaValue for i64 {
+    fn read(env: &mut JNIEnv<'_>, array: &JLongArray<'_>) -> jni::errors::Result<Vec<i64>> {
+        let mut values = vec![0; env.get_array_length(array)? as usize];
+        env.get_long_array_region(array, 0, &mut values)?;
+        Ok(values)
+    }
+
+    fn new_array<'local>(env: &mut JNIEnv<'local>, values: &[i64]) -> jni::errors::Result<JLongArray<'local>> {
+        let array = env.new_long_array(java_len(values.len())?)?;
+        env.set_long_array_region(&array, 0, values)?;
+        Ok(array)
+    }
+}
+
+impl JavaValue for i32 {
+    fn read(env: &mut JNIEnv<'_>, array: &JIntArray<'_>) -> jni::errors::Result<Vec<i32>> {
+        let mut values = vec![0; env.get_array_length(array)? as usize];
+        env.get_int_array_region(array, 0, &mut values)?;
+        Ok(values)
+    }
+
+    fn new_array<'local>(env: &mut JNIEnv<'local>, values: &[i32]) -> jni::errors::Result<JIntArray<'local>> {
+        let array = env.new_int_array(java_len(values.len())?)?;
+        env.set_int_array_region(&array, 0, values)?;
+        Ok(array)
+    }
+}
+
+fn java_len(len: usize) -> jni::errors::Result<jint> {
+    jint::try_from(len).map_err(|_| jni::errors::Error::JniCall(jni::errors::JniError::NoMemory))
+}
+
+/// Copies `src[offset..offset + length]` out of the JVM.
+fn read_bytes(env: &mut JNIEnv<'_>, src: &JByteArray<'_>, offset: jint, length: jint) -> Result<Vec<u8>, JniError> {
+    non_null(src, "src")?;
+    let array_len = env.get_array_length(src)?;
+    if offset < 0 || length < 0 || offset > array_len - length {
+        return Err(JniError::OutOfBounds(format!(
+            "offset {offset} and length {length} outside a byte[{array_len}]"
+        )));
+    }
+    let mut bytes = vec![0_i8; length as usize];
+    env.get_byte_array_region(src, offset, &mut bytes)?;
+    Ok(bytes.into_iter().map(|b| b as u8).collect())
+}
+
+fn new_byte_array<'local>(env: &mut JNIEnv<'local>, bytes: &[u8]) -> Result<jbyteArray, JniError> {
+    if bytes.len() > i32::MAX as usize {
+        return Err(JniError::IllegalArgument(format!(
+            "encoded slab of {} bytes exceeds the largest Java array",
+            bytes.len()
+        )));
+    }
+    Ok(env.byte_array_from_slice(bytes)?.into_raw())
+}
+
+fn encode_one<T: JavaValue>(env: &mut JNIEnv<'_>, value: T, code: jint) -> jbyteArray {
+    throwing(env, |env| {
+        Ok(Some(new_byte_array(env, &bijou64_kafka::to_bytes(value, mapping(code)?))?))
+    })
+    .unwrap_or(std::ptr::null_mut())
+}
+
+fn decode_one<T: JavaValue>(env: &mut JNIEnv<'_>, src: &JByteArray<'_>, offset: jint, length: jint, code: jint) -> T {
+    throwing(env, |env| {
+        let bytes = read_bytes(env, src, offset, length)?;
+        Ok(bijou64_kafka::decode::<T>(&bytes, mapping(code)?)?)
+    })
+}
+
+fn decode_prefix_one<T: JavaValue>(
+    env: &mut JNIEnv<'_>,
+    src: &JByteArray<'_>,
+    offset: jint,
+    length: jint,
+    code: jint,
+    consumed_out: &JIntArray<'_>,
+) -> T {
+    throwing(env, |env| {
+        non_null(consumed_out, "consumedOut")?;
+        if env.get_array_length(consumed_out)? < 1 {
+            return Err(JniError::OutOfBounds("consumedOut must hold 1 element".into()));
+        }
+        let bytes = read_bytes(env, src, offset, length)?;
+        let (value, consumed) = bijou64_kafka::decode_prefix::<T>(&bytes, mapping(code)?)?;
+        env.set_int_array_region(consumed_out, 0, &[consumed as jint])?;
+        Ok(value)
+    })
+}
+
+fn encode_many<T: JavaValue>(
+    env: &mut JNIEnv<'_>,
+    values: &JPrimitiveArray<'_, T>,
+    code: jint,
+    offsets_out: &JIntArray<'_>,
+) -> jbyteArray {
+    throwing(env, |env| {
+        non_null(values, "values")?;
+        non_null(offsets_out, "offsetsOut")?;
+        let values = T::read(env, values)?;
+        let offsets_len = env.get_array_length(offsets_out)? as usize;
+        if offsets_len != values.len() + 1 {
+            return Err(JniError::IllegalArgument(format!(
+                "offsetsOut has {offsets_len} elements, {} values need {}",
+                values.len(),
+                values.len() + 1
+            )));
+        }
+        let slab = bijou64_kafka::encode_slab(&values, mapping(code)?)?;
+        let bytes = new_byte_array(env, slab.bytes())?;
+        // The slab fits a Java array (checked above), so every offset fits an int.
+        let offsets: Vec<jint> = slab.offsets().iter().map(|&o| o as jint).collect();
+        env.set_int_array_region(offsets_out, 0, &offsets)?;
+        Ok(Some(bytes))
+    })
+    .unwrap_or(std::ptr::null_mut())
+}
+
+fn decode_many<'local, T: JavaValue>(
+    env: &mut JNIEnv<'local>,
+    slab: &JByteArray<'_>,
+    offsets: &JIntArray<'_>,
+    code: jint,
+) -> Option<JPrimitiveArray<'local, T>> {
+    throwing(env, |env| {
+        non_null(slab, "slab")?;
+        non_null(offsets, "offsets")?;
+        let bytes = env.convert_byte_array(slab)?;
+        let mut java_offsets = vec![0; env.get_array_length(offsets)? as usize];
+        env.get_int_array_region(offsets, 0, &mut java_offsets)?;
+        let offsets: Vec<u32> = java_offsets
+            .iter()
+            .enumerate()
+            .map(|(i, &o)| {
+                u32::try_from(o).map_err(|_| bijou64_kafka::Error::InvalidOffsets {
+                    reason: format!("offsets[{i}] = {o} is negative"),
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        let values = bijou64_kafka::decode_slab::<T>(&bytes, &offsets, mapping(code)?)?;
+        Ok(Some(T::new_array(env, &values)?))
+    })
+}
+
+/// `static native String version()`: the crate version, checked by the Java loader.
+#[no_mangle]
+pub extern "system" fn Java_org_bijou64_NativeCodec_version<'local>(mut env: JNIEnv<'local>, _class: JClass<'local>) -> jstring {
+    throwing(&mut env, |env| Ok(Some(env.new_string(env!("CARGO_PKG_VERSION"))?.into_raw())))
+        .unwrap_or(std::ptr::null_mut())
+}
+
+/// `static native byte[] encodeLong(long value, int mapping)`.
+#[no_mangle]
+pub extern "system" fn Java_org_bijou64_NativeCodec_encodeLong<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    value: jlong,
+    mapping: jint,
+) -> jbyteArray {
+    encode_one(&mut env, value, mapping)
+}
+
+/// `static native byte[] encodeInt(int value, int mapping)`.
+#[no_mangle]
+pub extern "system" fn Java_org_bijou64_NativeCodec_encodeInt<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    value: jint,
+    mapping: jint,
+) -> jbyteArray {
+    encode_one(&mut env, value, mapping)
+}
+
+/// `static native long decodeLong(byte[] src, int offset, int length, int mapping)`:
+/// strict whole-record decode; throws `Bijou64Exception`.
+#[no_mangle]
+pub extern "system" fn Java_org_bijou64_NativeCodec_decodeLong<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    src: JByteArray<'local>,
+    offset: jint,
+    length: jint,
+    mapping: jint,
+) -> jlong {
+    decode_one(&mut env, &src, offset, length, mapping)
+}
+
+/// `static native int decodeInt(byte[] src, int offset, int length, int mapping)`.
+#[no_mangle]
+pub extern "system" fn Java_org_bijou64_NativeCodec_decodeInt<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    src: JByteArray<'local>,
+    offset: jint,
+    length: jint,
+    mapping: jint,
+) -> jint {
+    decode_one(&mut env, &src, offset, length, mapping)
+}
+
+/// `static native long decodeLongPrefix(byte[] src, int offset, int length, int mapping, int[] consumedOut)`.
+#[no_mangle]
+pub extern "system" fn Java_org_bijou64_NativeCodec_decodeLongPrefix<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    src: JByteArray<'local>,
+    offset: jint,
+    length: jint,
+    mapping: jint,
+    consumed_out: JIntArray<'local>,
+) -> jlong {
+    decode_prefix_one(&mut env, &src, offset, length, mapping, &consumed_out)
+}
+
+/// `static native int decodeIntPrefix(byte[] src, int offset, int length, int mapping, int[] consumedOut)`.
+#[no_mangle]
+pub extern "system" fn Java_org_bijou64_NativeCodec_decodeIntPrefix<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    src: JByteArray<'local>,
+    offset: jint,
+    length: jint,
+    mapping: jint,
+    consumed_out: JIntArray<'local>,
+) -> jint {
+    decode_prefix_one(&mut env, &src, offset, length, mapping, &consumed_out)
+}
+
+/// `static native byte[] encodeLongs(long[] values, int mapping, int[] offsetsOut)`:
+/// one slab; `offsetsOut` (length n + 1) receives the record boundaries.
+#[no_mangle]
+pub extern "system" fn Java_org_bijou64_NativeCodec_encodeLongs<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    values: JLongArray<'local>,
+    mapping: jint,
+    offsets_out: JIntArray<'local>,
+) -> jbyteArray {
+    encode_many(&mut env, &values, mapping, &offsets_out)
+}
+
+/// `static native byte[] encodeInts(int[] values, int mapping, int[] offsetsOut)`.
+#[no_mangle]
+pub extern "system" fn Java_org_bijou64_NativeCodec_encodeInts<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    values: JIntArray<'local>,
+    mapping: jint,
+    offsets_out: JIntArray<'local>,
+) -> jbyteArray {
+    encode_many(&mut env, &values, mapping, &offsets_out)
+}
+
+/// `static native long[] decodeLongs(byte[] slab, int[] offsets, int mapping)`:
+/// validates every record; throws `Bijou64Exception` naming the first bad one.
+#[no_mangle]
+pub extern "system" fn Java_org_bijou64_NativeCodec_decodeLongs<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    slab: JByteArray<'local>,
+    offsets: JIntArray<'local>,
+    mapping: jint,
+) -> jlongArray {
+    decode_many::<i64>(&mut env, &slab, &offsets, mapping).map_or(std::ptr::null_mut(), JLongArray::into_raw)
+}
+
+/// `static native int[] decodeInts(byte[] slab, int[] offsets, int mapping)`.
+#[no_mangle]
+pub extern "system" fn Java_org_bijou64_NativeCodec_decodeInts<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    slab: JByteArray<'local>,
+    offsets: JIntArray<'local>,
+    mapping: jint,
+) -> jintArray {
+    decode_many::<i32>(&mut env, &slab, &offsets, mapping).map_or(std::ptr::null_mut(), JIntArray::into_raw)
+}

@@ -1,0 +1,12 @@
+//! The project's one JNI library (`libkafka_serde_native`).
+//!
+//! Every exported function does three things only: convert the JVM arguments, call
+//! ordinary Rust in a codec crate, convert the result. Errors and panics become Java
+//! exceptions through [`error::throwing`]; nothing unwinds into the JVM. Native code
+//! keeps no reference to JVM memory after a call returns: arguments are copied in,
+//! results are fresh JVM arrays. `docs/jni.md` lists what each call throws.
+
+mod bijou64;
+mod error;
+
+pub use error::JniError;
