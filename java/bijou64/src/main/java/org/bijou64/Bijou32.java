@@ -1,0 +1,88 @@
+package org.bijou64;
+
+/**
+ * Kafka Integer values in bijou32 (not bijou64: the 32-bit format uses threshold 252, so the two
+ * differ on the wire from 248 up). Same conventions as {@link Bijou64}.
+ */
+public final class Bijou32 {
+    private static final IntCodec[] JAVA = {new JavaIntCodec(Mapping.UNSIGNED), new JavaIntCodec(Mapping.ZIGZAG)};
+    private static final IntCodec[] NATIVE = NativeLibrary.isLoaded()
+            ? new IntCodec[] {new NativeIntCodec(Mapping.UNSIGNED), new NativeIntCodec(Mapping.ZIGZAG)}
+            : JAVA;
+
+    private Bijou32() {
+    }
+
+    /** @return the active implementation, as {@link Bijou64#implementation()} */
+    public static Implementation implementation() {
+        return Bijou64.implementation();
+    }
+
+    /**
+     * @param mapping the mapping
+     * @return the codec of the active implementation
+     */
+    public static IntCodec codec(Mapping mapping) {
+        return NATIVE[mapping.ordinal()];
+    }
+
+    /**
+     * @param mapping the mapping
+     * @param implementation the implementation wanted
+     * @return that codec
+     * @throws IllegalStateException when NATIVE is asked for but not loaded
+     */
+    public static IntCodec codec(Mapping mapping, Implementation implementation) {
+        if (implementation == Implementation.JAVA) {
+            return JAVA[mapping.ordinal()];
+        }
+        if (!NativeLibrary.isLoaded()) {
+            throw new IllegalStateException("bijou64 native library not loaded",
+                    NativeLibrary.loadError().orElse(null));
+        }
+        return NATIVE[mapping.ordinal()];
+    }
+
+    /**
+     * @param value any int
+     * @return its unsigned-mapping bijou32 encoding, 1 to 5 bytes
+     */
+    public static byte[] encode(int value) {
+        return NATIVE[0].encode(value);
+    }
+
+    /**
+     * @param value any int
+     * @return the encoded length, 1 to 5
+     */
+    public static int encodedLength(int value) {
+        return JAVA[0].encodedLength(value);
+    }
+
+    /**
+     * @param record the bytes, not null
+     * @return the value
+     * @throws Bijou64Exception EMPTY, TRUNCATED, OVERFLOW or TRAILING_BYTES
+     */
+    public static int decode(byte[] record) {
+        return NATIVE[0].decode(record);
+    }
+
+    /**
+     * @param values the values
+     * @return one slab with {@code values.length + 1} offsets
+     */
+    public static EncodedSlab encodeAll(int[] values) {
+        return NATIVE[0].encodeAll(values);
+    }
+
+    /**
+     * @param slab records back to back
+     * @param offsets {@code n + 1} boundaries
+     * @return the values
+     * @throws Bijou64Exception for bad offsets or the first invalid record
+     */
+    public static int[] decodeAll(byte[] slab, int[] offsets) {
+        return NATIVE[0].decodeAll(slab, offsets);
+    }
+}

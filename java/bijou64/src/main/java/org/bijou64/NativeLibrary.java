@@ -1,0 +1,116 @@
+package org.bijou64;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.System.Logger.Level;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * Loads {@code libkafka_serde_native} once per JVM, in this order:
+ * <ol>
+ *   <li>nothing at all when the system property {@code bijou64.useJava} is {@code true};</li>
+ *   <li>the file named by the system property {@code bijou64.native.path}, when set (and nothing else);</li>
+ *   <li>the library bundled in this jar at {@code native/<os>-<arch>/}, extracted to a temporary file;</li>
+ *   <li>{@code System.loadLibrary("kafka_serde_native")} from {@code java.library.path}.</li>
+ * </ol>
+ * The loaded library must report this jar's version (a stale library is refused). If nothing loads,
+ * one warning is logged, {@link #loadError()} keeps the reason, and every codec uses pure Java.
+ */
+final class NativeLibrary {
+    static final String LIBRARY = "kafka_serde_native";
+    private static final System.Logger LOG = System.getLogger("org.bijou64");
+    private static final String EXPECTED_VERSION = jarVersion();
+    private static final Throwable LOAD_ERROR = load();
+
+    private NativeLibrary() {
+    }
+
+    /** @return true when the native library is loaded and usable */
+    static boolean isLoaded() {
+        return LOAD_ERROR == null;
+    }
+
+    /** @return why the native library is not in use, if it is not */
+    static Optional<Throwable> loadError() {
+        return Optional.ofNullable(LOAD_ERROR);
+    }
+
+    /** @return the version the loaded library reported, if loaded */
+    static Optional<String> version() {
+        return isLoaded() ? Optional.of(NativeCodec.version()) : Optional.empty();
+    }
+
+    /** @return true when pure Java is requested by the system property {@code bijou64.useJava} */
+    static boolean javaForced() {
+        return Boolean.parseBoolean(System.getProperty("bijou64.useJava", "false").trim());
+    }
+
+    private static Throwable load() {
+        if (javaForced()) {
+            return new UnsupportedOperationException("native library not loaded: -Dbijou64.useJava=true");
+        }
+        Throwable error;
+        try {
+            String explicit = System.getProperty("bijou64.native.path");
+            if (explicit != null) {
+                System.load(Path.of(explicit).toAbsolutePath().toString());
+            } else if (!loadBundled()) {
+                System.loadLibrary(LIBRARY);
+            }
+            String version = NativeCodec.version();
+            if (!version.equals(EXPECTED_VERSION)) {
+                throw new UnsatisfiedLinkError("stale native library: it reports version " + version
+                        + ", this jar needs " + EXPECTED_VERSION);
+            }
+            LOG.log(Level.DEBUG, "bijou64: native library {0} loaded", version);
+            return null;
+        } catch (LinkageError | IOException | RuntimeException e) {
+            error = e;
+        }
+        LOG.log(Level.WARNING, "bijou64: native library unavailable, using the pure-Java codec ("
+                + error.getMessage() + ")");
+        return error;
+    }
+
+    /** Extracts and loads the library bundled in the jar; false when this jar has none for this platform. */
+    private static boolean loadBundled() throws IOException {
+        String resource = "/native/" + platform() + "/" + System.mapLibraryName(LIBRARY);
+        try (InputStream in = NativeLibrary.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                return false;
+            }
+            Path file = Files.createTempFile("lib" + LIBRARY + "-", ".so");
+            file.toFile().deleteOnExit();
+            Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+            System.load(file.toAbsolutePath().toString());
+            return true;
+        }
+    }
+
+    private static String platform() {
+        String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
+        String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
+        String osPart = os.contains("mac") ? "macos" : os.contains("win") ? "windows" : "linux";
+        String archPart = arch.equals("amd64") || arch.equals("x86_64") ? "x86_64"
+                : arch.equals("aarch64") || arch.equals("arm64") ? "aarch64" : arch;
+        return osPart + "-" + archPart;
+    }
+
+    /** The Maven version of this jar without {@code -SNAPSHOT}: the Cargo version of the matching library. */
+    private static String jarVersion() {
+        Properties properties = new Properties();
+        try (InputStream in = NativeLibrary.class.getResourceAsStream("bijou64.properties")) {
+            if (in != null) {
+                properties.load(in);
+            }
+        } catch (IOException e) {
+            // fall through: an unknown version refuses every library
+        }
+        return properties.getProperty("version", "unknown").replace("-SNAPSHOT", "");
+    }
+}

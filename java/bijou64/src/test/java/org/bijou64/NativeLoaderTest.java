@@ -1,0 +1,76 @@
+package org.bijou64;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The loader: the bundled library loads and reports this jar's version; a forced, missing or broken
+ * library falls back to Java with one warning, in a child JVM that keeps running.
+ */
+class NativeLoaderTest {
+    /** Run in a child JVM: prints the implementation and one encoding, then exits 0. */
+    public static void main(String[] args) {
+        System.out.println("implementation=" + Bijou64.implementation());
+        System.out.println("encoded=" + java.util.HexFormat.of().formatHex(Bijou64.encode(300)));
+        System.out.println("error=" + Bijou64.nativeLoadError().map(Throwable::getMessage).orElse("none"));
+    }
+
+    private static String child(String... properties) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(List.of(properties));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), NativeLoaderTest.class.getName()));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "child JVM did not finish");
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, process.exitValue(), output);
+        assertTrue(output.contains("encoded=f834"), output);
+        return output;
+    }
+
+    @Test
+    void bundledLibraryLoadsWithTheJarsVersion() throws IOException {
+        if (Implementations.all().contains(Implementation.NATIVE)) {
+            java.util.Properties jar = new java.util.Properties();
+            try (var in = NativeLibrary.class.getResourceAsStream("bijou64.properties")) {
+                jar.load(in);
+            }
+            // Maven 0.1.0-SNAPSHOT pairs with Cargo 0.1.0.
+            assertEquals(jar.getProperty("version").replace("-SNAPSHOT", ""), NativeLibrary.version().orElseThrow());
+            assertTrue(Bijou64.nativeLoadError().isEmpty());
+        }
+    }
+
+    @Test
+    void useJavaPropertyForcesJava() throws Exception {
+        String output = child("-Dbijou64.useJava=true");
+        assertTrue(output.contains("implementation=JAVA"), output);
+        assertTrue(output.contains("bijou64.useJava=true"), output);
+    }
+
+    @Test
+    void missingLibraryFallsBackWithOneWarning(@TempDir Path dir) throws Exception {
+        String output = child("-Dbijou64.native.path=" + dir.resolve("no-such-library.so"));
+        assertTrue(output.contains("implementation=JAVA"), output);
+        assertEquals(1, output.split("native library unavailable", -1).length - 1, output);
+    }
+
+    @Test
+    void brokenLibraryFallsBackWithoutACrash(@TempDir Path dir) throws Exception {
+        Path garbage = dir.resolve("libkafka_serde_native.so");
+        Files.write(garbage, "this is not an ELF file".getBytes(StandardCharsets.US_ASCII));
+        String output = child("-Dbijou64.native.path=" + garbage);
+        assertTrue(output.contains("implementation=JAVA"), output);
+        assertTrue(output.contains("native library unavailable"), output);
+    }
+}
