@@ -1,0 +1,72 @@
+package org.bijou64.perf.kafka;
+
+import java.nio.ByteBuffer;
+import java.util.Map;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.bijou64.Bijou64;
+import org.bijou64.Bijou64Exception;
+import org.bijou64.Implementation;
+import org.bijou64.LongCodec;
+import org.bijou64.Mapping;
+
+/**
+ * Kafka {@link Deserializer} for {@code Long} keys or values written by {@link Bijou64Serializer}.
+ * Strict: a record must be exactly one canonical value, so bytes written by another serializer (Kafka's
+ * {@code LongSerializer} writes 42 as {@code 00 00 00 00 00 00 00 2a}) fail with a
+ * {@link SerializationException} naming the topic, the byte count, the reason and a hex preview instead
+ * of reading as a wrong value. null (a tombstone) deserializes to null in every overload; an empty array is
+ * an error. The {@link ByteBuffer} overload leaves the buffer's position unchanged.
+ */
+public class Bijou64Deserializer implements Deserializer<Long> {
+    private volatile LongCodec codec = Bijou64.codec(Mapping.UNSIGNED);
+
+    /** Kafka instantiates deserializers reflectively through this constructor. */
+    public Bijou64Deserializer() {
+    }
+
+    @Override
+    public void configure(Map<String, ?> configs, boolean isKey) {
+        codec = Bijou64SerdeConfig.from(configs).longCodec();
+    }
+
+    /**
+     * @throws SerializationException when {@code data} is not exactly one bijou64 value
+     */
+    @Override
+    public Long deserialize(String topic, byte[] data) {
+        return data == null ? null : decode(topic, data, 0, data.length);
+    }
+
+    /**
+     * @throws SerializationException when the remaining bytes are not exactly one bijou64 value
+     */
+    @Override
+    public Long deserialize(String topic, Headers headers, ByteBuffer data) {
+        if (data == null) {
+            return null;
+        }
+        SerdeErrors.Slice slice = SerdeErrors.remaining(data);
+        return decode(topic, slice.array(), slice.offset(), slice.length());
+    }
+
+    private long decode(String topic, byte[] src, int offset, int length) {
+        try {
+            return codec.decode(src, offset, length);
+        } catch (Bijou64Exception e) {
+            throw SerdeErrors.deserializing(codec.mapping() == Mapping.ZIGZAG ? "bijou64s Long" : "bijou64 Long", topic,
+                    src, offset, length, e);
+        }
+    }
+
+    /** @return the implementation this instance uses */
+    public Implementation implementation() {
+        return codec.implementation();
+    }
+
+    /** @return the mapping this instance uses */
+    public Mapping mapping() {
+        return codec.mapping();
+    }
+}
