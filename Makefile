@@ -1,0 +1,12 @@
+# Glue only: each target calls one script. See README.md.
+.PHONY: demo test build broker-start broker-stop
+demo:           ## the main job: build, start the broker, run the producer comparison, print the table
+	bash scripts/demo.sh
+test:           ## every test (starts and stops the local broker)
+	bash scripts/test.sh
+build:          ## Rust workspace and Java modules (with the bundled native library), no tests
+	cargo build --workspace --release --locked && mvn -B -q -f java/pom.xml install -DskipTests
+broker-start:
+	kafka/broker start
+broker-stop:
+	kafka/broker stop

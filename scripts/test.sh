@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs every test: Rust (codec, properties, vectors, rdkafka against the broker), Java (codec, JNI,
+# serializers, broker transactions, example app, benchmark generators) and a short producer comparison
+# smoke run. Starts the local Kafka broker if none answers, and stops it again at the end (even on failure)
+# if it started it.
+set -euo pipefail
+usage() { echo "usage: $0   (environment: KAFKA_BOOTSTRAP_SERVERS to use your own cluster)" >&2; exit 2; }
+[ $# -eq 0 ] || usage
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+require_toolchain
+cd "$ROOT"
+
+bootstrap=${KAFKA_BOOTSTRAP_SERVERS:-127.0.0.1:19092}
+BROKER_STARTED_HERE=0
+if [ -z "${KAFKA_BOOTSTRAP_SERVERS:-}" ]; then
+  start_broker
+fi
+trap '[ "$BROKER_STARTED_HERE" = 1 ] && "$ROOT/kafka/broker" stop' EXIT
+
+echo "== Rust: fmt, clippy, tests"
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
+KAFKA_BOOTSTRAP_SERVERS=$bootstrap cargo test --workspace --all-features --locked
+
+echo "== Java: build (native library through cargo) and tests"
+mvn -B -f java/pom.xml install -Dkafka.bootstrap.servers="$bootstrap"
+
+echo "== Producer comparison smoke run (every message verified)"
+perf/kafka/compare-benchmarks.sh --ci --distribution boundary 2000 1 bijou64-smoke "$bootstrap"
