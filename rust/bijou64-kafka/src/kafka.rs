@@ -20,16 +20,28 @@ use crate::{encode_slab, BijouValue, Error, Mapping};
 ///
 /// # Errors
 /// The decode errors of [`crate::decode`].
-pub fn value_of<T: BijouValue, M: Message>(message: &M, mapping: Mapping) -> Result<Option<T>, Error> {
-    message.payload().map(|bytes| crate::decode(bytes, mapping)).transpose()
+pub fn value_of<T: BijouValue, M: Message>(
+    message: &M,
+    mapping: Mapping,
+) -> Result<Option<T>, Error> {
+    message
+        .payload()
+        .map(|bytes| crate::decode(bytes, mapping))
+        .transpose()
 }
 
 /// Decodes a message's key strictly; `Ok(None)` for a null key.
 ///
 /// # Errors
 /// The decode errors of [`crate::decode`].
-pub fn key_of<T: BijouValue, M: Message>(message: &M, mapping: Mapping) -> Result<Option<T>, Error> {
-    message.key().map(|bytes| crate::decode(bytes, mapping)).transpose()
+pub fn key_of<T: BijouValue, M: Message>(
+    message: &M,
+    mapping: Mapping,
+) -> Result<Option<T>, Error> {
+    message
+        .key()
+        .map(|bytes| crate::decode(bytes, mapping))
+        .transpose()
 }
 
 /// Remembers the first failed delivery.
@@ -43,7 +55,10 @@ impl ProducerContext for DeliveryErrors {
 
     fn delivery(&self, result: &DeliveryResult<'_>, _: ()) {
         if let Err((error, _)) = result {
-            let mut first = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut first = self
+                .0
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             first.get_or_insert_with(|| error.clone());
         }
     }
@@ -65,7 +80,8 @@ pub fn produce_values<T: BijouValue>(
     mapping: Mapping,
     timeout: Duration,
 ) -> Result<(), Error> {
-    let producer: BaseProducer<DeliveryErrors> = config.create_with_context(DeliveryErrors::default())?;
+    let producer: BaseProducer<DeliveryErrors> =
+        config.create_with_context(DeliveryErrors::default())?;
     let slab = encode_slab(values, mapping)?;
     for payload in slab.iter() {
         let mut record = BaseRecord::<(), [u8]>::to(topic).payload(payload);
@@ -82,7 +98,12 @@ pub fn produce_values<T: BijouValue>(
         producer.poll(Duration::ZERO);
     }
     producer.flush(timeout)?;
-    let first_error = producer.context().0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+    let first_error = producer
+        .context()
+        .0
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take();
     first_error.map_or(Ok(()), |e| Err(e.into()))
 }
 
@@ -129,7 +150,8 @@ pub fn read_values<T: BijouValue>(
             assignment.add_partition_offset(topic, partition, Offset::Beginning)?;
         }
     }
-    let mut by_partition: Vec<(i32, Vec<Option<T>>)> = ends.iter().map(|&(p, _)| (p, Vec::new())).collect();
+    let mut by_partition: Vec<(i32, Vec<Option<T>>)> =
+        ends.iter().map(|&(p, _)| (p, Vec::new())).collect();
     let mut open = ends.clone();
     if !open.is_empty() {
         consumer.assign(&assignment)?;
@@ -146,7 +168,9 @@ pub fn read_values<T: BijouValue>(
                 if let Some((_, end)) = ends.iter().find(|(p, _)| *p == partition) {
                     if offset < *end {
                         let value = value_of(&message, mapping)?;
-                        if let Some((_, values)) = by_partition.iter_mut().find(|(p, _)| *p == partition) {
+                        if let Some((_, values)) =
+                            by_partition.iter_mut().find(|(p, _)| *p == partition)
+                        {
                             values.push(value);
                         }
                     }
@@ -161,5 +185,8 @@ pub fn read_values<T: BijouValue>(
             )
         });
     }
-    Ok(by_partition.into_iter().flat_map(|(_, values)| values).collect())
+    Ok(by_partition
+        .into_iter()
+        .flat_map(|(_, values)| values)
+        .collect())
 }

@@ -127,9 +127,7 @@ macro_rules! bijou_value {
             #[inline]
             fn decode_prefix(buf: &[u8], mapping: Mapping) -> Result<(Self, usize), Error> {
                 let decoded = match mapping {
-                    Mapping::Unsigned => {
-                        bijoux::$unsigned::decode(buf).map(|(v, n)| (v as $t, n))
-                    }
+                    Mapping::Unsigned => bijoux::$unsigned::decode(buf).map(|(v, n)| (v as $t, n)),
                     Mapping::Zigzag => bijoux::$signed::decode(buf),
                 };
                 decoded.map_err(|e| {

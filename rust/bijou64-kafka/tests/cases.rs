@@ -6,21 +6,36 @@ use bijou64_kafka::{decode, decode_prefix, decode_slab, to_bytes, Error, ErrorKi
 use common::unhex;
 
 fn kind(hex: &str) -> ErrorKind {
-    decode::<i64>(&unhex(hex), Mapping::Unsigned).expect_err(hex).kind()
+    decode::<i64>(&unhex(hex), Mapping::Unsigned)
+        .expect_err(hex)
+        .kind()
 }
 
 #[test]
 fn case_1_a_lone_tag_byte_is_truncated_never_zero() {
     assert_eq!(kind("f8"), ErrorKind::Truncated);
     assert_eq!(kind("ff"), ErrorKind::Truncated);
-    assert_eq!(decode_prefix::<i64>(&[0xf8], Mapping::Unsigned).unwrap_err().kind(), ErrorKind::Truncated);
-    let message = decode::<i64>(&[0xff], Mapping::Unsigned).unwrap_err().to_string();
-    assert_eq!(message, "truncated: tag 0xff announces a 9-byte bijou64 value, 1 bytes present");
+    assert_eq!(
+        decode_prefix::<i64>(&[0xf8], Mapping::Unsigned)
+            .unwrap_err()
+            .kind(),
+        ErrorKind::Truncated
+    );
+    let message = decode::<i64>(&[0xff], Mapping::Unsigned)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        message,
+        "truncated: tag 0xff announces a 9-byte bijou64 value, 1 bytes present"
+    );
 }
 
 #[test]
 fn case_2_trailing_byte_prefix_decodes_record_rejects() {
-    assert_eq!(decode_prefix::<i64>(&[0x2a, 0x99], Mapping::Unsigned).unwrap(), (42, 1));
+    assert_eq!(
+        decode_prefix::<i64>(&[0x2a, 0x99], Mapping::Unsigned).unwrap(),
+        (42, 1)
+    );
     assert_eq!(kind("2a99"), ErrorKind::TrailingBytes);
 }
 
@@ -28,13 +43,29 @@ fn case_2_trailing_byte_prefix_decodes_record_rejects() {
 fn case_3_overflow() {
     assert_eq!(kind("fffefefefefefefe08"), ErrorKind::Overflow);
     assert_eq!(kind("ffffffffffffffffff"), ErrorKind::Overflow);
-    assert_eq!(decode::<i32>(&unhex("ffffffffff"), Mapping::Unsigned).unwrap_err().kind(), ErrorKind::Overflow);
+    assert_eq!(
+        decode::<i32>(&unhex("ffffffffff"), Mapping::Unsigned)
+            .unwrap_err()
+            .kind(),
+        ErrorKind::Overflow
+    );
 }
 
 #[test]
 fn case_4_short_payload_is_truncated() {
     let error = decode::<i64>(&unhex("fb000000"), Mapping::Unsigned).unwrap_err();
-    assert!(matches!(error, Error::Truncated { tag: 0xfb, needed: 5, available: 4, .. }), "{error:?}");
+    assert!(
+        matches!(
+            error,
+            Error::Truncated {
+                tag: 0xfb,
+                needed: 5,
+                available: 4,
+                ..
+            }
+        ),
+        "{error:?}"
+    );
 }
 
 #[test]
@@ -44,7 +75,14 @@ fn case_5_long_serializer_bytes_are_trailing_not_zero() {
         assert_eq!(error.kind(), ErrorKind::TrailingBytes);
         assert_eq!(
             error.to_string(),
-            format!("trailing bytes: a 1-byte {} value is followed by 7 more bytes", if mapping == Mapping::Unsigned { "bijou64" } else { "bijou64s" })
+            format!(
+                "trailing bytes: a 1-byte {} value is followed by 7 more bytes",
+                if mapping == Mapping::Unsigned {
+                    "bijou64"
+                } else {
+                    "bijou64s"
+                }
+            )
         );
     }
 }
@@ -52,10 +90,16 @@ fn case_5_long_serializer_bytes_are_trailing_not_zero() {
 #[test]
 fn case_8_empty_is_an_error() {
     assert_eq!(kind(""), ErrorKind::Empty);
-    assert_eq!(decode::<i32>(&[], Mapping::Zigzag).unwrap_err().kind(), ErrorKind::Empty);
+    assert_eq!(
+        decode::<i32>(&[], Mapping::Zigzag).unwrap_err().kind(),
+        ErrorKind::Empty
+    );
     // An empty record inside a slab, too.
     let error = decode_slab::<i64>(&[0x01], &[0, 1, 1], Mapping::Unsigned).unwrap_err();
-    assert_eq!((error.record_index(), error.kind()), (Some(1), ErrorKind::Empty));
+    assert_eq!(
+        (error.record_index(), error.kind()),
+        (Some(1), ErrorKind::Empty)
+    );
 }
 
 #[test]
@@ -67,8 +111,16 @@ fn case_11_extremes_match_the_vectors() {
         (0, "00", "00"),
     ];
     for (value, unsigned, zigzag) in cases {
-        assert_eq!(to_bytes(value, Mapping::Unsigned), unhex(unsigned), "{value} unsigned");
-        assert_eq!(to_bytes(value, Mapping::Zigzag), unhex(zigzag), "{value} zigzag");
+        assert_eq!(
+            to_bytes(value, Mapping::Unsigned),
+            unhex(unsigned),
+            "{value} unsigned"
+        );
+        assert_eq!(
+            to_bytes(value, Mapping::Zigzag),
+            unhex(zigzag),
+            "{value} zigzag"
+        );
     }
 }
 
@@ -77,6 +129,10 @@ fn bad_offsets_are_reported() {
     let bad: [&[u32]; 4] = [&[], &[1, 1], &[0, 2], &[0, 1, 0, 1]];
     for offsets in bad {
         let error = decode_slab::<i64>(&[0x01], offsets, Mapping::Unsigned).unwrap_err();
-        assert_eq!(error.kind(), ErrorKind::InvalidOffsets, "{offsets:?}: {error}");
+        assert_eq!(
+            error.kind(),
+            ErrorKind::InvalidOffsets,
+            "{offsets:?}: {error}"
+        );
     }
 }

@@ -70,14 +70,21 @@ fn exhaustive_canonicity<T: BijouValue + PartialEq + std::fmt::Debug>() {
                 if let Ok(value) = decode::<T>(bytes, mapping) {
                     buf.clear();
                     value.encode_into(mapping, &mut buf);
-                    assert_eq!(&buf[..], bytes, "{bytes:02x?} decodes to {value:?} under {mapping}");
+                    assert_eq!(
+                        &buf[..],
+                        bytes,
+                        "{bytes:02x?} decodes to {value:?} under {mapping}"
+                    );
                     accepted += 1;
                 }
             }
         }
         // Exactly the values of tiers 0..=2 have encodings of at most 3 bytes.
         let expected = if T::MAX_BYTES == 9 { 66_040 } else { 66_044 };
-        assert_eq!(accepted, expected, "accepted inputs of 1..=3 bytes under {mapping}");
+        assert_eq!(
+            accepted, expected,
+            "accepted inputs of 1..=3 bytes under {mapping}"
+        );
     }
 }
 

@@ -21,7 +21,10 @@ fn mapping(code: jint) -> Result<Mapping, JniError> {
 
 /// A Java primitive element type that is also a bijou value (`long`, `int`).
 trait JavaValue: BijouValue + TypeArray + Default {
-    fn read(env: &mut JNIEnv<'_>, array: &JPrimitiveArray<'_, Self>) -> jni::errors::Result<Vec<Self>>;
+    fn read(
+        env: &mut JNIEnv<'_>,
+        array: &JPrimitiveArray<'_, Self>,
+    ) -> jni::errors::Result<Vec<Self>>;
     fn new_array<'local>(
         env: &mut JNIEnv<'local>,
         values: &[Self],
@@ -35,7 +38,10 @@ impl JavaValue for i64 {
         Ok(values)
     }
 
-    fn new_array<'local>(env: &mut JNIEnv<'local>, values: &[i64]) -> jni::errors::Result<JLongArray<'local>> {
+    fn new_array<'local>(
+        env: &mut JNIEnv<'local>,
+        values: &[i64],
+    ) -> jni::errors::Result<JLongArray<'local>> {
         let array = env.new_long_array(java_len(values.len())?)?;
         env.set_long_array_region(&array, 0, values)?;
         Ok(array)
@@ -49,7 +55,10 @@ impl JavaValue for i32 {
         Ok(values)
     }
 
-    fn new_array<'local>(env: &mut JNIEnv<'local>, values: &[i32]) -> jni::errors::Result<JIntArray<'local>> {
+    fn new_array<'local>(
+        env: &mut JNIEnv<'local>,
+        values: &[i32],
+    ) -> jni::errors::Result<JIntArray<'local>> {
         let array = env.new_int_array(java_len(values.len())?)?;
         env.set_int_array_region(&array, 0, values)?;
         Ok(array)
@@ -61,7 +70,12 @@ fn java_len(len: usize) -> jni::errors::Result<jint> {
 }
 
 /// Copies `src[offset..offset + length]` out of the JVM.
-fn read_bytes(env: &mut JNIEnv<'_>, src: &JByteArray<'_>, offset: jint, length: jint) -> Result<Vec<u8>, JniError> {
+fn read_bytes(
+    env: &mut JNIEnv<'_>,
+    src: &JByteArray<'_>,
+    offset: jint,
+    length: jint,
+) -> Result<Vec<u8>, JniError> {
     non_null(src, "src")?;
     let array_len = env.get_array_length(src)?;
     if offset < 0 || length < 0 || offset > array_len - length {
@@ -86,12 +100,21 @@ fn new_byte_array<'local>(env: &mut JNIEnv<'local>, bytes: &[u8]) -> Result<jbyt
 
 fn encode_one<T: JavaValue>(env: &mut JNIEnv<'_>, value: T, code: jint) -> jbyteArray {
     throwing(env, |env| {
-        Ok(Some(new_byte_array(env, &bijou64_kafka::to_bytes(value, mapping(code)?))?))
+        Ok(Some(new_byte_array(
+            env,
+            &bijou64_kafka::to_bytes(value, mapping(code)?),
+        )?))
     })
     .unwrap_or(std::ptr::null_mut())
 }
 
-fn decode_one<T: JavaValue>(env: &mut JNIEnv<'_>, src: &JByteArray<'_>, offset: jint, length: jint, code: jint) -> T {
+fn decode_one<T: JavaValue>(
+    env: &mut JNIEnv<'_>,
+    src: &JByteArray<'_>,
+    offset: jint,
+    length: jint,
+    code: jint,
+) -> T {
     throwing(env, |env| {
         let bytes = read_bytes(env, src, offset, length)?;
         Ok(bijou64_kafka::decode::<T>(&bytes, mapping(code)?)?)
@@ -109,7 +132,9 @@ fn decode_prefix_one<T: JavaValue>(
     throwing(env, |env| {
         non_null(consumed_out, "consumedOut")?;
         if env.get_array_length(consumed_out)? < 1 {
-            return Err(JniError::OutOfBounds("consumedOut must hold 1 element".into()));
+            return Err(JniError::OutOfBounds(
+                "consumedOut must hold 1 element".into(),
+            ));
         }
         let bytes = read_bytes(env, src, offset, length)?;
         let (value, consumed) = bijou64_kafka::decode_prefix::<T>(&bytes, mapping(code)?)?;
@@ -174,9 +199,14 @@ fn decode_many<'local, T: JavaValue>(
 
 /// `static native String version()`: the crate version, checked by the Java loader.
 #[no_mangle]
-pub extern "system" fn Java_org_bijou64_NativeCodec_version<'local>(mut env: JNIEnv<'local>, _class: JClass<'local>) -> jstring {
-    throwing(&mut env, |env| Ok(Some(env.new_string(env!("CARGO_PKG_VERSION"))?.into_raw())))
-        .unwrap_or(std::ptr::null_mut())
+pub extern "system" fn Java_org_bijou64_NativeCodec_version<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+) -> jstring {
+    throwing(&mut env, |env| {
+        Ok(Some(env.new_string(env!("CARGO_PKG_VERSION"))?.into_raw()))
+    })
+    .unwrap_or(std::ptr::null_mut())
 }
 
 /// `static native byte[] encodeLong(long value, int mapping)`.
@@ -291,7 +321,8 @@ pub extern "system" fn Java_org_bijou64_NativeCodec_decodeLongs<'local>(
     offsets: JIntArray<'local>,
     mapping: jint,
 ) -> jlongArray {
-    decode_many::<i64>(&mut env, &slab, &offsets, mapping).map_or(std::ptr::null_mut(), JLongArray::into_raw)
+    decode_many::<i64>(&mut env, &slab, &offsets, mapping)
+        .map_or(std::ptr::null_mut(), JLongArray::into_raw)
 }
 
 /// `static native int[] decodeInts(byte[] slab, int[] offsets, int mapping)`.
@@ -303,5 +334,6 @@ pub extern "system" fn Java_org_bijou64_NativeCodec_decodeInts<'local>(
     offsets: JIntArray<'local>,
     mapping: jint,
 ) -> jintArray {
-    decode_many::<i32>(&mut env, &slab, &offsets, mapping).map_or(std::ptr::null_mut(), JIntArray::into_raw)
+    decode_many::<i32>(&mut env, &slab, &offsets, mapping)
+        .map_or(std::ptr::null_mut(), JIntArray::into_raw)
 }

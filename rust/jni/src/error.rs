@@ -45,7 +45,10 @@ pub fn throwing<'local, R: Default>(
             R::default()
         }
         Err(payload) => {
-            let message = format!("native panic (a bug, please report): {}", panic_message(&*payload));
+            let message = format!(
+                "native panic (a bug, please report): {}",
+                panic_message(&*payload)
+            );
             throw_simple(env, "java/lang/IllegalStateException", &message);
             R::default()
         }
@@ -64,13 +67,21 @@ fn throw(env: &mut JNIEnv<'_>, error: &JniError) {
             }
         }
         JniError::NullArgument(_) => throw_simple(env, "java/lang/NullPointerException", &message),
-        JniError::OutOfBounds(_) => throw_simple(env, "java/lang/IndexOutOfBoundsException", &message),
-        JniError::IllegalArgument(_) => throw_simple(env, "java/lang/IllegalArgumentException", &message),
+        JniError::OutOfBounds(_) => {
+            throw_simple(env, "java/lang/IndexOutOfBoundsException", &message)
+        }
+        JniError::IllegalArgument(_) => {
+            throw_simple(env, "java/lang/IllegalArgumentException", &message)
+        }
         JniError::Jni(_) => throw_simple(env, "java/lang/IllegalStateException", &message),
     }
 }
 
-fn throw_codec(env: &mut JNIEnv<'_>, error: &bijou64_kafka::Error, message: &str) -> jni::errors::Result<()> {
+fn throw_codec(
+    env: &mut JNIEnv<'_>,
+    error: &bijou64_kafka::Error,
+    message: &str,
+) -> jni::errors::Result<()> {
     let kind = env.new_string(error.kind().as_str())?;
     let text = env.new_string(message)?;
     let index = error
@@ -80,7 +91,11 @@ fn throw_codec(env: &mut JNIEnv<'_>, error: &bijou64_kafka::Error, message: &str
     let exception = env.new_object(
         BIJOU64_EXCEPTION,
         "(Ljava/lang/String;ILjava/lang/String;)V",
-        &[JValue::Object(&kind), JValue::Int(index), JValue::Object(&text)],
+        &[
+            JValue::Object(&kind),
+            JValue::Int(index),
+            JValue::Object(&text),
+        ],
     )?;
     env.throw(jni::objects::JThrowable::from(exception))
 }
