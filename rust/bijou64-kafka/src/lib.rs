@@ -31,6 +31,7 @@
 //! ```
 
 mod error;
+mod fast;
 #[cfg(feature = "kafka")]
 pub mod kafka;
 mod slab;

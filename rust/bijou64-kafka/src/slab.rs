@@ -112,22 +112,8 @@ pub fn encode_slab_into<T: BijouValue>(
     mapping: Mapping,
     slab: &mut EncodedSlab,
 ) -> Result<(), Error> {
-    slab.clear();
-    slab.offsets.reserve(values.len());
-    // Typical Kafka ids and counters take about 3 bytes (DESIGN 4.1).
-    slab.bytes.reserve(values.len().saturating_mul(3));
-    for &value in values {
-        value.encode_into(mapping, &mut slab.bytes);
-        match u32::try_from(slab.bytes.len()) {
-            Ok(end) => slab.offsets.push(end),
-            Err(_) => {
-                let bytes = slab.bytes.len();
-                slab.clear();
-                return Err(Error::SlabTooLarge { bytes });
-            }
-        }
-    }
-    Ok(())
+    crate::fast::encode(values, mapping, &mut slab.bytes, &mut slab.offsets)
+        .inspect_err(|_| slab.clear())
 }
 
 /// Decodes every record of a slab, each with the strict whole-record rule of
@@ -159,22 +145,7 @@ pub fn decode_slab_into<T: BijouValue>(
     out: &mut Vec<T>,
 ) -> Result<(), Error> {
     check_offsets(bytes.len(), offsets)?;
-    let before = out.len();
-    out.reserve(offsets.len() - 1);
-    for (index, w) in offsets.windows(2).enumerate() {
-        let record = &bytes[w[0] as usize..w[1] as usize];
-        match crate::decode::<T>(record, mapping) {
-            Ok(v) => out.push(v),
-            Err(source) => {
-                out.truncate(before);
-                return Err(Error::InvalidRecord {
-                    index,
-                    source: Box::new(source),
-                });
-            }
-        }
-    }
-    Ok(())
+    crate::fast::decode(bytes, offsets, mapping, out)
 }
 
 fn check_offsets(slab_len: usize, offsets: &[u32]) -> Result<(), Error> {

@@ -55,10 +55,86 @@ impl std::fmt::Display for Mapping {
     }
 }
 
-mod sealed {
-    pub trait Sealed {}
-    impl Sealed for i64 {}
-    impl Sealed for i32 {}
+pub(crate) mod sealed {
+    /// The tier tables behind the bulk paths (`crate::fast`); private to this crate.
+    pub trait Sealed: Copy {
+        /// First byte value that is a tag (248 for bijou64, 252 for bijou32).
+        const THRESHOLD: u8;
+        /// Largest payload tier (8 or 4).
+        const MAX_TIER: usize;
+        /// Largest unsigned value (`u64::MAX` or `u32::MAX`).
+        const MAX_VALUE: u64;
+        /// `OFFSETS[t]`: first value of tier `t`; `OFFSETS[0] = 0`.
+        const OFFSETS: [u64; 9];
+        /// The unsigned value the format encodes.
+        fn to_unsigned<const ZIGZAG: bool>(self) -> u64;
+        /// The inverse of `to_unsigned` for in-range values.
+        fn from_unsigned<const ZIGZAG: bool>(u: u64) -> Self;
+    }
+
+    const fn offsets(threshold: u64, max_tier: usize) -> [u64; 9] {
+        let mut offsets = [0; 9];
+        let mut t = 1;
+        while t <= max_tier {
+            offsets[t] = if t == 1 {
+                threshold
+            } else {
+                offsets[t - 1] + (1 << (8 * (t - 1)))
+            };
+            t += 1;
+        }
+        offsets
+    }
+
+    impl Sealed for i64 {
+        const THRESHOLD: u8 = 248;
+        const MAX_TIER: usize = 8;
+        const MAX_VALUE: u64 = u64::MAX;
+        const OFFSETS: [u64; 9] = offsets(248, 8);
+
+        #[inline(always)]
+        fn to_unsigned<const ZIGZAG: bool>(self) -> u64 {
+            if ZIGZAG {
+                bijoux::i64::zigzag(self)
+            } else {
+                self as u64
+            }
+        }
+
+        #[inline(always)]
+        fn from_unsigned<const ZIGZAG: bool>(u: u64) -> Self {
+            if ZIGZAG {
+                bijoux::i64::unzigzag(u)
+            } else {
+                u as i64
+            }
+        }
+    }
+
+    impl Sealed for i32 {
+        const THRESHOLD: u8 = 252;
+        const MAX_TIER: usize = 4;
+        const MAX_VALUE: u64 = u32::MAX as u64;
+        const OFFSETS: [u64; 9] = offsets(252, 4);
+
+        #[inline(always)]
+        fn to_unsigned<const ZIGZAG: bool>(self) -> u64 {
+            u64::from(if ZIGZAG {
+                bijoux::i32::zigzag(self)
+            } else {
+                self as u32
+            })
+        }
+
+        #[inline(always)]
+        fn from_unsigned<const ZIGZAG: bool>(u: u64) -> Self {
+            if ZIGZAG {
+                bijoux::i32::unzigzag(u as u32)
+            } else {
+                u as u32 as i32
+            }
+        }
+    }
 }
 
 /// A Kafka value type with a bijou encoding: `i64` (Kafka Long, bijou64/bijou64s) and

@@ -49,6 +49,43 @@ proptest! {
     }
 
     #[test]
+    fn int_slabs_round_trip(values in prop::collection::vec(any_tiered_i32(), 0..200), zigzag: bool) {
+        let m = if zigzag { Mapping::Zigzag } else { Mapping::Unsigned };
+        let slab = encode_slab(&values, m).unwrap();
+        let concatenated: Vec<u8> = values.iter().flat_map(|&v| to_bytes(v, m)).collect();
+        prop_assert_eq!(slab.bytes(), &concatenated[..]);
+        prop_assert_eq!(decode_slab::<i32>(slab.bytes(), slab.offsets(), m).unwrap(), values);
+    }
+
+    /// Arbitrary bytes cut into arbitrary records: the bulk decoder agrees with the
+    /// scalar one record by record (values, or the first failing index and kind).
+    #[test]
+    fn bulk_decode_of_arbitrary_slabs_matches_scalar(
+        bytes in prop::collection::vec(prop_oneof![any::<u8>(), 0xf8_u8..=0xff, Just(0xfe_u8)], 0..120),
+        cuts in prop::collection::vec(0_usize..120, 0..40),
+        zigzag: bool,
+    ) {
+        let m = if zigzag { Mapping::Zigzag } else { Mapping::Unsigned };
+        let mut offsets: Vec<u32> = cuts.into_iter().filter(|&c| c <= bytes.len()).map(|c| c as u32).collect();
+        offsets.extend([0, bytes.len() as u32]);
+        offsets.sort_unstable();
+        let scalar: Result<Vec<i64>, (usize, bijou64_kafka::ErrorKind)> = offsets
+            .windows(2)
+            .enumerate()
+            .map(|(i, w)| decode::<i64>(&bytes[w[0] as usize..w[1] as usize], m).map_err(|e| (i, e.kind())))
+            .collect();
+        let bulk = decode_slab::<i64>(&bytes, &offsets, m).map_err(|e| (e.record_index().unwrap(), e.kind()));
+        prop_assert_eq!(bulk, scalar);
+        let scalar32: Result<Vec<i32>, (usize, bijou64_kafka::ErrorKind)> = offsets
+            .windows(2)
+            .enumerate()
+            .map(|(i, w)| decode::<i32>(&bytes[w[0] as usize..w[1] as usize], m).map_err(|e| (i, e.kind())))
+            .collect();
+        let bulk32 = decode_slab::<i32>(&bytes, &offsets, m).map_err(|e| (e.record_index().unwrap(), e.kind()));
+        prop_assert_eq!(bulk32, scalar32);
+    }
+
+    #[test]
     fn slabs_round_trip(values in prop::collection::vec(any_tiered_i64(), 0..200), zigzag: bool) {
         let m = if zigzag { Mapping::Zigzag } else { Mapping::Unsigned };
         let slab = encode_slab(&values, m).unwrap();
@@ -65,9 +102,21 @@ fn exhaustive_canonicity<T: BijouValue + PartialEq + std::fmt::Debug>() {
         let mut accepted = 0_u64;
         let mut buf = Vec::with_capacity(3);
         for len in 1..=3_u32 {
+            let slab_end = [0, len];
             for n in 0..(1_u32 << (8 * len)) {
                 let bytes = &n.to_be_bytes()[4 - len as usize..];
-                if let Ok(value) = decode::<T>(bytes, mapping) {
+                let scalar = decode::<T>(bytes, mapping);
+                let bulk = decode_slab::<T>(bytes, &slab_end, mapping);
+                match (&scalar, &bulk) {
+                    (Ok(v), Ok(vs)) => assert_eq!(vs, &[*v], "{bytes:02x?} under {mapping}"),
+                    (Err(e), Err(b)) => assert_eq!(
+                        (b.record_index(), b.kind()),
+                        (Some(0), e.kind()),
+                        "{bytes:02x?} under {mapping}"
+                    ),
+                    _ => panic!("{bytes:02x?} under {mapping}: scalar {scalar:?}, bulk {bulk:?}"),
+                }
+                if let Ok(value) = scalar {
                     buf.clear();
                     value.encode_into(mapping, &mut buf);
                     assert_eq!(
