@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Producer comparison (DESIGN.md 3.7): Kafka's LongSerializer against the bijou64 serializers (JNI, pure Java,
+# zigzag), with compression none and zstd, every run read back and verified. Writes
+# perf/kafka/results/results-<UTC>.csv and prints a table. See perf/kafka/README.md.
+#
+# Exit status: 0 all runs verified; 1 error (no Java/Maven, build failed, no broker); 2 usage; 3 a run was not
+# verified (after the table is printed).
+set -euo pipefail
+
+usage() {
+  cat <<'EOF'
+usage: compare-benchmarks.sh [--ci] [--distribution D[,D...]] [--modes M[,M...]] [--compression C[,C...]]
+                             [--seed S] [--keep-topics] [--results-dir DIR] [--rebuild] N ITERATIONS TOPIC BOOTSTRAP
+
+  N               records per iteration
+  ITERATIONS      measured iterations per run (one warm-up iteration runs first and is discarded)
+  TOPIC           base name of the per-run topics: TOPIC-<distribution>-<mode>-<compression>-<UTC>
+  BOOTSTRAP       Kafka bootstrap servers, e.g. 127.0.0.1:19092 (the local broker: kafka/broker start)
+  --ci            plain progress lines on stderr (no carriage-return animation)
+  --distribution  sequential, uniform, boundary, mixed; comma-separated for several (default sequential)
+  --modes         long, bijou, bijou-java, bijou-zigzag (default: all four)
+  --compression   producer compression.type values (default none,zstd)
+  --seed          seed of the uniform and mixed distributions
+  --keep-topics   do not delete the per-run topics
+  --results-dir   where results-<UTC>.csv goes (default perf/kafka/results)
+  --rebuild       rebuild the Maven modules even if they look up to date
+
+example: perf/kafka/compare-benchmarks.sh --ci --distribution sequential,mixed 50000 5 bijou64-benchmark-topic 127.0.0.1:19092
+environment: COMPARE_JAVA_OPTS (default "-Xms1g -Xmx2g"), MVN (default mvn)
+EOF
+}
+
+die() { echo "compare-benchmarks: $*" >&2; exit 1; }
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+
+# --- arguments: keep our own flags, count positionals so a usage error shows before any build ---------------
+java_args=()
+positionals=0
+rebuild=false
+results_dir=""
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    -h|--help) usage; exit 0 ;;
+    --rebuild) rebuild=true; shift ;;
+    --ci|--keep-topics) java_args+=("$1"); shift ;;
+    --results-dir) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; results_dir="$2"; shift 2 ;;
+    --results-dir=*) results_dir="${1#*=}"; shift ;;
+    --distribution|--distributions|--mode|--modes|--compression|--compressions|--seed)
+      [[ $# -ge 2 ]] || { echo "compare-benchmarks: $1 needs a value" >&2; usage >&2; exit 2; }
+      java_args+=("$1" "$2"); shift 2 ;;
+    --*=*) java_args+=("$1"); shift ;;
+    --*) echo "compare-benchmarks: unknown option $1" >&2; usage >&2; exit 2 ;;
+    *) java_args+=("$1"); positionals=$((positionals + 1)); shift ;;
+  esac
+done
+if [[ $positionals -ne 4 ]]; then
+  echo "compare-benchmarks: expected N ITERATIONS TOPIC BOOTSTRAP" >&2
+  usage >&2
+  exit 2
+fi
+if [[ -z "$results_dir" ]]; then
+  results_dir="$root/perf/kafka/results"
+fi
+
+# --- prerequisites ------------------------------------------------------------------------------------------
+command -v java >/dev/null 2>&1 || die "java not found: install a JDK 17 or newer (e.g. apt-get install openjdk-17-jdk-headless)"
+java_major="$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')"
+if [[ -z "$java_major" || "${java_major%%.*}" -lt 17 ]]; then
+  die "java $java_major found, 17 or newer is needed"
+fi
+
+# --- build the reactor modules this needs, if missing or stale ----------------------------------------------
+target="$root/perf/kafka/target"
+classpath_file="$target/classpath.txt"
+jar="$target/bijou64-perf-kafka-0.1.0-SNAPSHOT.jar"
+
+needs_build() {
+  $rebuild && return 0
+  [[ -f "$classpath_file" && -f "$jar" ]] || return 0
+  # Any classpath entry gone (e.g. a module was cleaned)?
+  local entry
+  while IFS= read -r entry; do
+    [[ -z "$entry" || -e "$entry" ]] || return 0
+  done < <(tr ':' '\n' < "$classpath_file")
+  # Any source of this module, the codec, the serializers or the native library newer than the last build?
+  local sources=("$root/java/pom.xml" "$root/java/bijou64" "$root/java/bijou64-kafka-serializers" \
+                 "$root/perf/kafka/pom.xml" "$root/perf/kafka/src" "$root/rust" "$root/Cargo.toml" "$root/Cargo.lock")
+  local existing=() s
+  for s in "${sources[@]}"; do [[ -e "$s" ]] && existing+=("$s"); done
+  [[ -n "$(find "${existing[@]}" -name target -prune -o -type f -newer "$classpath_file" -print -quit)" ]]
+}
+
+if needs_build; then
+  mvn_cmd="${MVN:-mvn}"
+  command -v "$mvn_cmd" >/dev/null 2>&1 || die "Maven ($mvn_cmd) not found: install Maven 3.8+ (e.g. apt-get install maven)"
+  echo "compare-benchmarks: building bijou64, bijou64-kafka-serializers and bijou64-perf-kafka (mvn package)..." >&2
+  build_log="$(mktemp -t compare-benchmarks-build.XXXXXX)"
+  # build-classpath runs in every reactor module and each overwrites the one file; this module depends on the
+  # others, so it runs last and its runtime classpath (the sibling jars in their target/ folders) stays.
+  if ! (cd "$root" && "$mvn_cmd" -B -q -f "$root/java/pom.xml" -pl :bijou64-perf-kafka -am \
+        package dependency:build-classpath -DskipTests \
+        -Dmdep.outputFile="$classpath_file" -DincludeScope=runtime) >"$build_log" 2>&1; then
+    tail -n 40 "$build_log" >&2
+    die "the Maven build failed (full log: $build_log)"
+  fi
+  rm -f "$build_log"
+  [[ -f "$classpath_file" && -f "$jar" ]] || die "the build did not produce $jar and $classpath_file"
+  touch "$classpath_file" # the build's timestamp for the staleness check above
+fi
+
+mkdir -p "$results_dir"
+# shellcheck disable=SC2086 # COMPARE_JAVA_OPTS is a list of JVM options
+exec java ${COMPARE_JAVA_OPTS:--Xms1g -Xmx2g} -cp "$jar:$(cat "$classpath_file")" \
+  org.bijou64.perf.compare.CompareBenchmarks --results-dir "$results_dir" "${java_args[@]}"

@@ -1,0 +1,170 @@
+package org.bijou64.perf.compare;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * The command line of {@link CompareBenchmarks}, parsed and validated.
+ *
+ * @param ci plain progress lines instead of a carriage-return animation
+ * @param distributions the distributions to run, in order
+ * @param modes the modes to run for each distribution and compression, in order
+ * @param compressions the producer {@code compression.type}s to run
+ * @param seed the seed of the random distributions
+ * @param keepTopics keep the per-run topics instead of deleting them after verification
+ * @param messages records per iteration (N)
+ * @param iterations measured iterations per run, after one discarded warm-up
+ * @param topic the base name of the per-run topics
+ * @param bootstrap the Kafka bootstrap servers
+ * @param resultsDir where {@code results-<UTC>.csv} is written
+ */
+public record Options(
+        boolean ci,
+        List<Distribution> distributions,
+        List<Mode> modes,
+        List<String> compressions,
+        long seed,
+        boolean keepTopics,
+        int messages,
+        int iterations,
+        String topic,
+        String bootstrap,
+        Path resultsDir) {
+
+    /** The usage line, also printed by compare-benchmarks.sh. */
+    public static final String USAGE = "usage: compare-benchmarks.sh [--ci] [--distribution D[,D...]] [--modes M[,M...]]"
+            + " [--compression C[,C...]] [--seed S] [--keep-topics] [--results-dir DIR] N ITERATIONS TOPIC BOOTSTRAP";
+
+    /** The option details printed after {@link #USAGE}. */
+    public static final String HELP = """
+              N                 records per iteration
+              ITERATIONS        measured iterations per run (one warm-up iteration runs first and is discarded)
+              TOPIC             base name of the per-run topics: TOPIC-<distribution>-<mode>-<compression>-<UTC>
+              BOOTSTRAP         Kafka bootstrap servers, e.g. 127.0.0.1:19092
+              --ci              plain progress lines on stderr (no carriage-return animation)
+              --distribution    sequential, uniform, boundary, mixed; comma-separated for several (default sequential)
+              --modes           long, bijou, bijou-java, bijou-zigzag (default: all four)
+              --compression     producer compression.type values (default none,zstd)
+              --seed            seed of the uniform and mixed distributions (default %d)
+              --keep-topics     do not delete the per-run topics
+              --results-dir     where results-<UTC>.csv goes (default: the current directory)
+            """.formatted(Distribution.DEFAULT_SEED);
+
+    private static final Set<String> COMPRESSIONS = Set.of("none", "gzip", "snappy", "lz4", "zstd");
+    private static final Pattern TOPIC_NAME = Pattern.compile("[a-zA-Z0-9._-]{1,180}");
+
+    /**
+     * Parses the arguments.
+     *
+     * @throws IllegalArgumentException with a message saying what is wrong
+     */
+    public static Options parse(String... args) {
+        boolean ci = false;
+        boolean keepTopics = false;
+        List<Distribution> distributions = List.of(Distribution.SEQUENTIAL);
+        List<Mode> modes = List.of(Mode.values());
+        List<String> compressions = List.of("none", "zstd");
+        long seed = Distribution.DEFAULT_SEED;
+        Path resultsDir = Path.of(".");
+        List<String> positional = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (!arg.startsWith("--")) {
+                positional.add(arg);
+                continue;
+            }
+            String inlineValue = null;
+            int eq = arg.indexOf('=');
+            if (eq > 0) {
+                inlineValue = arg.substring(eq + 1);
+                arg = arg.substring(0, eq);
+            }
+            if (arg.equals("--ci") || arg.equals("--keep-topics")) {
+                if (inlineValue != null) {
+                    throw new IllegalArgumentException(arg + " takes no value");
+                }
+                ci |= arg.equals("--ci");
+                keepTopics |= arg.equals("--keep-topics");
+                continue;
+            }
+            String value;
+            if (inlineValue != null) {
+                value = inlineValue;
+            } else if (i + 1 < args.length) {
+                value = args[++i];
+            } else {
+                throw new IllegalArgumentException(arg + " needs a value");
+            }
+            switch (arg) {
+                case "--distribution", "--distributions" -> distributions = parseList(value, Distribution::parse);
+                case "--mode", "--modes" -> modes = parseList(value, Mode::parse);
+                case "--compression", "--compressions" -> compressions = parseList(value, Options::compression);
+                case "--seed" -> seed = parseLong(value, "--seed");
+                case "--results-dir" -> resultsDir = Path.of(value);
+                default -> throw new IllegalArgumentException("unknown option " + arg);
+            }
+        }
+        if (positional.size() != 4) {
+            throw new IllegalArgumentException("expected 4 arguments N ITERATIONS TOPIC BOOTSTRAP, got "
+                    + positional.size() + (positional.isEmpty() ? "" : " " + positional));
+        }
+        int messages = parsePositive(positional.get(0), "N");
+        int iterations = parsePositive(positional.get(1), "ITERATIONS");
+        String topic = positional.get(2);
+        if (!TOPIC_NAME.matcher(topic).matches()) {
+            throw new IllegalArgumentException("TOPIC '" + topic
+                    + "' must be 1-180 characters of a-z, A-Z, 0-9, '.', '_' or '-'");
+        }
+        String bootstrap = positional.get(3);
+        if (bootstrap.isBlank()) {
+            throw new IllegalArgumentException("BOOTSTRAP is empty");
+        }
+        return new Options(ci, distributions, modes, compressions, seed, keepTopics, messages, iterations, topic,
+                bootstrap, resultsDir);
+    }
+
+    private static <T> List<T> parseList(String csv, Function<String, T> parser) {
+        List<T> out = new ArrayList<>();
+        for (String part : csv.split(",")) {
+            if (!part.isBlank()) {
+                T item = parser.apply(part.trim());
+                if (!out.contains(item)) {
+                    out.add(item);
+                }
+            }
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("empty list '" + csv + "'");
+        }
+        return List.copyOf(out);
+    }
+
+    private static String compression(String name) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        if (!COMPRESSIONS.contains(lower)) {
+            throw new IllegalArgumentException("unknown compression '" + name + "' (choose from none, gzip, snappy, lz4, zstd)");
+        }
+        return lower;
+    }
+
+    private static long parseLong(String text, String what) {
+        try {
+            return Long.decode(text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(what + " must be an integer, got '" + text + "'");
+        }
+    }
+
+    private static int parsePositive(String text, String what) {
+        long value = parseLong(text.replace("_", ""), what);
+        if (value < 1 || value > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException(what + " must be between 1 and " + (Integer.MAX_VALUE - 8) + ", got " + text);
+        }
+        return (int) value;
+    }
+}

@@ -1,0 +1,144 @@
+package org.bijou64.perf.compare;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** The results as CSV rows and as the printed, aligned table. */
+final class ResultTable {
+
+    /** The CSV header; {@link #csvRow} writes the columns in this order. */
+    static final String CSV_HEADER = "mode,compression,distribution,messages,iterations,median_msgs_per_s,"
+            + "min_msgs_per_s,max_msgs_per_s,avg_payload_bytes,verified,implementation,ratio_vs_long";
+
+    private final List<RunResult> results = new ArrayList<>();
+
+    void add(RunResult result) {
+        results.add(result);
+    }
+
+    List<RunResult> results() {
+        return List.copyOf(results);
+    }
+
+    boolean allVerified() {
+        return results.stream().allMatch(RunResult::verified);
+    }
+
+    /**
+     * The median of this run divided by the median of {@code long} with the same distribution and
+     * compression measured in this invocation; NaN if there is none.
+     */
+    double ratioVsLong(RunResult result) {
+        for (RunResult other : results) {
+            if (other.mode() == Mode.LONG && other.distribution() == result.distribution()
+                    && other.compression().equals(result.compression())) {
+                return result.median() / other.median();
+            }
+        }
+        return Double.NaN;
+    }
+
+    /** Appends the rows of {@code rows} to the CSV, writing the header first if the file is new or empty. */
+    void appendCsv(Path csv, List<RunResult> rows) throws IOException {
+        Files.createDirectories(csv.toAbsolutePath().getParent());
+        boolean needsHeader = !Files.exists(csv) || Files.size(csv) == 0;
+        try (Writer out = Files.newBufferedWriter(csv, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND)) {
+            if (needsHeader) {
+                out.write(CSV_HEADER + "\n");
+            }
+            for (RunResult row : rows) {
+                out.write(csvRow(row) + "\n");
+            }
+        }
+    }
+
+    String csvRow(RunResult r) {
+        return String.join(",",
+                r.mode().cliName(),
+                r.compression(),
+                r.distribution().cliName(),
+                Integer.toString(r.messages()),
+                Integer.toString(r.iterations()),
+                plain(r.median(), 0),
+                plain(r.min(), 0),
+                plain(r.max(), 0),
+                plain(r.avgPayloadBytes(), 3),
+                Boolean.toString(r.verified()),
+                r.implementation(),
+                plain(ratioVsLong(r), 3));
+    }
+
+    /** Prints the aligned table, one block per distribution in the order the runs happened. */
+    void print(PrintStream out) {
+        String[] header = {"distribution", "compression", "mode", "impl", "median msgs/s", "min msgs/s",
+            "max msgs/s", "vs long", "avg bytes", "verified"};
+        boolean[] rightAligned = {false, false, false, false, true, true, true, true, true, false};
+        List<String[]> rows = new ArrayList<>();
+        for (RunResult r : results) {
+            rows.add(new String[] {
+                r.distribution().cliName(),
+                r.compression(),
+                r.mode().cliName(),
+                r.implementation(),
+                grouped(r.median()),
+                grouped(r.min()),
+                grouped(r.max()),
+                Double.isNaN(ratioVsLong(r)) ? "-" : String.format(Locale.ROOT, "%.2fx", ratioVsLong(r)),
+                plain(r.avgPayloadBytes(), 3),
+                r.verified() ? "true" : "FALSE",
+            });
+        }
+        int[] widths = new int[header.length];
+        for (int c = 0; c < header.length; c++) {
+            widths[c] = header[c].length();
+            for (String[] row : rows) {
+                widths[c] = Math.max(widths[c], row[c].length());
+            }
+        }
+        out.println(line(header, widths, rightAligned));
+        StringBuilder rule = new StringBuilder();
+        for (int c = 0; c < widths.length; c++) {
+            rule.append(c == 0 ? "" : "  ").append("-".repeat(widths[c]));
+        }
+        out.println(rule);
+        String previousGroup = null;
+        for (int i = 0; i < rows.size(); i++) {
+            RunResult r = results.get(i);
+            String group = r.distribution() + "/" + r.compression();
+            if (previousGroup != null && !group.equals(previousGroup)) {
+                out.println();
+            }
+            previousGroup = group;
+            out.println(line(rows.get(i), widths, rightAligned));
+        }
+    }
+
+    private static String line(String[] cells, int[] widths, boolean[] rightAligned) {
+        StringBuilder sb = new StringBuilder();
+        for (int c = 0; c < cells.length; c++) {
+            if (c > 0) {
+                sb.append("  ");
+            }
+            String pad = " ".repeat(widths[c] - cells[c].length());
+            sb.append(rightAligned[c] ? pad + cells[c] : cells[c] + (c == cells.length - 1 ? "" : pad));
+        }
+        return sb.toString();
+    }
+
+    private static String plain(double value, int decimals) {
+        return Double.isNaN(value) ? "" : String.format(Locale.ROOT, "%." + decimals + "f", value);
+    }
+
+    private static String grouped(double value) {
+        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%,.0f", value);
+    }
+}
