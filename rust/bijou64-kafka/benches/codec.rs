@@ -15,7 +15,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use integer_encoding::VarInt;
 
 const N: usize = 50_000;
-const SEED: u64 = 0x5eed_b17_0064;
+const SEED: u64 = 0x05ee_db17_0064;
 
 /// splitmix64: a fixed, dependency-free generator.
 struct SplitMix(u64);
