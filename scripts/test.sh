@@ -21,6 +21,7 @@ echo "== Rust: fmt, clippy, tests"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
 KAFKA_BOOTSTRAP_SERVERS=$bootstrap cargo test --workspace --all-features --locked
+bash scripts/miri.sh
 
 echo "== Java: build (native library through cargo) and tests"
 mvn -B -f java/pom.xml install -Dkafka.bootstrap.servers="$bootstrap"

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Runs the unit tests of the crates with `unsafe` code under Miri (nightly), which checks every
+# load and store of the bulk paths for undefined behaviour. Installs the Miri component when a
+# nightly toolchain is present; exits 0 with a note when Miri cannot be had on this machine.
+set -euo pipefail
+usage() { echo "usage: $0" >&2; exit 2; }
+[ $# -eq 0 ] || usage
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+cd "$ROOT"
+if ! cargo +nightly miri --version >/dev/null 2>&1; then
+  rustup component add --toolchain nightly miri rust-src >/dev/null 2>&1 || true
+fi
+if ! cargo +nightly miri --version >/dev/null 2>&1; then
+  echo "miri: not available on this machine (needs a nightly toolchain with the miri component); skipped"
+  exit 0
+fi
+cargo +nightly miri test -p bijou64-kafka --lib
