@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Producer comparison (DESIGN.md 3.7): Kafka's LongSerializer against the bijou64 serializers (JNI, pure Java,
-# zigzag), with compression none and zstd, every run read back and verified. Writes
-# perf/kafka/results/results-<UTC>.csv and prints a table. See perf/kafka/README.md.
+# zigzag), and the same two encodings from Rust through rdkafka (rust-long, rust-bijou: the streamfusion binary of
+# rust/cli), with compression none and zstd, every run read back and verified. Writes
+# perf/kafka/results/results-<UTC>.csv and its chart results-<UTC>.png, and prints a table. See perf/kafka/README.md.
 #
-# Exit status: 0 all runs verified; 1 error (no Java/Maven, build failed, no broker); 2 usage; 3 a run was not
-# verified (after the table is printed).
+# Exit status: 0 all runs verified; 1 error (no Java/Maven/cargo, build failed, no broker, chart failed); 2 usage;
+# 3 a run was not verified (after the table is printed).
 set -euo pipefail
 
 usage() {
@@ -18,15 +19,16 @@ usage: compare-benchmarks.sh [--ci] [--distribution D[,D...]] [--modes M[,M...]]
   BOOTSTRAP       Kafka bootstrap servers, e.g. 127.0.0.1:19092 (the local broker: kafka/broker start)
   --ci            plain progress lines on stderr (no carriage-return animation)
   --distribution  sequential, uniform, boundary, mixed; comma-separated for several (default sequential)
-  --modes         long, bijou, bijou-java, bijou-zigzag (default: all four)
+  --modes         long, bijou, bijou-java, bijou-zigzag, rust-long, rust-bijou (default: all six)
   --compression   producer compression.type values (default none,zstd)
   --seed          seed of the uniform and mixed distributions
   --keep-topics   do not delete the per-run topics
-  --results-dir   where results-<UTC>.csv goes (default perf/kafka/results)
-  --rebuild       rebuild the Maven modules even if they look up to date
+  --results-dir   where results-<UTC>.csv and results-<UTC>.png go (default perf/kafka/results)
+  --rebuild       rebuild the Maven modules and the streamfusion binary even if they look up to date
 
 example: perf/kafka/compare-benchmarks.sh --ci --distribution sequential,mixed 50000 5 bijou64-benchmark-topic 127.0.0.1:19092
-environment: COMPARE_JAVA_OPTS (default "-Xms1g -Xmx2g"), MVN (default mvn)
+environment: COMPARE_JAVA_OPTS (default "-Xms1g -Xmx2g"), MVN (default mvn), CARGO (default cargo),
+             STREAMFUSION_BIN (a prebuilt streamfusion binary to use instead of building rust/cli)
 EOF
 }
 
@@ -65,6 +67,10 @@ if [[ -z "$results_dir" ]]; then
 fi
 
 # --- prerequisites ------------------------------------------------------------------------------------------
+cargo_cmd="${CARGO:-cargo}"
+if ! command -v "$cargo_cmd" >/dev/null 2>&1 && [[ -x "$HOME/.cargo/bin/cargo" ]]; then
+  cargo_cmd="$HOME/.cargo/bin/cargo"
+fi
 command -v java >/dev/null 2>&1 || die "java not found: install a JDK 17 or newer (e.g. apt-get install openjdk-17-jdk-headless)"
 java_major="$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')"
 if [[ -z "$java_major" || "${java_major%%.*}" -lt 17 ]]; then
@@ -103,6 +109,7 @@ if needs_build; then
         package dependency:build-classpath -DskipTests \
         -Dmdep.outputFile="$classpath_file" -DincludeScope=runtime) >"$build_log" 2>&1; then
     tail -n 40 "$build_log" >&2
+    rm -f "$classpath_file" # a failed build may leave another module's classpath here: never reuse it
     die "the Maven build failed (full log: $build_log)"
   fi
   rm -f "$build_log"
@@ -110,7 +117,52 @@ if needs_build; then
   touch "$classpath_file" # the build's timestamp for the staleness check above
 fi
 
+# --- the streamfusion binary: runs the rust-* modes and draws the chart; built if missing or stale --------------
+# (cargo's own check would also do, but costs a few seconds of lock and fingerprinting on every run)
+target_dir="${CARGO_TARGET_DIR:-$root/target}"
+[[ "$target_dir" = /* ]] || target_dir="$root/$target_dir"
+streamfusion="${STREAMFUSION_BIN:-$target_dir/release/streamfusion}"
+
+streamfusion_stale() {
+  $rebuild && return 0
+  [[ -x "$streamfusion" ]] || return 0
+  local sources=("$root/rust" "$root/Cargo.toml" "$root/Cargo.lock") existing=() s
+  for s in "${sources[@]}"; do [[ -e "$s" ]] && existing+=("$s"); done
+  [[ -n "$(find "${existing[@]}" -name target -prune -o -type f -newer "$streamfusion" -print -quit)" ]]
+}
+
+if [[ -n "${STREAMFUSION_BIN:-}" ]]; then
+  [[ -x "$streamfusion" ]] || die "STREAMFUSION_BIN=$streamfusion is not an executable file"
+elif streamfusion_stale; then
+  command -v "$cargo_cmd" >/dev/null 2>&1 || die "cargo not found: install Rust (https://rustup.rs), or set CARGO"
+  echo "compare-benchmarks: building the streamfusion binary (cargo build --release -p streamfusion-cli)..." >&2
+  build_log="$(mktemp -t compare-benchmarks-cargo.XXXXXX)"
+  if ! (cd "$root" && "$cargo_cmd" build --release -p streamfusion-cli) >"$build_log" 2>&1; then
+    tail -n 40 "$build_log" >&2
+    die "cargo build --release -p streamfusion-cli failed (full log: $build_log)"
+  fi
+  rm -f "$build_log"
+  [[ -x "$streamfusion" ]] || die "the build did not produce $streamfusion"
+  touch "$streamfusion" # the build's timestamp for the staleness check above
+fi
+
 mkdir -p "$results_dir"
+stamp="$(date -u +%Y%m%dT%H%M%S)"
+csv="$results_dir/results-$stamp.csv"
+png="$results_dir/results-$stamp.png"
+status=0
 # shellcheck disable=SC2086 # COMPARE_JAVA_OPTS is a list of JVM options
-exec java ${COMPARE_JAVA_OPTS:--Xms1g -Xmx2g} -cp "$jar:$(cat "$classpath_file")" \
-  org.bijou64.perf.compare.CompareBenchmarks --results-dir "$results_dir" "${java_args[@]}"
+java ${COMPARE_JAVA_OPTS:--Xms1g -Xmx2g} -cp "$jar:$(cat "$classpath_file")" \
+  org.bijou64.perf.compare.CompareBenchmarks --results-dir "$results_dir" --stamp "$stamp" \
+  --rust-bench "$streamfusion" "${java_args[@]}" || status=$?
+
+# --- the chart beside the CSV ---------------------------------------------------------------------------------
+if [[ -s "$csv" ]]; then
+  if chart_error="$("$streamfusion" chart --csv "$csv" --out "$png" 2>&1)"; then
+    echo "chart: $(realpath "$png")"
+  else
+    echo "compare-benchmarks: drawing the chart failed: $chart_error" >&2
+    [[ $status -ne 0 ]] || status=1
+  fi
+fi
+exit "$status"

@@ -5,9 +5,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -40,7 +37,6 @@ public final class CompareBenchmarks {
     static final int EXIT_NOT_VERIFIED = 3;
 
     private static final int BROKER_WAIT_SECONDS = 15;
-    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss");
 
     private CompareBenchmarks() {}
 
@@ -65,7 +61,7 @@ public final class CompareBenchmarks {
     }
 
     static int run(Options options, PrintStream out, PrintStream err) throws Exception {
-        String stamp = ZonedDateTime.now(ZoneOffset.UTC).format(STAMP);
+        String stamp = options.stamp();
         Path csv = options.resultsDir().resolve("results-" + stamp + ".csv");
         printHeader(options, out);
         Map<String, Object> adminConfigs = Map.of(
@@ -108,7 +104,7 @@ public final class CompareBenchmarks {
         out.println();
         out.println("msgs/s: records per second of one producer thread, median of " + options.iterations()
                 + " iteration(s) of " + options.messages() + " records after one warm-up; vs long: median / median"
-                + " of long with the same distribution and compression.");
+                + " of long (rust-long for the rust-* modes) with the same distribution and compression.");
         Set<String> warnings = new LinkedHashSet<>();
         for (RunResult r : table.results()) {
             if (!r.verified()) {
@@ -144,6 +140,12 @@ public final class CompareBenchmarks {
                 + " the first send() until flush() returned and every callback completed without error");
         out.println("  order       per distribution and compression: a warm-up round (one discarded pass per mode), then "
                 + options.iterations() + " measured rounds; the modes take turns, rotating who goes first");
+        if (options.modes().stream().anyMatch(Mode::isRust)) {
+            out.println("  rust        " + options.rustBench() + ": after the Java modes of each distribution and"
+                    + " compression, one process per rust-* mode (rdkafka) with the same producer settings (plus"
+                    + " librdkafka's queue.buffering.max.messages=10000000 batch.num.messages=10000), timed region"
+                    + " and verification; their vs long divides by rust-long");
+        }
         for (Mode mode : options.modes()) {
             out.println("  mode        " + String.format("%-13s", mode.cliName()) + mode.serializerClassName()
                     + (mode.serdeConfigs().isEmpty() ? "" : " " + mode.serdeConfigs().entrySet().stream()

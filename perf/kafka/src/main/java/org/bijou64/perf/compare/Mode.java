@@ -1,6 +1,7 @@
 package org.bijou64.perf.compare;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -13,10 +14,13 @@ import org.bijou64.perf.kafka.Bijou64SerdeConfig;
 import org.bijou64.perf.kafka.Bijou64Serializer;
 
 /**
- * What turns a {@code Long} value into record bytes in one run of the comparison. Every mode's serde is
+ * What turns a {@code Long} value into record bytes in one run of the comparison. Every Java mode's serde is
  * created and configured exactly as Kafka would from {@code value.serializer} plus the given configs
  * ({@code configure(configs, false)}), and handed to the producer and consumer as an instance, so the
  * benchmark can ask the instance which implementation it really uses.
+ *
+ * <p>The {@linkplain #isRust() Rust modes} are not run in this JVM: {@link RustBench} starts the
+ * {@code streamfusion bench} binary (rdkafka) for them, with the same settings, and reads its result row.
  */
 public enum Mode {
     /** Kafka's {@code LongSerializer}: 8 big-endian bytes. The baseline. */
@@ -26,7 +30,14 @@ public enum Mode {
     /** bijou64, unsigned mapping, the pure-Java codec. */
     BIJOU_JAVA("bijou-java", Map.of(Bijou64SerdeConfig.USE_JAVA_CONFIG, "true", Bijou64SerdeConfig.MAPPING_CONFIG, "unsigned")),
     /** bijou64s (zigzag mapping) through the native library. */
-    BIJOU_ZIGZAG("bijou-zigzag", Map.of(Bijou64SerdeConfig.USE_JAVA_CONFIG, "false", Bijou64SerdeConfig.MAPPING_CONFIG, "zigzag"));
+    BIJOU_ZIGZAG("bijou-zigzag", Map.of(Bijou64SerdeConfig.USE_JAVA_CONFIG, "false", Bijou64SerdeConfig.MAPPING_CONFIG, "zigzag")),
+    /** Rust (rdkafka): 8 big-endian bytes like {@code LongSerializer}; {@code streamfusion bench --mode long}. */
+    RUST_LONG("rust-long", Map.of()),
+    /** Rust (rdkafka): bijou64, unsigned mapping, one slab per pass; {@code streamfusion bench --mode bijou}. */
+    RUST_BIJOU("rust-bijou", Map.of());
+
+    /** The {@code implementation} of the Rust modes. */
+    public static final String RUST = "RUST";
 
     /** Written for {@link #LONG}, whose serializer is neither bijou implementation. */
     public static final String NOT_APPLICABLE = "-";
@@ -49,20 +60,54 @@ public enum Mode {
         return serdeConfigs;
     }
 
-    /** The class a user would put in {@code value.serializer}. */
-    public String serializerClassName() {
-        return this == LONG ? LongSerializer.class.getName() : Bijou64Serializer.class.getName();
+    /** True for the modes run by the {@code streamfusion bench} binary instead of this JVM. */
+    public boolean isRust() {
+        return this == RUST_LONG || this == RUST_BIJOU;
     }
 
-    /** A new value serializer, configured with {@link #serdeConfigs()}. */
+    /** The Java modes, the default when no {@code streamfusion} binary is given. */
+    public static List<Mode> javaModes() {
+        return Arrays.stream(values()).filter(m -> !m.isRust()).toList();
+    }
+
+    /** The {@code --mode} of {@code streamfusion bench} for a Rust mode. */
+    public String rustBenchMode() {
+        return switch (this) {
+            case RUST_LONG -> "long";
+            case RUST_BIJOU -> "bijou";
+            default -> throw new IllegalStateException(cliName + " is not a Rust mode");
+        };
+    }
+
+    /**
+     * The mode whose median the {@code vs long} column divides by: the 8-byte baseline of the same client,
+     * {@link #LONG} for the Java modes and {@link #RUST_LONG} for the Rust ones.
+     */
+    public Mode baseline() {
+        return isRust() ? RUST_LONG : LONG;
+    }
+
+    /** The class a user would put in {@code value.serializer}, or what makes the bytes for a Rust mode. */
+    public String serializerClassName() {
+        return switch (this) {
+            case LONG -> LongSerializer.class.getName();
+            case RUST_LONG -> "streamfusion bench --mode long (rdkafka; 8 big-endian bytes, like LongSerializer)";
+            case RUST_BIJOU -> "streamfusion bench --mode bijou (rdkafka; bijou64 unsigned, bijou64_kafka::encode_slab)";
+            default -> Bijou64Serializer.class.getName();
+        };
+    }
+
+    /** A new value serializer, configured with {@link #serdeConfigs()} (Java modes only). */
     public Serializer<Long> newSerializer() {
+        requireJava();
         Serializer<Long> serializer = this == LONG ? new LongSerializer() : new Bijou64Serializer();
         serializer.configure(serdeConfigs, false);
         return serializer;
     }
 
-    /** A new value deserializer matching {@link #newSerializer()}. */
+    /** A new value deserializer matching {@link #newSerializer()} (Java modes only). */
     public Deserializer<Long> newDeserializer() {
+        requireJava();
         Deserializer<Long> deserializer = this == LONG ? new LongDeserializer() : new Bijou64Deserializer();
         deserializer.configure(serdeConfigs, false);
         return deserializer;
@@ -85,7 +130,14 @@ public enum Mode {
             case LONG -> NOT_APPLICABLE;
             case BIJOU_JAVA -> "JAVA";
             case BIJOU, BIJOU_ZIGZAG -> "NATIVE";
+            case RUST_LONG, RUST_BIJOU -> RUST;
         };
+    }
+
+    private void requireJava() {
+        if (isRust()) {
+            throw new IllegalStateException(cliName + " runs in the streamfusion binary, not in this JVM");
+        }
     }
 
     /**

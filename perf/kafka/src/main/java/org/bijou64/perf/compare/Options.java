@@ -1,6 +1,9 @@
 package org.bijou64.perf.compare;
 
 import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -22,6 +25,9 @@ import java.util.regex.Pattern;
  * @param topic the base name of the per-run topics
  * @param bootstrap the Kafka bootstrap servers
  * @param resultsDir where {@code results-<UTC>.csv} is written
+ * @param rustBench the {@code streamfusion} binary that runs the Rust modes, or null (then the default modes are
+ *     the Java ones and the Rust modes cannot be chosen)
+ * @param stamp the UTC stamp of the CSV name and the topic names ({@code yyyyMMdd'T'HHmmss})
  */
 public record Options(
         boolean ci,
@@ -34,11 +40,14 @@ public record Options(
         int iterations,
         String topic,
         String bootstrap,
-        Path resultsDir) {
+        Path resultsDir,
+        Path rustBench,
+        String stamp) {
 
     /** The usage line, also printed by compare-benchmarks.sh. */
     public static final String USAGE = "usage: compare-benchmarks.sh [--ci] [--distribution D[,D...]] [--modes M[,M...]]"
-            + " [--compression C[,C...]] [--seed S] [--keep-topics] [--results-dir DIR] N ITERATIONS TOPIC BOOTSTRAP";
+            + " [--compression C[,C...]] [--seed S] [--keep-topics] [--results-dir DIR] [--rust-bench BIN] [--stamp S]"
+            + " N ITERATIONS TOPIC BOOTSTRAP";
 
     /** The option details printed after {@link #USAGE}. */
     public static final String HELP = """
@@ -48,15 +57,20 @@ public record Options(
               BOOTSTRAP         Kafka bootstrap servers, e.g. 127.0.0.1:19092
               --ci              plain progress lines on stderr (no carriage-return animation)
               --distribution    sequential, uniform, boundary, mixed; comma-separated for several (default sequential)
-              --modes           long, bijou, bijou-java, bijou-zigzag (default: all four)
+              --modes           long, bijou, bijou-java, bijou-zigzag, rust-long, rust-bijou
+                                (default: all six with --rust-bench, else the four Java modes)
               --compression     producer compression.type values (default none,zstd)
               --seed            seed of the uniform and mixed distributions (default %d)
               --keep-topics     do not delete the per-run topics
               --results-dir     where results-<UTC>.csv goes (default: the current directory)
+              --rust-bench      the streamfusion binary that runs the rust-* modes (compare-benchmarks.sh builds it)
+              --stamp           the UTC stamp yyyyMMdd'T'HHmmss of the CSV and topic names (default: now)
             """.formatted(Distribution.DEFAULT_SEED);
 
     private static final Set<String> COMPRESSIONS = Set.of("none", "gzip", "snappy", "lz4", "zstd");
     private static final Pattern TOPIC_NAME = Pattern.compile("[a-zA-Z0-9._-]{1,180}");
+    private static final Pattern STAMP = Pattern.compile("\\d{8}T\\d{6}");
+    private static final DateTimeFormatter STAMP_FORMAT = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss");
 
     /**
      * Parses the arguments.
@@ -67,10 +81,12 @@ public record Options(
         boolean ci = false;
         boolean keepTopics = false;
         List<Distribution> distributions = List.of(Distribution.SEQUENTIAL);
-        List<Mode> modes = List.of(Mode.values());
+        List<Mode> modes = null;
         List<String> compressions = List.of("none", "zstd");
         long seed = Distribution.DEFAULT_SEED;
         Path resultsDir = Path.of(".");
+        Path rustBench = null;
+        String stamp = null;
         List<String> positional = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -106,6 +122,8 @@ public record Options(
                 case "--compression", "--compressions" -> compressions = parseList(value, Options::compression);
                 case "--seed" -> seed = parseLong(value, "--seed");
                 case "--results-dir" -> resultsDir = Path.of(value);
+                case "--rust-bench" -> rustBench = Path.of(value);
+                case "--stamp" -> stamp = value;
                 default -> throw new IllegalArgumentException("unknown option " + arg);
             }
         }
@@ -124,8 +142,19 @@ public record Options(
         if (bootstrap.isBlank()) {
             throw new IllegalArgumentException("BOOTSTRAP is empty");
         }
+        if (modes == null) {
+            modes = rustBench != null ? List.of(Mode.values()) : Mode.javaModes();
+        } else if (rustBench == null && modes.stream().anyMatch(Mode::isRust)) {
+            throw new IllegalArgumentException("modes rust-long and rust-bijou need --rust-bench PATH, the streamfusion"
+                    + " binary (compare-benchmarks.sh builds and passes it)");
+        }
+        if (stamp == null) {
+            stamp = ZonedDateTime.now(ZoneOffset.UTC).format(STAMP_FORMAT);
+        } else if (!STAMP.matcher(stamp).matches()) {
+            throw new IllegalArgumentException("--stamp '" + stamp + "' must look like 20260101T120000");
+        }
         return new Options(ci, distributions, modes, compressions, seed, keepTopics, messages, iterations, topic,
-                bootstrap, resultsDir);
+                bootstrap, resultsDir, rustBench, stamp);
     }
 
     private static <T> List<T> parseList(String csv, Function<String, T> parser) {

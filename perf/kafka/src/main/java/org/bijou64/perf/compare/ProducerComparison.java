@@ -3,6 +3,7 @@ package org.bijou64.perf.compare;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +36,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
- * The runs of one (distribution, compression): one per mode, each with its own topic and producer.
+ * The runs of one (distribution, compression): one per mode, each with its own topic and producer. The Java modes
+ * run in this JVM as described below; the Rust modes run afterwards, one {@code streamfusion bench} process each
+ * ({@link RustBench}), with the same settings, timed region and verification.
  *
  * <h2>Order</h2>
  * The passes of the modes are interleaved: round 0 is every mode's warm-up pass, then round r runs one
@@ -80,12 +83,14 @@ final class ProducerComparison {
     private final Admin admin;
     private final Progress progress;
     private final String stamp;
+    private final RustBench rustBench;
 
     ProducerComparison(Options options, Admin admin, Progress progress, String stamp) {
         this.options = options;
         this.admin = admin;
         this.progress = progress;
         this.stamp = stamp;
+        this.rustBench = new RustBench(options, progress);
     }
 
     /** The topic of one run: {@code TOPIC-<distribution>-<mode>-<compression>-<UTC stamp>}. */
@@ -115,14 +120,34 @@ final class ProducerComparison {
     }
 
     /**
-     * Runs every mode for one (distribution, compression). Never throws for a failure of a run itself: that
-     * run's result is then not verified and names the problem.
+     * Runs every mode for one (distribution, compression): first the Java modes, interleaved, then each Rust mode
+     * with {@link RustBench}. Never throws for a failure of a run itself: that run's result is then not verified
+     * and names the problem.
      *
      * @param values the values, in send order
      * @param boxed the same values boxed, so boxing stays out of the timed region
      * @return one result per mode, in the order of {@code modes}
      */
     List<RunResult> runAll(Distribution distribution, long[] values, Long[] boxed, List<Mode> modes,
+            String compression) {
+        Map<Mode, RunResult> byMode = new EnumMap<>(Mode.class);
+        List<Mode> javaModes = modes.stream().filter(m -> !m.isRust()).toList();
+        if (!javaModes.isEmpty()) {
+            for (RunResult result : runJava(distribution, values, boxed, javaModes, compression)) {
+                byMode.put(result.mode(), result);
+            }
+        }
+        for (Mode mode : modes) {
+            if (mode.isRust()) {
+                byMode.put(mode, rustBench.run(distribution, mode, compression,
+                        topicName(distribution, mode, compression)));
+            }
+        }
+        return modes.stream().map(byMode::get).toList();
+    }
+
+    /** The Java modes of {@link #runAll}, their passes interleaved (see the class comment). */
+    private List<RunResult> runJava(Distribution distribution, long[] values, Long[] boxed, List<Mode> modes,
             String compression) {
         List<Lane> lanes = new ArrayList<>();
         for (Mode mode : modes) {
@@ -222,7 +247,7 @@ final class ProducerComparison {
         progress.done(String.format("%s verified=%s, %.3f bytes/value, median %,.0f msgs/s%s", lane.label,
                 lane.problem == null, avgBytes, RunResult.median(lane.rates),
                 lane.problem == null ? "" : ": " + lane.problem));
-        return new RunResult(distribution, lane.mode, compression, lane.implementation, values.length,
+        return RunResult.of(distribution, lane.mode, compression, lane.implementation, values.length,
                 measured ? lane.rates : new double[0], avgBytes, lane.problem == null, lane.problem);
     }
 

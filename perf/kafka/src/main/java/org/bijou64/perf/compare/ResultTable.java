@@ -33,12 +33,13 @@ final class ResultTable {
     }
 
     /**
-     * The median of this run divided by the median of {@code long} with the same distribution and
-     * compression measured in this invocation; NaN if there is none.
+     * The median of this run divided by the median of its {@linkplain Mode#baseline() baseline} ({@code long} for
+     * the Java modes, {@code rust-long} for the Rust modes) with the same distribution and compression measured in
+     * this invocation; NaN if there is none.
      */
     double ratioVsLong(RunResult result) {
         for (RunResult other : results) {
-            if (other.mode() == Mode.LONG && other.distribution() == result.distribution()
+            if (other.mode() == result.mode().baseline() && other.distribution() == result.distribution()
                     && other.compression().equals(result.compression())) {
                 return result.median() / other.median();
             }

@@ -1,0 +1,135 @@
+package org.bijou64.perf.compare;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the Rust modes: one {@code streamfusion bench} process (rdkafka, built from {@code rust/cli}) per run, with
+ * this comparison's N, iterations, distribution, seed, compression, topic name and bootstrap servers. The binary
+ * uses the same producer settings, timed region and read-back verification as {@link ProducerComparison}; its
+ * progress goes straight to this process's stderr, and it prints one CSV row in {@link ResultTable#CSV_HEADER}'s
+ * columns on stdout, which becomes the run's {@link RunResult}.
+ *
+ * <p>Exit status of the binary: 0 verified, 3 not verified (the row says {@code verified=false}), anything else an
+ * error before a result (e.g. no broker), which makes the run not verified here.
+ */
+final class RustBench {
+    /** A run that takes longer than this is stopped. */
+    private static final long TIMEOUT_MINUTES = 30;
+
+    private final Options options;
+    private final Progress progress;
+
+    RustBench(Options options, Progress progress) {
+        this.options = options;
+        this.progress = progress;
+    }
+
+    /** The command line of one run. */
+    List<String> command(Distribution distribution, Mode mode, String compression, String topic) {
+        List<String> command = new ArrayList<>(List.of(
+                String.valueOf(options.rustBench()), "bench",
+                "--mode", mode.rustBenchMode(),
+                "--distribution", distribution.cliName(),
+                "--messages", Integer.toString(options.messages()),
+                "--iterations", Integer.toString(options.iterations()),
+                "--compression", compression,
+                "--topic", topic,
+                "--bootstrap-servers", options.bootstrap(),
+                "--seed", Long.toString(options.seed()),
+                "--format", "csv"));
+        if (options.ci()) {
+            command.add("--ci");
+        }
+        if (options.keepTopics()) {
+            command.add("--keep-topic");
+        }
+        return command;
+    }
+
+    /** Runs one Rust mode; never throws for a failed run (its result is then not verified). */
+    RunResult run(Distribution distribution, Mode mode, String compression, String topic) {
+        String label = String.format("[%s %s %s]", distribution.cliName(), compression, mode.cliName());
+        List<String> command = command(distribution, mode, compression, topic);
+        progress.message(label + " " + String.join(" ", command));
+        String row = null;
+        int status;
+        try {
+            Process process = new ProcessBuilder(command)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
+            process.getOutputStream().close();
+            try (BufferedReader reader = new BufferedReader(
+                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = reader.readLine()) != null) {
+                    if (!line.isBlank()) {
+                        row = line.trim();
+                    }
+                }
+            }
+            if (!process.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
+                process.destroyForcibly();
+                return failed(distribution, mode, compression, "streamfusion bench did not finish within "
+                        + TIMEOUT_MINUTES + " minutes");
+            }
+            status = process.exitValue();
+        } catch (IOException e) {
+            return failed(distribution, mode, compression, "cannot run " + options.rustBench() + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return failed(distribution, mode, compression, "interrupted");
+        }
+        if (row == null || (status != 0 && status != CompareBenchmarks.EXIT_NOT_VERIFIED)) {
+            return failed(distribution, mode, compression, "streamfusion bench exited with status " + status
+                    + (row == null ? " without a result (its error is above)" : ""));
+        }
+        try {
+            return parse(row, distribution, mode, compression, status);
+        } catch (IllegalArgumentException e) {
+            return failed(distribution, mode, compression, e.getMessage());
+        }
+    }
+
+    /**
+     * A result from the binary's CSV row.
+     *
+     * @throws IllegalArgumentException when the row is not one run of {@code mode}
+     */
+    static RunResult parse(String row, Distribution distribution, Mode mode, String compression, int status) {
+        String[] f = row.split(",", -1);
+        String[] header = ResultTable.CSV_HEADER.split(",");
+        if (f.length != header.length) {
+            throw new IllegalArgumentException("streamfusion bench printed '" + row + "', not a row of "
+                    + header.length + " columns");
+        }
+        if (!f[0].equals(mode.cliName()) || !f[1].equals(compression) || !f[2].equals(distribution.cliName())) {
+            throw new IllegalArgumentException("streamfusion bench reported " + f[0] + "/" + f[1] + "/" + f[2]
+                    + ", expected " + mode.cliName() + "/" + compression + "/" + distribution.cliName());
+        }
+        try {
+            boolean verified = Boolean.parseBoolean(f[9]) && status == 0;
+            return new RunResult(distribution, mode, compression, f[10], Integer.parseInt(f[3]),
+                    Integer.parseInt(f[4]), number(f[5]), number(f[6]), number(f[7]), number(f[8]), verified,
+                    verified ? null : "streamfusion bench: not verified (the reason is in its output above)");
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("streamfusion bench printed '" + row + "': " + e.getMessage());
+        }
+    }
+
+    private static double number(String text) {
+        return text.isEmpty() ? Double.NaN : Double.parseDouble(text);
+    }
+
+    private RunResult failed(Distribution distribution, Mode mode, String compression, String problem) {
+        progress.message(String.format("[%s %s %s] FAILED: %s", distribution.cliName(), compression, mode.cliName(),
+                problem));
+        return new RunResult(distribution, mode, compression, Mode.RUST, options.messages(), 0, Double.NaN,
+                Double.NaN, Double.NaN, Double.NaN, false, problem);
+    }
+}

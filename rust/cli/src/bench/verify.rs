@@ -1,0 +1,176 @@
+//! Reading a run's topic back and checking every value, in order.
+//!
+//! The end offset is captured after the producer has finished (`read_committed`: the
+//! last stable offset; no transactions are used here, so it equals the high
+//! watermark). A consumer then reads partition 0 from the beginning up to that offset.
+//! Record `i` must decode, with the mode's strict decoder, to `values[i % n]`: the
+//! values were sent once per pass, warm-up included. Offsets are allowed to have gaps
+//! (a transaction marker is not a record), the record count must be exact.
+
+use std::time::{Duration, Instant};
+
+use bijou64_kafka::{decode, Mapping};
+use rdkafka::config::ClientConfig;
+use rdkafka::consumer::{BaseConsumer, Consumer};
+use rdkafka::message::Message;
+use rdkafka::{Offset, TopicPartitionList};
+
+use super::Mode;
+use crate::progress::Progress;
+use crate::Error;
+
+/// A read that receives nothing for this long gives up.
+const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// What the read-back found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Verification {
+    /// Records read (up to the first problem).
+    pub(crate) records: u64,
+    /// Sum of their value sizes.
+    pub(crate) value_bytes: u64,
+    /// Why the topic does not hold exactly what was sent, or `None`.
+    pub(crate) problem: Option<String>,
+}
+
+/// Decodes one record value as `mode` wrote it.
+pub(crate) fn decode_value(mode: Mode, payload: Option<&[u8]>) -> Result<i64, String> {
+    let bytes = payload.ok_or_else(|| "null value (tombstone)".to_owned())?;
+    match mode {
+        Mode::Long => <[u8; 8]>::try_from(bytes)
+            .map(i64::from_be_bytes)
+            .map_err(|_| format!("{} bytes, a long takes 8", bytes.len())),
+        Mode::Bijou => decode::<i64>(bytes, Mapping::Unsigned).map_err(|e| e.to_string()),
+    }
+}
+
+/// Reads `topic` back and compares it with `passes` repetitions of `values`.
+pub(crate) fn verify(
+    config: &ClientConfig,
+    topic: &str,
+    mode: Mode,
+    values: &[i64],
+    passes: usize,
+    timeout: Duration,
+    progress: &mut Progress,
+) -> Result<Verification, Error> {
+    let mut config = config.clone();
+    config
+        .set(
+            "group.id",
+            format!("streamfusion-bench-verify-{}", std::process::id()),
+        )
+        .set("isolation.level", "read_committed")
+        .set("enable.auto.commit", "false")
+        .set("enable.auto.offset.store", "false")
+        .set("auto.offset.reset", "earliest")
+        .set("max.partition.fetch.bytes", (16 << 20).to_string())
+        .set("fetch.max.bytes", (64 << 20).to_string());
+    let consumer: BaseConsumer = config
+        .create()
+        .map_err(Error::kafka("create verifying consumer"))?;
+    let (_, end) = consumer
+        .fetch_watermarks(topic, 0, timeout)
+        .map_err(Error::kafka(format!("read the end offset of {topic}")))?;
+    let expected = (values.len() * passes) as u64;
+    let mut found = Verification {
+        records: 0,
+        value_bytes: 0,
+        problem: None,
+    };
+    progress.start_verify(expected);
+    let mut assignment = TopicPartitionList::new();
+    assignment
+        .add_partition_offset(topic, 0, Offset::Beginning)
+        .map_err(Error::kafka("assign partition 0"))?;
+    consumer
+        .assign(&assignment)
+        .map_err(Error::kafka("assign partition 0"))?;
+
+    let mut next_offset = 0_i64;
+    let mut last_data = Instant::now();
+    while next_offset < end {
+        let message = match consumer.poll(Duration::from_millis(200)) {
+            None => {
+                if last_data.elapsed() > IDLE_TIMEOUT {
+                    found.problem = Some(format!(
+                        "no records for {} s at offset {next_offset} of {end}",
+                        IDLE_TIMEOUT.as_secs()
+                    ));
+                    return Ok(found);
+                }
+                continue;
+            }
+            Some(Err(error)) => return Err(Error::kafka(format!("consume {topic}"))(error)),
+            Some(Ok(message)) => message,
+        };
+        last_data = Instant::now();
+        next_offset = message.offset() + 1;
+        if message.offset() >= end {
+            break;
+        }
+        if found.records >= expected {
+            found.problem = Some(format!(
+                "more records than the {expected} produced (offset {})",
+                message.offset()
+            ));
+            return Ok(found);
+        }
+        let want = values[(found.records % values.len() as u64) as usize];
+        match decode_value(mode, message.payload()) {
+            Ok(got) if got == want => {}
+            Ok(got) => {
+                found.problem = Some(format!(
+                    "record {} (offset {}): sent {want}, read back {got}",
+                    found.records,
+                    message.offset()
+                ));
+                return Ok(found);
+            }
+            Err(reason) => {
+                found.problem = Some(format!(
+                    "record {} (offset {}): sent {want}, cannot decode: {reason}",
+                    found.records,
+                    message.offset()
+                ));
+                return Ok(found);
+            }
+        }
+        found.value_bytes += message.payload_len() as u64;
+        found.records += 1;
+        if found.records % 8192 == 0 {
+            progress.verified(found.records);
+        }
+    }
+    progress.verified(found.records);
+    if found.records != expected {
+        found.problem = Some(format!(
+            "read {} records up to end offset {end}, produced {expected}",
+            found.records
+        ));
+    }
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_values_need_exactly_eight_bytes() {
+        assert_eq!(
+            decode_value(Mode::Long, Some(&42_i64.to_be_bytes())),
+            Ok(42)
+        );
+        assert!(decode_value(Mode::Long, Some(&[0x2a])).is_err());
+        assert!(decode_value(Mode::Long, None).is_err());
+    }
+
+    #[test]
+    fn bijou_values_are_decoded_strictly() {
+        assert_eq!(decode_value(Mode::Bijou, Some(&[0x2a])), Ok(42));
+        // LongSerializer's bytes of 42 are 0 followed by 7 trailing bytes: refused.
+        assert!(decode_value(Mode::Bijou, Some(&42_i64.to_be_bytes())).is_err());
+        assert!(decode_value(Mode::Bijou, Some(&[])).is_err());
+    }
+}

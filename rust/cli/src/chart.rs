@@ -1,0 +1,546 @@
+//! `streamfusion chart`: one PNG per producer comparison CSV.
+//!
+//! The picture has one row per distribution, in the order the CSV lists them. On the
+//! left, throughput: the median msgs/s of every mode as a bar, grouped by compression,
+//! with a whisker from the slowest to the fastest iteration. On the right, the average
+//! payload bytes per mode (a property of the values and the encoding, so one bar per
+//! mode). A mode keeps its colour everywhere; a run that was not verified is labelled
+//! so.
+//!
+//! Text is drawn with DejaVu Sans from the `dejavu` crate through plotters' `ab_glyph`
+//! feature: no system font, fontconfig or freetype is needed.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+
+use std::ops::Range;
+
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint};
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::FontStyle;
+
+use crate::bench::fixed;
+use crate::progress::grouped;
+use crate::Error;
+
+/// Width of the picture in pixels.
+const WIDTH: u32 = 1500;
+/// Height of the title band.
+const HEADER: u32 = 120;
+/// Height of one distribution's row.
+const ROW: u32 = 430;
+/// The font family registered from the `dejavu` crate.
+const FONT: &str = "sans-serif";
+
+/// One row of a results CSV, the columns the chart needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResultRow {
+    /// `long`, `bijou`, ..., `rust-bijou`.
+    pub mode: String,
+    /// `compression.type`.
+    pub compression: String,
+    /// `sequential`, `uniform`, `boundary` or `mixed`.
+    pub distribution: String,
+    /// Records per iteration.
+    pub messages: u64,
+    /// Measured iterations.
+    pub iterations: u64,
+    /// Median msgs/s, if measured.
+    pub median: Option<f64>,
+    /// Slowest iteration.
+    pub min: Option<f64>,
+    /// Fastest iteration.
+    pub max: Option<f64>,
+    /// Mean value bytes.
+    pub avg_payload_bytes: Option<f64>,
+    /// Read back and checked.
+    pub verified: bool,
+}
+
+/// Reads a producer comparison CSV (header line first; columns found by name).
+///
+/// # Errors
+/// [`Error::Io`] when it cannot be read, [`Error::Csv`] for a missing column, a row
+/// with the wrong number of fields or a number that does not parse, or no rows.
+pub fn read_results(path: &Path) -> Result<Vec<ResultRow>, Error> {
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    parse_results(&text, path)
+}
+
+fn parse_results(text: &str, path: &Path) -> Result<Vec<ResultRow>, Error> {
+    let csv_error = |line: usize, reason: String| Error::Csv {
+        path: path.to_owned(),
+        line,
+        reason,
+    };
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
+    let (_, header) = lines
+        .next()
+        .ok_or_else(|| csv_error(0, "empty file".into()))?;
+    let columns: Vec<&str> = header.split(',').map(str::trim).collect();
+    let index = |name: &str| {
+        columns
+            .iter()
+            .position(|c| *c == name)
+            .ok_or_else(|| csv_error(1, format!("no column {name}")))
+    };
+    let [mode, compression, distribution, messages, iterations, median, min, max, avg, verified] =
+        [
+            "mode",
+            "compression",
+            "distribution",
+            "messages",
+            "iterations",
+            "median_msgs_per_s",
+            "min_msgs_per_s",
+            "max_msgs_per_s",
+            "avg_payload_bytes",
+            "verified",
+        ]
+        .map(index);
+    let (mode, compression, distribution, messages, iterations) =
+        (mode?, compression?, distribution?, messages?, iterations?);
+    let (median, min, max, avg, verified) = (median?, min?, max?, avg?, verified?);
+
+    let mut rows = Vec::new();
+    for (i, line) in lines {
+        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+        if fields.len() != columns.len() {
+            return Err(csv_error(
+                i + 1,
+                format!("{} fields, the header has {}", fields.len(), columns.len()),
+            ));
+        }
+        let number = |at: usize| -> Result<Option<f64>, Error> {
+            match fields[at] {
+                "" | "NaN" => Ok(None),
+                text => text.parse().map(Some).map_err(|_| {
+                    csv_error(i + 1, format!("{}: '{text}' is not a number", columns[at]))
+                }),
+            }
+        };
+        let count = |at: usize| -> Result<u64, Error> {
+            fields[at].parse().map_err(|_| {
+                csv_error(
+                    i + 1,
+                    format!("{}: '{}' is not a count", columns[at], fields[at]),
+                )
+            })
+        };
+        rows.push(ResultRow {
+            mode: fields[mode].to_owned(),
+            compression: fields[compression].to_owned(),
+            distribution: fields[distribution].to_owned(),
+            messages: count(messages)?,
+            iterations: count(iterations)?,
+            median: number(median)?,
+            min: number(min)?,
+            max: number(max)?,
+            avg_payload_bytes: number(avg)?,
+            verified: fields[verified].eq_ignore_ascii_case("true"),
+        });
+    }
+    if rows.is_empty() {
+        return Err(csv_error(0, "no result rows".into()));
+    }
+    Ok(rows)
+}
+
+/// The colour of a mode: the `long` baselines grey/tan, the bijou modes blue/orange.
+fn mode_color(mode: &str, index: usize) -> RGBColor {
+    match mode {
+        "long" => RGBColor(127, 127, 127),
+        "bijou" => RGBColor(31, 119, 180),
+        "bijou-java" => RGBColor(118, 172, 222),
+        "bijou-zigzag" => RGBColor(148, 103, 189),
+        "rust-long" => RGBColor(196, 156, 112),
+        "rust-bijou" => RGBColor(230, 110, 20),
+        _ => {
+            const SPARE: [RGBColor; 4] = [
+                RGBColor(44, 160, 44),
+                RGBColor(214, 39, 40),
+                RGBColor(23, 190, 207),
+                RGBColor(188, 189, 34),
+            ];
+            SPARE[index % SPARE.len()]
+        }
+    }
+}
+
+/// `1234567` as `1.23M`, `45600` as `45.6k`.
+fn short_rate(value: f64) -> String {
+    if value >= 1e6 {
+        format!("{:.2}M", value / 1e6)
+    } else if value >= 1e3 {
+        format!("{:.1}k", value / 1e3)
+    } else {
+        format!("{value:.0}")
+    }
+}
+
+/// An axis tick: `1200000` as `1.2M`, `800000` as `800k`.
+fn axis_rate(value: f64) -> String {
+    if value >= 1e6 {
+        format!("{:.1}M", value / 1e6)
+    } else if value >= 1e3 {
+        format!("{:.0}k", value / 1e3)
+    } else {
+        format!("{value:.0}")
+    }
+}
+
+/// The distinct values of `key` over `rows`, in order of first appearance.
+fn distinct<'a>(rows: &'a [ResultRow], key: impl Fn(&'a ResultRow) -> &'a str) -> Vec<&'a str> {
+    let mut out: Vec<&str> = Vec::new();
+    for row in rows {
+        let value = key(row);
+        if !out.contains(&value) {
+            out.push(value);
+        }
+    }
+    out
+}
+
+fn register_fonts() {
+    static FONTS: Once = Once::new();
+    FONTS.call_once(|| {
+        // The DejaVu files are valid TrueType fonts; a failure would leave text out,
+        // which the drawing calls then report.
+        let _ = plotters::style::register_font(FONT, FontStyle::Normal, dejavu::sans::regular());
+        let _ = plotters::style::register_font(FONT, FontStyle::Bold, dejavu::sans::bold());
+    });
+}
+
+/// Draws the chart of `rows` into the PNG `out`; `title` heads it.
+///
+/// # Errors
+/// [`Error::Chart`] when drawing or writing the PNG fails.
+pub fn draw(rows: &[ResultRow], title: &str, out: &Path) -> Result<(), Error> {
+    register_fonts();
+    let fail = |reason: String| Error::Chart {
+        path: out.to_owned(),
+        reason,
+    };
+    let distributions = distinct(rows, |r| &r.distribution);
+    let modes = distinct(rows, |r| &r.mode);
+    let compressions = distinct(rows, |r| &r.compression);
+    let colors: HashMap<&str, RGBColor> = modes
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (*m, mode_color(m, i)))
+        .collect();
+
+    let height = HEADER + ROW * distributions.len() as u32;
+    let root = BitMapBackend::new(out, (WIDTH, height)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| fail(e.to_string()))?;
+    let (header, body) = root.split_vertically(HEADER);
+    draw_header(&header, rows, title, &modes, &colors).map_err(|e| fail(e.to_string()))?;
+    for (area, distribution) in body
+        .split_evenly((distributions.len(), 1))
+        .iter()
+        .zip(&distributions)
+    {
+        let (left, right) = area.split_horizontally(WIDTH * 64 / 100);
+        let of_distribution: Vec<&ResultRow> = rows
+            .iter()
+            .filter(|r| r.distribution == *distribution)
+            .collect();
+        draw_throughput(
+            &left,
+            distribution,
+            &of_distribution,
+            &modes,
+            &compressions,
+            &colors,
+        )
+        .map_err(|e| fail(e.to_string()))?;
+        draw_payload(&right, distribution, &of_distribution, &modes, &colors)
+            .map_err(|e| fail(e.to_string()))?;
+    }
+    root.present().map_err(|e| fail(e.to_string()))?;
+    Ok(())
+}
+
+/// A `0..n` axis of `n` equal slots whose ticks (and so labels) sit at the slot
+/// centres `i + 0.5`: the category axis of the bar charts.
+#[derive(Debug, Clone, Copy)]
+struct Slots(usize);
+
+impl Ranged for Slots {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        let fraction = value / self.0.max(1) as f64;
+        limit.0 + (f64::from(limit.1 - limit.0) * fraction).round() as i32
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        if hint.weight().allow_light_points() {
+            Vec::new()
+        } else {
+            (0..self.0).map(|i| i as f64 + 0.5).collect()
+        }
+    }
+
+    fn range(&self) -> Range<f64> {
+        0.0..self.0 as f64
+    }
+}
+
+type Area<'a> = DrawingArea<BitMapBackend<'a>, plotters::coord::Shift>;
+type DrawResult = Result<(), Box<dyn std::error::Error + 'static>>;
+
+fn draw_header(
+    area: &Area<'_>,
+    rows: &[ResultRow],
+    title: &str,
+    modes: &[&str],
+    colors: &HashMap<&str, RGBColor>,
+) -> DrawResult {
+    let title_style = TextStyle::from((FONT, 26, FontStyle::Bold).into_font()).color(&BLACK);
+    let text_style = TextStyle::from((FONT, 16).into_font()).color(&RGBColor(60, 60, 60));
+    area.draw(&Text::new(title.to_owned(), (20, 14), title_style))?;
+    let first = &rows[0];
+    let checked = if rows.iter().all(|r| r.verified) {
+        "every run read back and verified"
+    } else {
+        "runs marked NOT VERIFIED did not read back what they sent"
+    };
+    let subtitle = format!(
+        "{} records per iteration, median of {} iteration(s) after one warm-up; whiskers: slowest to \
+         fastest iteration; {checked}.",
+        grouped(first.messages as f64),
+        first.iterations
+    );
+    area.draw(&Text::new(subtitle, (20, 50), text_style.clone()))?;
+    let mut x = 20;
+    for mode in modes {
+        let color = colors[mode];
+        area.draw(&Rectangle::new([(x, 84), (x + 18, 102)], color.filled()))?;
+        area.draw(&Text::new(
+            (*mode).to_owned(),
+            (x + 26, 84),
+            text_style.clone(),
+        ))?;
+        let (text_width, _) = area.estimate_text_size(mode, &text_style)?;
+        x += 26 + text_width as i32 + 30;
+    }
+    Ok(())
+}
+
+fn draw_throughput(
+    area: &Area<'_>,
+    distribution: &str,
+    rows: &[&ResultRow],
+    modes: &[&str],
+    compressions: &[&str],
+    colors: &HashMap<&str, RGBColor>,
+) -> DrawResult {
+    let top = rows
+        .iter()
+        .filter_map(|r| r.max.or(r.median))
+        .fold(0.0_f64, f64::max)
+        .max(1.0)
+        * 1.15;
+    let mut chart = ChartBuilder::on(area)
+        .caption(
+            format!("{distribution}: throughput (msgs/s, one producer thread)"),
+            (FONT, 20, FontStyle::Bold),
+        )
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(70)
+        .build_cartesian_2d(Slots(compressions.len()), 0.0..top)?;
+    let label_style = TextStyle::from((FONT, 15).into_font());
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .light_line_style(WHITE)
+        .bold_line_style(RGBColor(225, 225, 225))
+        .x_label_style(TextStyle::from((FONT, 17).into_font()))
+        .y_label_style(label_style.clone())
+        .x_label_formatter(&|x| {
+            let group = x.floor() as usize;
+            compressions
+                .get(group)
+                .map(|c| format!("compression {c}"))
+                .unwrap_or_default()
+        })
+        .y_label_formatter(&|y| axis_rate(*y))
+        .draw()?;
+
+    let pad = 0.08;
+    let width = (1.0 - 2.0 * pad) / modes.len() as f64;
+    let value_style = TextStyle::from((FONT, 13).into_font())
+        .color(&RGBColor(40, 40, 40))
+        .pos(Pos::new(HPos::Center, VPos::Bottom));
+    let warn_style = TextStyle::from((FONT, 13, FontStyle::Bold).into_font())
+        .color(&RGBColor(200, 0, 0))
+        .pos(Pos::new(HPos::Center, VPos::Bottom));
+    for (g, compression) in compressions.iter().enumerate() {
+        for (m, mode) in modes.iter().enumerate() {
+            let Some(row) = rows
+                .iter()
+                .find(|r| r.compression == *compression && r.mode == *mode)
+            else {
+                continue;
+            };
+            let x0 = g as f64 + pad + m as f64 * width;
+            let (x1, xc) = (x0 + width * 0.9, x0 + width * 0.45);
+            let color = colors[mode];
+            if let Some(median) = row.median {
+                chart.draw_series(std::iter::once(Rectangle::new(
+                    [(x0, 0.0), (x1, median)],
+                    color.filled(),
+                )))?;
+                if let (Some(low), Some(high)) = (row.min, row.max) {
+                    let cap = width * 0.15;
+                    let whisker = ShapeStyle::from(&BLACK.mix(0.7)).stroke_width(1);
+                    chart.draw_series([
+                        PathElement::new(vec![(xc, low), (xc, high)], whisker),
+                        PathElement::new(vec![(xc - cap, low), (xc + cap, low)], whisker),
+                        PathElement::new(vec![(xc - cap, high), (xc + cap, high)], whisker),
+                    ])?;
+                }
+                let at = row.max.unwrap_or(median).max(median);
+                chart.draw_series(std::iter::once(
+                    EmptyElement::at((xc, at))
+                        + Text::new(short_rate(median), (0, -4), value_style.clone()),
+                ))?;
+            }
+            if !row.verified {
+                chart.draw_series(std::iter::once(
+                    EmptyElement::at((xc, 0.0))
+                        + Text::new("NOT VERIFIED", (0, -8), warn_style.clone()),
+                ))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn draw_payload(
+    area: &Area<'_>,
+    distribution: &str,
+    rows: &[&ResultRow],
+    modes: &[&str],
+    colors: &HashMap<&str, RGBColor>,
+) -> DrawResult {
+    // One value per mode: the payload does not depend on the compression.
+    let bytes: Vec<(usize, &str, f64)> = modes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, mode)| {
+            rows.iter()
+                .filter(|r| r.mode == *mode)
+                .find_map(|r| r.avg_payload_bytes)
+                .map(|b| (i, *mode, b))
+        })
+        .collect();
+    let top = bytes.iter().map(|b| b.2).fold(8.0_f64, f64::max) * 1.2;
+    let count = modes.len() as f64;
+    // Mode i is drawn at y = count - i - 0.5, so the first mode is at the top.
+    let mut chart = ChartBuilder::on(area)
+        .caption(
+            format!("{distribution}: average payload (bytes/value)"),
+            (FONT, 20, FontStyle::Bold),
+        )
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(110)
+        .build_cartesian_2d(0.0..top, Slots(modes.len()))?;
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .light_line_style(WHITE)
+        .bold_line_style(RGBColor(225, 225, 225))
+        .x_label_style(TextStyle::from((FONT, 15).into_font()))
+        .y_label_style(TextStyle::from((FONT, 16).into_font()))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| {
+            let i = (count - y).floor() as usize;
+            modes.get(i).map(|m| (*m).to_owned()).unwrap_or_default()
+        })
+        .draw()?;
+    let value_style = TextStyle::from((FONT, 14).into_font())
+        .color(&RGBColor(40, 40, 40))
+        .pos(Pos::new(HPos::Left, VPos::Center));
+    for (i, mode, value) in bytes {
+        let y0 = count - i as f64 - 0.85;
+        let y1 = count - i as f64 - 0.15;
+        chart.draw_series(std::iter::once(Rectangle::new(
+            [(0.0, y0), (value, y1)],
+            colors[mode].filled(),
+        )))?;
+        chart.draw_series(std::iter::once(
+            EmptyElement::at((value, (y0 + y1) / 2.0))
+                + Text::new(fixed(value, 3), (6, 0), value_style.clone()),
+        ))?;
+    }
+    Ok(())
+}
+
+/// `results-20261129T195526.csv` -> `results-20261129T195526.png` (same folder).
+#[must_use]
+pub fn png_beside(csv: &Path) -> PathBuf {
+    csv.with_extension("png")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CSV: &str = "\
+mode,compression,distribution,messages,iterations,median_msgs_per_s,min_msgs_per_s,max_msgs_per_s,avg_payload_bytes,verified,implementation,ratio_vs_long
+long,none,sequential,50000,2,1042733,1019517,1065948,8.000,true,-,1.000
+bijou,none,sequential,50000,2,871223,789910,952537,2.985,true,NATIVE,0.836
+rust-bijou,zstd,sequential,50000,2,1500000,1400000,1600000,2.985,true,RUST,
+rust-long,zstd,mixed,50000,0,,,,,false,RUST,
+";
+
+    #[test]
+    fn reads_the_comparison_csv() {
+        let rows = parse_results(CSV, Path::new("r.csv")).unwrap();
+        assert_eq!(rows.len(), 4);
+        assert_eq!(rows[1].mode, "bijou");
+        assert_eq!(rows[1].median, Some(871_223.0));
+        assert_eq!(rows[2].avg_payload_bytes, Some(2.985));
+        assert!(!rows[3].verified);
+        assert_eq!(rows[3].median, None);
+    }
+
+    #[test]
+    fn refuses_a_csv_without_the_columns() {
+        let error = parse_results("a,b\n1,2\n", Path::new("x.csv")).unwrap_err();
+        assert!(error.to_string().contains("no column mode"), "{error}");
+        let error = parse_results(&CSV.replace("1042733", "fast"), Path::new("x.csv")).unwrap_err();
+        assert!(error.to_string().contains("x.csv:2"), "{error}");
+    }
+
+    #[test]
+    fn draws_a_png() {
+        let rows = parse_results(CSV, Path::new("r.csv")).unwrap();
+        let out =
+            std::env::temp_dir().join(format!("streamfusion-chart-{}.png", std::process::id()));
+        draw(&rows, "test chart", &out).unwrap();
+        let bytes = std::fs::read(&out).unwrap();
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "PNG signature");
+        std::fs::remove_file(&out).ok();
+    }
+
+    #[test]
+    fn short_rates() {
+        assert_eq!(short_rate(1_234_567.0), "1.23M");
+        assert_eq!(short_rate(45_600.0), "45.6k");
+        assert_eq!(short_rate(12.0), "12");
+    }
+}

@@ -1,0 +1,95 @@
+//! The crate's one error type.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use rdkafka::error::KafkaError;
+
+/// Why a command stopped. A run that completed but read back something other than
+/// what it sent is not an error: it is a [`crate::bench::BenchResult`] with
+/// `verified = false`.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// No broker answered the first metadata request.
+    #[error(
+        "no Kafka broker answered at {bootstrap} within {} s ({source}). \
+         Start the local one with `kafka/broker start`, or pass --bootstrap-servers HOST:PORT",
+        waited.as_secs()
+    )]
+    NoBroker {
+        /// The bootstrap servers that were tried.
+        bootstrap: String,
+        /// How long the request waited.
+        waited: Duration,
+        /// The client's error.
+        #[source]
+        source: KafkaError,
+    },
+    /// A Kafka client call failed; `operation` says which, e.g. `create producer`.
+    #[error("{operation}: {source}")]
+    Kafka {
+        /// What the command was doing.
+        operation: String,
+        /// The client's error.
+        #[source]
+        source: KafkaError,
+    },
+    /// The broker refused or did not finish a topic operation.
+    #[error("topic {topic}: {operation} failed: {reason}")]
+    Topic {
+        /// The topic.
+        topic: String,
+        /// `create`, `wait for leader` or `delete`.
+        operation: &'static str,
+        /// The broker's error code or a timeout.
+        reason: String,
+    },
+    /// Records were sent but not all deliveries succeeded.
+    #[error("{failed} of {sent} deliveries failed; first error: {first}")]
+    Delivery {
+        /// Records sent in the pass.
+        sent: u64,
+        /// Deliveries that reported an error (or never reported).
+        failed: u64,
+        /// The first delivery error.
+        first: String,
+    },
+    /// The bijou codec refused the values (a slab over 4 GiB).
+    #[error("encoding the values: {0}")]
+    Codec(#[from] bijou64_kafka::Error),
+    /// A file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A results CSV is not in the producer comparison's format.
+    #[error("{}:{line}: {reason}", path.display())]
+    Csv {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number (0: the file as a whole).
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Drawing or encoding the chart failed.
+    #[error("chart {}: {reason}", path.display())]
+    Chart {
+        /// The PNG being written.
+        path: PathBuf,
+        /// The drawing backend's error.
+        reason: String,
+    },
+}
+
+impl Error {
+    /// A [`Error::Kafka`] for `operation`.
+    pub(crate) fn kafka(operation: impl Into<String>) -> impl FnOnce(KafkaError) -> Error {
+        let operation = operation.into();
+        move |source| Error::Kafka { operation, source }
+    }
+}

@@ -1,0 +1,158 @@
+//! Progress on stderr, so stdout keeps only the machine-readable result.
+//!
+//! On a terminal each run gets an `indicatif` bar (passes, then records verified) that
+//! is replaced by the run's summary line. In plain mode (`--ci`, or stderr is not a
+//! terminal, e.g. when `compare-benchmarks.sh` runs under CI) every pass and the
+//! summary are printed as ordinary lines, like the Java side's `--ci` output.
+
+use std::io::IsTerminal;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Where progress goes: animated bars or plain lines.
+#[derive(Debug)]
+pub struct Progress {
+    plain: bool,
+    bar: Option<ProgressBar>,
+    label: String,
+}
+
+impl Progress {
+    /// Plain lines when `ci` is set or stderr is not a terminal; bars otherwise.
+    #[must_use]
+    pub fn new(ci: bool) -> Self {
+        Self {
+            plain: ci || !std::io::stderr().is_terminal(),
+            bar: None,
+            label: String::new(),
+        }
+    }
+
+    /// True when progress is printed as plain lines.
+    #[must_use]
+    pub fn is_plain(&self) -> bool {
+        self.plain
+    }
+
+    fn bar(&mut self, len: u64, template: &str, label: &str) {
+        self.clear();
+        if self.plain {
+            return;
+        }
+        let bar = ProgressBar::new(len);
+        if let Ok(style) = ProgressStyle::with_template(template) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar.set_prefix(label.to_owned());
+        bar.enable_steady_tick(Duration::from_millis(100));
+        self.bar = Some(bar);
+    }
+
+    /// A run starts: `passes` timed passes (warm-up included) follow. `label` (e.g.
+    /// `[sequential none rust-bijou]`) prefixes its lines.
+    pub fn start_run(&mut self, label: &str, passes: u64) {
+        label.clone_into(&mut self.label);
+        self.bar(passes, "{prefix} {spinner} [{bar:20}] {msg}", label);
+    }
+
+    /// One pass finished; pass 0 is the warm-up.
+    pub fn pass(&mut self, pass: usize, iterations: usize, rate: f64, seconds: f64) {
+        let what = if pass == 0 {
+            "warm-up".to_owned()
+        } else {
+            format!("iteration {pass}/{iterations}")
+        };
+        match &self.bar {
+            Some(bar) => {
+                bar.inc(1);
+                bar.set_message(format!("{what}: {} msgs/s", grouped(rate)));
+            }
+            None => eprintln!(
+                "{} {what}: {} msgs/s ({seconds:.3} s)",
+                self.label,
+                grouped(rate)
+            ),
+        }
+    }
+
+    /// Verification starts: `records` records will be read back.
+    pub fn start_verify(&mut self, records: u64) {
+        let label = self.label.clone();
+        if self.plain {
+            eprintln!("{label} verifying {} records", grouped(records as f64));
+        }
+        self.bar(
+            records,
+            "{prefix} verify [{bar:20}] {human_pos}/{human_len} records",
+            &label,
+        );
+    }
+
+    /// `records` records have been verified so far.
+    pub fn verified(&self, records: u64) {
+        if let Some(bar) = &self.bar {
+            bar.set_position(records);
+        }
+    }
+
+    /// A run ends with its summary line.
+    pub fn done(&mut self, summary: &str) {
+        self.clear();
+        eprintln!("{summary}");
+    }
+
+    /// A message on its own line.
+    pub fn message(&mut self, text: &str) {
+        match &self.bar {
+            Some(bar) => bar.println(text),
+            None => eprintln!("{text}"),
+        }
+    }
+
+    fn clear(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.clear();
+    }
+}
+
+/// `1234567.8` as `1,234,568`; `-` for NaN.
+#[must_use]
+pub fn grouped(value: f64) -> String {
+    if !value.is_finite() {
+        return "-".to_owned();
+    }
+    let digits = crate::bench::fixed(value.abs(), 0);
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
+    if value < -0.5 {
+        out.push('-');
+    }
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grouped;
+
+    #[test]
+    fn groups_thousands_like_java() {
+        assert_eq!(grouped(0.0), "0");
+        assert_eq!(grouped(999.4), "999");
+        assert_eq!(grouped(1_000.0), "1,000");
+        assert_eq!(grouped(1_234_567.8), "1,234,568");
+        assert_eq!(grouped(f64::NAN), "-");
+    }
+}

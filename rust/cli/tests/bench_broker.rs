@@ -1,0 +1,158 @@
+//! `streamfusion bench` against the real local broker (`kafka/broker start`; another one
+//! through `KAFKA_BOOTSTRAP_SERVERS`). Without a broker these tests fail, they do not skip:
+//! the benchmark is only meaningful against a real Kafka.
+
+use std::process::{Command, Output};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+fn bootstrap() -> String {
+    std::env::var("KAFKA_BOOTSTRAP_SERVERS").unwrap_or_else(|_| "127.0.0.1:19092".into())
+}
+
+/// A topic name no other test or run uses.
+fn unique_topic(name: &str) -> String {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!(
+        "streamfusion-cli-test-{name}-{}-{nanos}",
+        std::process::id()
+    )
+}
+
+fn streamfusion(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_streamfusion"))
+        .args(args)
+        .output()
+        .expect("run the streamfusion binary")
+}
+
+fn stdout_line(output: &Output) -> String {
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let lines: Vec<&str> = stdout.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(
+        lines.len(),
+        1,
+        "exactly one result line on stdout, got {stdout:?}; stderr:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    lines[0].to_owned()
+}
+
+#[test]
+fn bench_json_line_for_2000_sequential_bijou_values() {
+    let topic = unique_topic("bijou");
+    let bootstrap = bootstrap();
+    let output = streamfusion(&[
+        "bench",
+        "--messages",
+        "2000",
+        "--iterations",
+        "1",
+        "--mode",
+        "bijou",
+        "--ci",
+        "--topic",
+        &topic,
+        "--bootstrap-servers",
+        &bootstrap,
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "streamfusion bench failed ({}); is the broker up at {bootstrap}? run `kafka/broker start`.\nstderr:\n{stderr}",
+        output.status
+    );
+    let line = stdout_line(&output);
+    let result: serde_json::Value = serde_json::from_str(&line)
+        .unwrap_or_else(|e| panic!("result line is not JSON ({e}): {line}"));
+    assert_eq!(result["mode"], "rust-bijou", "{line}");
+    assert_eq!(result["implementation"], "RUST", "{line}");
+    assert_eq!(result["distribution"], "sequential", "{line}");
+    assert_eq!(result["compression"], "none", "{line}");
+    assert_eq!(result["messages"], 2000, "{line}");
+    assert_eq!(result["iterations"], 1, "{line}");
+    assert_eq!(result["verified"], true, "{line}");
+    assert_eq!(result["problem"], serde_json::Value::Null, "{line}");
+    assert_eq!(result["topic"], topic.as_str(), "{line}");
+    // 1..=2000: 247 one-byte, 256 two-byte and 1497 three-byte values.
+    assert_eq!(result["avg_payload_bytes"], 2.625, "{line}");
+    let median = result["median_msgs_per_s"].as_f64().expect("a median");
+    assert!(median > 0.0, "{line}");
+    assert_eq!(result["rates_msgs_per_s"].as_array().map(Vec::len), Some(1));
+    // Progress went to stderr, plain lines under --ci.
+    assert!(stderr.contains("iteration 1/1"), "stderr:\n{stderr}");
+    assert!(stderr.contains("verified=true"), "stderr:\n{stderr}");
+}
+
+#[test]
+fn bench_csv_row_for_long_values_with_zstd() {
+    let topic = unique_topic("long");
+    let bootstrap = bootstrap();
+    let output = streamfusion(&[
+        "bench",
+        "--messages",
+        "2000",
+        "--iterations",
+        "1",
+        "--mode",
+        "long",
+        "--distribution",
+        "mixed",
+        "--compression",
+        "zstd",
+        "--format",
+        "csv",
+        "--ci",
+        "--topic",
+        &topic,
+        "--bootstrap-servers",
+        &bootstrap,
+    ]);
+    assert!(
+        output.status.success(),
+        "streamfusion bench failed ({}); is the broker up at {bootstrap}?\nstderr:\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let line = stdout_line(&output);
+    let fields: Vec<&str> = line.split(',').collect();
+    assert_eq!(fields.len(), 12, "{line}");
+    assert_eq!(
+        fields[..5],
+        ["rust-long", "zstd", "mixed", "2000", "1"],
+        "{line}"
+    );
+    assert!(fields[5].parse::<f64>().is_ok_and(|m| m > 0.0), "{line}");
+    assert_eq!(fields[8..], ["8.000", "true", "RUST", ""], "{line}");
+}
+
+#[test]
+fn bench_says_clearly_when_no_broker_answers() {
+    // Port 9 (discard) on loopback: nothing listens there.
+    let output = streamfusion(&[
+        "bench",
+        "--messages",
+        "10",
+        "--iterations",
+        "1",
+        "--mode",
+        "long",
+        "--ci",
+        "--bootstrap-servers",
+        "127.0.0.1:9",
+    ]);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "exit status without a broker"
+    );
+    assert!(output.stdout.is_empty(), "no result line without a broker");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("no Kafka broker answered at 127.0.0.1:9")
+            && stderr.contains("kafka/broker start"),
+        "stderr:\n{stderr}"
+    );
+}
