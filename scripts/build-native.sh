@@ -24,7 +24,8 @@ case "$(uname -m)" in
   aarch64|arm64) arch=aarch64 ;;
   *) arch=$(uname -m) ;;
 esac
-dir="$target_dir/$profile"
+case "$profile" in dev|test) profile_dir=debug ;; bench) profile_dir=release ;; *) profile_dir=$profile ;; esac
+dir="$target_dir/$profile_dir"
 mkdir -p "$out_dir/native/$os-$arch"
 cp "$dir/$lib" "$out_dir/native/$os-$arch/$lib"
 echo "bundled $dir/$lib -> $out_dir/native/$os-$arch/$lib" >&2

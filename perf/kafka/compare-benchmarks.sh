@@ -84,7 +84,7 @@ jar="$target/bijou64-perf-kafka-0.1.0-SNAPSHOT.jar"
 
 needs_build() {
   $rebuild && return 0
-  [[ -f "$classpath_file" && -f "$jar" ]] || return 0
+  [[ -s "$classpath_file" && -f "$jar" ]] || return 0
   # Any classpath entry gone (e.g. a module was cleaned)?
   local entry
   while IFS= read -r entry; do
@@ -107,14 +107,17 @@ if needs_build; then
   # others, so it runs last and its runtime classpath (the sibling jars in their target/ folders) stays.
   if ! (cd "$root" && "$mvn_cmd" -B -q -f "$root/java/pom.xml" -pl :bijou64-perf-kafka -am \
         package dependency:build-classpath -DskipTests \
-        -Dmdep.outputFile="$classpath_file" -DincludeScope=runtime) >"$build_log" 2>&1; then
+        -Dmdep.outputFile="$classpath_file.partial" -DincludeScope=runtime) >"$build_log" 2>&1; then
     tail -n 40 "$build_log" >&2
-    rm -f "$classpath_file" # a failed build may leave another module's classpath here: never reuse it
+    rm -f "$classpath_file" "$classpath_file.partial" # never reuse a classpath from a failed build
     die "the Maven build failed (full log: $build_log)"
   fi
   rm -f "$build_log"
-  [[ -f "$classpath_file" && -f "$jar" ]] || die "the build did not produce $jar and $classpath_file"
-  touch "$classpath_file" # the build's timestamp for the staleness check above
+  [[ -s "$classpath_file.partial" && -f "$jar" ]] || die "the build did not produce $jar and a classpath"
+  # Only a completed build publishes the classpath (an interrupted one leaves just the .partial file);
+  # its timestamp is the build's, for the staleness check above.
+  mv -f "$classpath_file.partial" "$classpath_file"
+  touch "$classpath_file"
 fi
 
 # --- the streamfusion binary: runs the rust-* modes and draws the chart; built if missing or stale --------------

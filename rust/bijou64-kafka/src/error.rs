@@ -63,8 +63,9 @@ pub enum Error {
         /// What is wrong, with positions.
         reason: String,
     },
-    /// The encoded slab would exceed `u32::MAX` bytes, the offset width.
-    #[error("slab too large: {bytes} bytes exceed the 32-bit offset range")]
+    /// The encoded slab would exceed `u32::MAX` bytes, the offset width (or, through
+    /// JNI, the largest Java array).
+    #[error("slab too large: {bytes} bytes exceed the largest Java array")]
     SlabTooLarge {
         /// Bytes the slab would hold.
         bytes: usize,

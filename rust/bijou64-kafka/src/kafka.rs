@@ -117,7 +117,8 @@ pub fn produce_values<T: BijouValue>(
 /// position reaches its captured end offset or it reports end of partition there.
 ///
 /// # Errors
-/// [`Error::Kafka`] for client failures or when `timeout` passes before the end;
+/// [`Error::Kafka`] for client failures, a topic that does not exist
+/// (`UnknownTopicOrPartition`), or when `timeout` passes before the end;
 /// the decode errors of [`crate::decode`] for a record that is not one bijou value.
 pub fn read_values<T: BijouValue>(
     config: &ClientConfig,
@@ -136,11 +137,15 @@ pub fn read_values<T: BijouValue>(
     let deadline = Instant::now() + timeout;
 
     let metadata = consumer.fetch_metadata(Some(topic), timeout)?;
-    let partitions: Vec<i32> = metadata
-        .topics()
-        .iter()
-        .flat_map(|t| t.partitions().iter().map(|p| p.id()))
-        .collect();
+    let unknown = KafkaError::MetadataFetch(RDKafkaErrorCode::UnknownTopicOrPartition);
+    let topic_metadata = metadata.topics().first().ok_or_else(|| unknown.clone())?;
+    if let Some(code) = topic_metadata.error() {
+        return Err(KafkaError::MetadataFetch(code.into()).into());
+    }
+    let partitions: Vec<i32> = topic_metadata.partitions().iter().map(|p| p.id()).collect();
+    if partitions.is_empty() {
+        return Err(unknown.into());
+    }
     let mut ends = Vec::with_capacity(partitions.len());
     let mut assignment = TopicPartitionList::new();
     for &partition in &partitions {

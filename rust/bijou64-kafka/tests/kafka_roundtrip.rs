@@ -123,3 +123,20 @@ fn long_serializer_bytes_are_rejected_not_misread() {
         "{error}"
     );
 }
+
+#[test]
+fn a_missing_topic_is_an_error_not_an_empty_read() {
+    let topic = unique_topic("never-created");
+    let error = read_values::<i64>(
+        &config(),
+        &topic,
+        Mapping::Unsigned,
+        Duration::from_secs(30),
+    )
+    .unwrap_err();
+    assert!(
+        error.to_string().contains("UnknownTopicOrPartition")
+            || error.to_string().contains("Unknown topic"),
+        "{error}"
+    );
+}

@@ -88,12 +88,12 @@ fn read_bytes(
     Ok(bytes.into_iter().map(|b| b as u8).collect())
 }
 
+/// Largest Java array length that HotSpot allocates.
+const MAX_JAVA_ARRAY: usize = i32::MAX as usize - 8;
+
 fn new_byte_array<'local>(env: &mut JNIEnv<'local>, bytes: &[u8]) -> Result<jbyteArray, JniError> {
-    if bytes.len() > i32::MAX as usize {
-        return Err(JniError::IllegalArgument(format!(
-            "encoded slab of {} bytes exceeds the largest Java array",
-            bytes.len()
-        )));
+    if bytes.len() > MAX_JAVA_ARRAY {
+        return Err(bijou64_kafka::Error::SlabTooLarge { bytes: bytes.len() }.into());
     }
     Ok(env.byte_array_from_slice(bytes)?.into_raw())
 }
@@ -132,7 +132,7 @@ fn decode_prefix_one<T: JavaValue>(
     throwing(env, |env| {
         non_null(consumed_out, "consumedOut")?;
         if env.get_array_length(consumed_out)? < 1 {
-            return Err(JniError::OutOfBounds(
+            return Err(JniError::IllegalArgument(
                 "consumedOut must hold 1 element".into(),
             ));
         }

@@ -22,7 +22,7 @@ pub fn rows(file: &str) -> Vec<Vec<String>> {
 
 /// Lower-case hex to bytes.
 pub fn unhex(hex: &str) -> Vec<u8> {
-    assert!(hex.len() % 2 == 0, "odd hex length: {hex}");
+    assert!(hex.len().is_multiple_of(2), "odd hex length: {hex}");
     (0..hex.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())

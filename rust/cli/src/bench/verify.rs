@@ -138,7 +138,7 @@ pub(crate) fn verify(
         }
         found.value_bytes += message.payload_len() as u64;
         found.records += 1;
-        if found.records % 8192 == 0 {
+        if found.records.is_multiple_of(8192) {
             progress.verified(found.records);
         }
     }

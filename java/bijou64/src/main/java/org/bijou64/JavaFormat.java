@@ -122,26 +122,52 @@ final class JavaFormat {
         return u;
     }
 
-    /** Checks slab offsets as the native library does. */
-    static void checkOffsets(int slabLength, int[] offsets) {
-        String reason = null;
-        if (offsets.length == 0) {
-            reason = "no offsets: n records need n + 1 offsets";
-        } else if (offsets[0] != 0) {
-            reason = "offsets[0] is " + offsets[0] + ", expected 0";
-        } else if (offsets[offsets.length - 1] != slabLength) {
-            reason = "last offset is " + offsets[offsets.length - 1] + ", expected the slab length " + slabLength;
-        } else {
-            for (int i = 1; i < offsets.length && reason == null; i++) {
-                if (offsets[i] < offsets[i - 1]) {
-                    reason = "offsets[" + i + "] = " + offsets[i] + " is less than offsets[" + (i - 1) + "] = "
-                            + offsets[i - 1];
-                }
-            }
+    /** Largest Java array length that HotSpot allocates. */
+    private static final int MAX_ARRAY = Integer.MAX_VALUE - 8;
+
+    /**
+     * @param total the encoded length of a slab
+     * @return it as an array length
+     * @throws Bijou64Exception SLAB_TOO_LARGE past the largest Java array
+     */
+    static int slabLength(long total) {
+        if (total > MAX_ARRAY) {
+            throw new Bijou64Exception(Bijou64Exception.Kind.SLAB_TOO_LARGE, -1, "slab too large: " + total
+                    + " bytes exceed the largest Java array");
         }
+        return (int) total;
+    }
+
+    /** Checks slab offsets as the native library does, with the same messages. */
+    static void checkOffsets(int slabLength, int[] offsets) {
+        String reason = offsetsProblem(slabLength, offsets);
         if (reason != null) {
             throw new Bijou64Exception(Bijou64Exception.Kind.INVALID_OFFSETS, -1, "invalid offsets: " + reason);
         }
+    }
+
+    private static String offsetsProblem(int slabLength, int[] offsets) {
+        for (int i = 0; i < offsets.length; i++) {
+            if (offsets[i] < 0) {
+                return "offsets[" + i + "] = " + offsets[i] + " is negative";
+            }
+        }
+        if (offsets.length == 0) {
+            return "no offsets: n records need n + 1 offsets";
+        }
+        if (offsets[0] != 0) {
+            return "offsets[0] is " + offsets[0] + ", expected 0";
+        }
+        if (offsets[offsets.length - 1] != slabLength) {
+            return "last offset is " + offsets[offsets.length - 1] + ", expected the slab length " + slabLength;
+        }
+        for (int i = 1; i < offsets.length; i++) {
+            if (offsets[i] < offsets[i - 1]) {
+                return "offsets[" + i + "] = " + offsets[i] + " is less than offsets[" + (i - 1) + "] = "
+                        + offsets[i - 1];
+            }
+        }
+        return null;
     }
 
     /** Re-throws a record's error with its index in the slab. */

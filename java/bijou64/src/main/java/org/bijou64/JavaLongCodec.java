@@ -55,11 +55,11 @@ final class JavaLongCodec implements LongCodec {
 
     @Override
     public EncodedSlab encodeAll(long[] values) {
-        int total = 0;
+        long total = 0;
         for (long v : values) {
             total += FORMAT.encodedLength(toUnsigned(v));
         }
-        byte[] bytes = new byte[total];
+        byte[] bytes = new byte[JavaFormat.slabLength(total)];
         int[] offsets = new int[values.length + 1];
         int at = 0;
         for (int i = 0; i < values.length; i++) {

@@ -56,11 +56,11 @@ final class NativeLibrary {
         }
         Throwable error;
         try {
-            String explicit = System.getProperty("bijou64.native.path");
-            if (explicit != null) {
+            String explicit = System.getProperty("bijou64.native.path", "").trim();
+            if (!explicit.isEmpty()) {
                 System.load(Path.of(explicit).toAbsolutePath().toString());
-            } else if (!loadBundled()) {
-                System.loadLibrary(LIBRARY);
+            } else {
+                loadBundledOrFromLibraryPath();
             }
             String version = NativeCodec.version();
             if (!version.equals(EXPECTED_VERSION)) {
@@ -69,12 +69,35 @@ final class NativeLibrary {
             }
             LOG.log(Level.DEBUG, "bijou64: native library {0} loaded", version);
             return null;
-        } catch (LinkageError | IOException | RuntimeException e) {
+        } catch (LinkageError | RuntimeException e) {
             error = e;
         }
         LOG.log(Level.WARNING, "bijou64: native library unavailable, using the pure-Java codec ("
                 + error.getMessage() + ")");
         return error;
+    }
+
+    /** The bundled library, else {@code java.library.path}; when both fail, the error says why each did. */
+    private static void loadBundledOrFromLibraryPath() {
+        Throwable bundled = null;
+        try {
+            if (loadBundled()) {
+                return;
+            }
+        } catch (IOException | LinkageError e) {
+            bundled = e;
+        }
+        try {
+            System.loadLibrary(LIBRARY);
+        } catch (UnsatisfiedLinkError e) {
+            if (bundled == null) {
+                throw e;
+            }
+            UnsatisfiedLinkError both = new UnsatisfiedLinkError(
+                    "bundled library failed (" + bundled + "), and " + e.getMessage());
+            both.addSuppressed(bundled);
+            throw both;
+        }
     }
 
     /** Extracts and loads the library bundled in the jar; false when this jar has none for this platform. */

@@ -66,6 +66,25 @@ class NativeLoaderTest {
     }
 
     @Test
+    void bundledLibraryThatCannotBeExtractedFallsBackToTheLibraryPath() throws Exception {
+        if (!Implementations.all().contains(Implementation.NATIVE)) {
+            return; // no native library in this build
+        }
+        Path bundledDir; // target/classes/native/<os>-<arch>: holds the library built for this test run
+        try (var platforms = Files.list(Path.of(NativeLoaderTest.class.getResource("/native").toURI()))) {
+            bundledDir = platforms.findFirst().orElseThrow();
+        }
+        String output = child("-Djava.io.tmpdir=/nonexistent-bijou64-dir", "-Djava.library.path=" + bundledDir);
+        assertTrue(output.contains("implementation=NATIVE"), output);
+    }
+
+    @Test
+    void emptyNativePathMeansUnset() throws Exception {
+        String output = child("-Dbijou64.native.path=");
+        assertTrue(output.contains("implementation=" + Bijou64.implementation()), output);
+    }
+
+    @Test
     void brokenLibraryFallsBackWithoutACrash(@TempDir Path dir) throws Exception {
         Path garbage = dir.resolve("libkafka_serde_native.so");
         Files.write(garbage, "this is not an ELF file".getBytes(StandardCharsets.US_ASCII));

@@ -26,7 +26,7 @@ public final class Bijou64SerdeConfig extends AbstractConfig {
 
     /** The definition of both keys, with defaults, validators and documentation. */
     public static final ConfigDef CONFIG_DEF = new ConfigDef()
-            .define(USE_JAVA_CONFIG, Type.BOOLEAN, false, Importance.LOW,
+            .define(USE_JAVA_CONFIG, Type.BOOLEAN, false, new ConfigDef.NonNullValidator(), Importance.LOW,
                     "Use the pure-Java codec instead of the native library. The system property "
                             + "-Dbijou64.useJava=true has the same effect for the whole JVM. Both write the same bytes.")
             .define(MAPPING_CONFIG, Type.STRING, "unsigned", (name, value) -> {

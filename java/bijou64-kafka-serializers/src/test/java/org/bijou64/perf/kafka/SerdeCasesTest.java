@@ -161,5 +161,8 @@ class SerdeCasesTest {
         assertTrue(mapping.getMessage().contains("bijou64.mapping"), mapping::getMessage);
         assertTrue(mapping.getMessage().contains("'unsigned' or 'zigzag'"), mapping::getMessage);
         assertThrows(ConfigException.class, () -> ser.configure(Map.of("bijou64.useJava", "yes"), false));
+        Map<String, Object> nullValue = new HashMap<>();
+        nullValue.put("bijou64.useJava", null);
+        assertThrows(ConfigException.class, () -> ser.configure(nullValue, false));
     }
 }
