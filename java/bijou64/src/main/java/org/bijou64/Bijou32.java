@@ -8,22 +8,26 @@ public final class Bijou32 {
     private static final IntCodec[] JAVA = {new JavaIntCodec(Mapping.UNSIGNED), new JavaIntCodec(Mapping.ZIGZAG)};
     private static final IntCodec[] NATIVE = NativeLibrary.isLoaded()
             ? new IntCodec[] {new NativeIntCodec(Mapping.UNSIGNED), new NativeIntCodec(Mapping.ZIGZAG)}
-            : JAVA;
+            : null;
+    private static final IntCodec[] DEFAULT = NATIVE == null ? JAVA
+            : new IntCodec[] {new AutoIntCodec(JAVA[0], NATIVE[0]), new AutoIntCodec(JAVA[1], NATIVE[1])};
 
     private Bijou32() {
     }
 
-    /** @return the active implementation, as {@link Bijou64#implementation()} */
+    /** @return the default codec's implementation, as {@link Bijou64#implementation()} */
     public static Implementation implementation() {
         return Bijou64.implementation();
     }
 
     /**
      * @param mapping the mapping
-     * @return the codec of the active implementation
+     * @return the default codec: {@link Implementation#AUTO} when the native library is loaded (pure Java for
+     *     single values and small bulk calls, native for bulk calls of at least {@link Bijou64#NATIVE_BULK_MIN_VALUES}
+     *     values), else pure Java
      */
     public static IntCodec codec(Mapping mapping) {
-        return NATIVE[mapping.ordinal()];
+        return DEFAULT[mapping.ordinal()];
     }
 
     /**
@@ -36,8 +40,12 @@ public final class Bijou32 {
         if (implementation == Implementation.JAVA) {
             return JAVA[mapping.ordinal()];
         }
-        if (!NativeLibrary.isLoaded()) {
-            throw new IllegalStateException("bijou64 native library not loaded",
+        if (implementation == Implementation.AUTO) {
+            return DEFAULT[mapping.ordinal()];
+        }
+        if (NATIVE == null) {
+            throw new IllegalStateException("bijou64 native library not loaded: "
+                    + NativeLibrary.loadError().map(Throwable::getMessage).orElse("?"),
                     NativeLibrary.loadError().orElse(null));
         }
         return NATIVE[mapping.ordinal()];
@@ -48,7 +56,7 @@ public final class Bijou32 {
      * @return its unsigned-mapping bijou32 encoding, 1 to 5 bytes
      */
     public static byte[] encode(int value) {
-        return NATIVE[0].encode(value);
+        return DEFAULT[0].encode(value);
     }
 
     /**
@@ -65,7 +73,7 @@ public final class Bijou32 {
      * @throws Bijou64Exception EMPTY, TRUNCATED, OVERFLOW or TRAILING_BYTES
      */
     public static int decode(byte[] record) {
-        return NATIVE[0].decode(record);
+        return DEFAULT[0].decode(record);
     }
 
     /**
@@ -73,7 +81,7 @@ public final class Bijou32 {
      * @return one slab with {@code values.length + 1} offsets
      */
     public static EncodedSlab encodeAll(int[] values) {
-        return NATIVE[0].encodeAll(values);
+        return DEFAULT[0].encodeAll(values);
     }
 
     /**
@@ -83,6 +91,6 @@ public final class Bijou32 {
      * @throws Bijou64Exception for bad offsets or the first invalid record
      */
     public static int[] decodeAll(byte[] slab, int[] offsets) {
-        return NATIVE[0].decodeAll(slab, offsets);
+        return DEFAULT[0].decodeAll(slab, offsets);
     }
 }

@@ -11,23 +11,38 @@ import java.util.Optional;
  * LongCodec zigzag = Bijou64.codec(Mapping.ZIGZAG);
  * }</pre>
  *
- * <p>The static methods use the {@link Mapping#UNSIGNED unsigned} mapping and the
- * {@link #implementation() active implementation}: native when the bundled library loads and
- * {@code -Dbijou64.useJava=true} is not set, else pure Java (see {@link NativeLibrary} for the
- * load order). Both write the same bytes; the format is specified in {@code docs/format.md}.
+ * <p>The static methods use the {@link Mapping#UNSIGNED unsigned} mapping and the default codec
+ * ({@link Implementation#AUTO}): pure Java for single values, where it is faster than a JNI crossing, and the
+ * native library for bulk calls of at least {@link #NATIVE_BULK_MIN_VALUES} values when it loads and
+ * {@code -Dbijou64.useJava=true} is not set (see {@link NativeLibrary} for the load order). Both write the same
+ * bytes; the format is specified in {@code docs/format.md}.
  */
 public final class Bijou64 {
     private static final LongCodec[] JAVA = {new JavaLongCodec(Mapping.UNSIGNED), new JavaLongCodec(Mapping.ZIGZAG)};
     private static final LongCodec[] NATIVE = NativeLibrary.isLoaded()
             ? new LongCodec[] {new NativeLongCodec(Mapping.UNSIGNED), new NativeLongCodec(Mapping.ZIGZAG)}
-            : JAVA;
+            : null;
+    private static final LongCodec[] DEFAULT = NATIVE == null ? JAVA
+            : new LongCodec[] {new AutoLongCodec(JAVA[0], NATIVE[0]), new AutoLongCodec(JAVA[1], NATIVE[1])};
 
     private Bijou64() {
     }
 
-    /** @return {@link Implementation#NATIVE} when the native library is loaded and not disabled, else JAVA */
+    /**
+     * Bulk calls of at least this many values go native in the {@link Implementation#AUTO default codec}; smaller
+     * ones, and every single-value call, stay in Java, where a JNI crossing would cost more than it saves. Chosen
+     * from the JMH figures in {@code docs/benchmarks.md}.
+     */
+    public static final int NATIVE_BULK_MIN_VALUES = 4096;
+
+    /** @return {@link Implementation#AUTO} when the native library is loaded and not disabled, else JAVA */
     public static Implementation implementation() {
-        return NativeLibrary.isLoaded() ? Implementation.NATIVE : Implementation.JAVA;
+        return NativeLibrary.isLoaded() ? Implementation.AUTO : Implementation.JAVA;
+    }
+
+    /** @return true when the native library is loaded (so {@link Implementation#NATIVE} codecs are available) */
+    public static boolean nativeAvailable() {
+        return NativeLibrary.isLoaded();
     }
 
     /** @return why the native library is not in use (missing, broken, stale, or disabled), if it is not */
@@ -42,10 +57,12 @@ public final class Bijou64 {
 
     /**
      * @param mapping the mapping
-     * @return the codec of the active implementation
+     * @return the default codec: {@link Implementation#AUTO} when the native library is loaded (pure Java for
+     *     single values and small bulk calls, native for bulk calls of at least {@link Bijou64#NATIVE_BULK_MIN_VALUES}
+     *     values), else pure Java
      */
     public static LongCodec codec(Mapping mapping) {
-        return NATIVE[mapping.ordinal()];
+        return DEFAULT[mapping.ordinal()];
     }
 
     /**
@@ -58,8 +75,12 @@ public final class Bijou64 {
         if (implementation == Implementation.JAVA) {
             return JAVA[mapping.ordinal()];
         }
-        if (!NativeLibrary.isLoaded()) {
-            throw new IllegalStateException("bijou64 native library not loaded",
+        if (implementation == Implementation.AUTO) {
+            return DEFAULT[mapping.ordinal()];
+        }
+        if (NATIVE == null) {
+            throw new IllegalStateException("bijou64 native library not loaded: "
+                    + NativeLibrary.loadError().map(Throwable::getMessage).orElse("?"),
                     NativeLibrary.loadError().orElse(null));
         }
         return NATIVE[mapping.ordinal()];
@@ -70,7 +91,7 @@ public final class Bijou64 {
      * @return its unsigned-mapping bijou64 encoding, 1 to 9 bytes
      */
     public static byte[] encode(long value) {
-        return NATIVE[0].encode(value);
+        return DEFAULT[0].encode(value);
     }
 
     /**
@@ -89,7 +110,7 @@ public final class Bijou64 {
      * @throws Bijou64Exception EMPTY, TRUNCATED, OVERFLOW or TRAILING_BYTES
      */
     public static long decode(byte[] record) {
-        return NATIVE[0].decode(record);
+        return DEFAULT[0].decode(record);
     }
 
     /**
@@ -97,7 +118,7 @@ public final class Bijou64 {
      * @return one slab with {@code values.length + 1} offsets
      */
     public static EncodedSlab encodeAll(long[] values) {
-        return NATIVE[0].encodeAll(values);
+        return DEFAULT[0].encodeAll(values);
     }
 
     /**
@@ -107,6 +128,6 @@ public final class Bijou64 {
      * @throws Bijou64Exception for bad offsets or the first invalid record
      */
     public static long[] decodeAll(byte[] slab, int[] offsets) {
-        return NATIVE[0].decodeAll(slab, offsets);
+        return DEFAULT[0].decodeAll(slab, offsets);
     }
 }

@@ -46,6 +46,11 @@ class DifferentialTest {
         assertEquals(slab, java.encodeAll(values));
         assertArrayEquals(values, java.decodeAll(slab.bytes(), slab.offsets()));
         assertArrayEquals(values, rust.decodeAll(slab.bytes(), slab.offsets()));
+        // The default codec takes the native path at this size.
+        LongCodec auto = Bijou64.codec(mapping);
+        assertEquals(Implementation.AUTO, auto.implementation());
+        assertEquals(slab, auto.encodeAll(values));
+        assertArrayEquals(values, auto.decodeAll(slab.bytes(), slab.offsets()));
     }
 
     @ParameterizedTest

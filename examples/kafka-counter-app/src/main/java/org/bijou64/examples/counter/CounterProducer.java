@@ -21,7 +21,7 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  * <pre>
  * key.serializer=org.bijou64.perf.kafka.Bijou32Serializer     (Integer ids; Bijou64Serializer for Long ids)
  * value.serializer=org.bijou64.perf.kafka.Bijou64Serializer
- * bijou64.useJava=false                                        (true: skip the native library)
+ * bijou64.implementation=auto                                 (default; native: JNI per record; java)
  * </pre>
  *
  * <p>Record i updates counter {@code i % counters + 1}; its value is that counter's new count (1, 2, 3, ...).

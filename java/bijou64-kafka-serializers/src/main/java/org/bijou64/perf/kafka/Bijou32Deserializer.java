@@ -20,7 +20,7 @@ import org.bijou64.Mapping;
  * an error. The {@link ByteBuffer} overload leaves the buffer's position unchanged.
  */
 public class Bijou32Deserializer implements Deserializer<Integer> {
-    private volatile IntCodec codec = Bijou32.codec(Mapping.UNSIGNED);
+    private volatile IntCodec codec = Bijou32.codec(Mapping.UNSIGNED, Bijou64SerdeConfig.PER_RECORD_DEFAULT);
 
     /** Kafka instantiates deserializers reflectively through this constructor. */
     public Bijou32Deserializer() {

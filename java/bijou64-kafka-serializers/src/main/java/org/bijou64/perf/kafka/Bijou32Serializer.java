@@ -12,11 +12,12 @@ import org.bijou64.Mapping;
  * on the wire from 248 up): 1 byte for 0..251, 2 up to 507, 5 at most, instead of
  * {@link org.apache.kafka.common.serialization.IntegerSerializer}'s 4. Drop-in:
  * {@code value.serializer=org.bijou64.perf.kafka.Bijou32Serializer}. Configured by
- * {@link Bijou64SerdeConfig} ({@code bijou64.mapping}, {@code bijou64.useJava}); unconfigured it uses the
+ * {@link Bijou64SerdeConfig} ({@code bijou64.mapping}, {@code bijou64.implementation},
+ * {@code bijou64.useJava}); unconfigured it uses the
  * unsigned mapping. null serializes to null, so tombstones stay tombstones. Thread-safe once configured.
  */
 public class Bijou32Serializer implements Serializer<Integer> {
-    private volatile IntCodec codec = Bijou32.codec(Mapping.UNSIGNED);
+    private volatile IntCodec codec = Bijou32.codec(Mapping.UNSIGNED, Bijou64SerdeConfig.PER_RECORD_DEFAULT);
 
     /** Kafka instantiates serializers reflectively through this constructor. */
     public Bijou32Serializer() {

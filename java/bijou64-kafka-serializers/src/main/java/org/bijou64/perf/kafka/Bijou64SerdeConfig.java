@@ -1,5 +1,6 @@
 package org.bijou64.perf.kafka;
 
+import java.util.Locale;
 import java.util.Map;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
@@ -19,13 +20,31 @@ import org.bijou64.Mapping;
  * {@code docs/configuration.md}.
  */
 public final class Bijou64SerdeConfig extends AbstractConfig {
-    /** {@code bijou64.useJava}: true forces the pure-Java codec (default false: native when it loads). */
+    /**
+     * {@code bijou64.implementation}: {@code auto} (default: the implementation measured fastest for one record
+     * at a time, which is pure Java — see {@code docs/benchmarks.md}), {@code native} (the Rust core through JNI,
+     * one crossing per record; a {@link ConfigException} when the library is not available) or {@code java}.
+     */
+    public static final String IMPLEMENTATION_CONFIG = "bijou64.implementation";
+    /** {@code bijou64.useJava}: true forces the pure-Java codec, whatever {@code bijou64.implementation} says. */
     public static final String USE_JAVA_CONFIG = "bijou64.useJava";
+
+    /**
+     * What {@code auto} means for the serdes, which handle one record per call: pure Java, measured at about the
+     * speed of Kafka's {@code LongSerializer}, while a JNI crossing costs several times the whole encode
+     * ({@code docs/benchmarks.md}).
+     */
+    static final Implementation PER_RECORD_DEFAULT = Implementation.JAVA;
     /** {@code bijou64.mapping}: {@code unsigned} (default) or {@code zigzag}. */
     public static final String MAPPING_CONFIG = "bijou64.mapping";
 
     /** The definition of both keys, with defaults, validators and documentation. */
     public static final ConfigDef CONFIG_DEF = new ConfigDef()
+            .define(IMPLEMENTATION_CONFIG, Type.STRING, "auto",
+                    ConfigDef.CaseInsensitiveValidString.in("auto", "native", "java"), Importance.LOW,
+                    "Which codec does the work: 'auto' (the one measured fastest per record: pure Java), 'native' "
+                            + "(the Rust core through JNI; fails at configure time when the library is not available) "
+                            + "or 'java'. All write the same bytes.")
             .define(USE_JAVA_CONFIG, Type.BOOLEAN, false, new ConfigDef.NonNullValidator(), Importance.LOW,
                     "Use the pure-Java codec instead of the native library. The system property "
                             + "-Dbijou64.useJava=true has the same effect for the whole JVM. Both write the same bytes.")
@@ -59,11 +78,26 @@ public final class Bijou64SerdeConfig extends AbstractConfig {
     }
 
     /**
-     * @return JAVA when {@code bijou64.useJava} is true in the configs or as a system property, else the
-     *     active implementation (NATIVE when the library loaded)
+     * @return JAVA when {@code bijou64.useJava} is true, NATIVE for {@code bijou64.implementation=native}, else the
+     *     per-record default (JAVA, by measurement)
+     * @throws ConfigException for {@code native} when the native library is not available (the message says why)
      */
     public Implementation implementation() {
-        return getBoolean(USE_JAVA_CONFIG) ? Implementation.JAVA : Bijou64.implementation();
+        if (getBoolean(USE_JAVA_CONFIG)) {
+            return Implementation.JAVA;
+        }
+        switch (getString(IMPLEMENTATION_CONFIG).toLowerCase(Locale.ROOT)) {
+            case "native":
+                if (!Bijou64.nativeAvailable()) {
+                    throw new ConfigException(IMPLEMENTATION_CONFIG, "native", "the bijou64 native library is not "
+                            + "available: " + Bijou64.nativeLoadError().map(Throwable::getMessage).orElse("?"));
+                }
+                return Implementation.NATIVE;
+            case "java":
+                return Implementation.JAVA;
+            default:
+                return PER_RECORD_DEFAULT;
+        }
     }
 
     LongCodec longCodec() {

@@ -11,11 +11,12 @@ import org.bijou64.Mapping;
  * Kafka {@link Serializer} for {@code Long} keys or values in bijou64: 1 to 9 bytes (about 3 for typical
  * counters and ids) instead of {@link org.apache.kafka.common.serialization.LongSerializer}'s 8. Drop-in:
  * {@code value.serializer=org.bijou64.perf.kafka.Bijou64Serializer}. Configured by
- * {@link Bijou64SerdeConfig} ({@code bijou64.mapping}, {@code bijou64.useJava}); unconfigured it uses the
+ * {@link Bijou64SerdeConfig} ({@code bijou64.mapping}, {@code bijou64.implementation},
+ * {@code bijou64.useJava}); unconfigured it uses the
  * unsigned mapping. null serializes to null, so tombstones stay tombstones. Thread-safe once configured.
  */
 public class Bijou64Serializer implements Serializer<Long> {
-    private volatile LongCodec codec = Bijou64.codec(Mapping.UNSIGNED);
+    private volatile LongCodec codec = Bijou64.codec(Mapping.UNSIGNED, Bijou64SerdeConfig.PER_RECORD_DEFAULT);
 
     /** Kafka instantiates serializers reflectively through this constructor. */
     public Bijou64Serializer() {

@@ -80,8 +80,7 @@ class BrokerSerdeTest {
     @MethodSource("implementations")
     void valuesAndTombstonesRoundTrip(Implementation impl) throws Exception {
         String topic = "bijou64-serde-" + impl.name().toLowerCase() + "-" + UUID.randomUUID();
-        Map<String, Object> configs = Map.of(Bijou64SerdeConfig.USE_JAVA_CONFIG, String.valueOf(impl == Implementation.JAVA),
-                Bijou64SerdeConfig.MAPPING_CONFIG, "zigzag");
+        Map<String, Object> configs = new java.util.HashMap<>(SerdeVectorsTest.configs(impl, org.bijou64.Mapping.ZIGZAG));
         List<Long> sent = new ArrayList<>();
         Arrays.stream(VALUES).forEach(sent::add);
         sent.add(null); // a tombstone
@@ -108,7 +107,7 @@ class BrokerSerdeTest {
         String topic = "bijou64-wrong-serde-" + UUID.randomUUID();
         produce(topic, LongSerializer.class, Map.of(), List.of(42L, 1_700_000_000_000L));
         try (KafkaConsumer<Long, Long> consumer = consumer(topic,
-                Map.of(Bijou64SerdeConfig.USE_JAVA_CONFIG, impl == Implementation.JAVA))) {
+                SerdeVectorsTest.configs(impl, org.bijou64.Mapping.UNSIGNED))) {
             RecordDeserializationException e = assertThrows(RecordDeserializationException.class, () -> {
                 long deadline = System.currentTimeMillis() + 30_000;
                 while (System.currentTimeMillis() < deadline) {

@@ -14,6 +14,7 @@ import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.LongSerializer;
+import org.bijou64.Bijou64;
 import org.bijou64.Bijou64Exception;
 import org.bijou64.Implementation;
 import org.bijou64.Implementations;
@@ -138,6 +139,26 @@ class SerdeCasesTest {
                 }
             }
         }
+    }
+
+    @Test
+    void implementationDefaultsToJavaPerRecordAndCanBeChosen() {
+        Bijou64Serializer ser = new Bijou64Serializer();
+        assertEquals(Implementation.JAVA, ser.implementation(), "unconfigured");
+        ser.configure(Map.of(), false);
+        assertEquals(Implementation.JAVA, ser.implementation(), "auto: the measured per-record default");
+        Map<String, Object> wantsNative = Map.of("bijou64.implementation", "NATIVE");
+        if (Bijou64.nativeAvailable()) {
+            ser.configure(wantsNative, false);
+            assertEquals(Implementation.NATIVE, ser.implementation());
+        } else {
+            assertThrows(ConfigException.class, () -> ser.configure(wantsNative, false));
+        }
+        ser.configure(Map.of("bijou64.implementation", "native", "bijou64.useJava", "true"), false);
+        assertEquals(Implementation.JAVA, ser.implementation(), "useJava wins");
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> ser.configure(Map.of("bijou64.implementation", "jni"), false));
+        assertTrue(e.getMessage().contains("bijou64.implementation"), e::getMessage);
     }
 
     @Test

@@ -26,11 +26,11 @@ public enum Mode {
     /** Kafka's {@code LongSerializer}: 8 big-endian bytes. The baseline. */
     LONG("long", Map.of()),
     /** bijou64, unsigned mapping, through the native (JNI) library. */
-    BIJOU("bijou", Map.of(Bijou64SerdeConfig.USE_JAVA_CONFIG, "false", Bijou64SerdeConfig.MAPPING_CONFIG, "unsigned")),
+    BIJOU("bijou", Map.of(Bijou64SerdeConfig.IMPLEMENTATION_CONFIG, "native", Bijou64SerdeConfig.MAPPING_CONFIG, "unsigned")),
     /** bijou64, unsigned mapping, the pure-Java codec. */
     BIJOU_JAVA("bijou-java", Map.of(Bijou64SerdeConfig.USE_JAVA_CONFIG, "true", Bijou64SerdeConfig.MAPPING_CONFIG, "unsigned")),
     /** bijou64s (zigzag mapping) through the native library. */
-    BIJOU_ZIGZAG("bijou-zigzag", Map.of(Bijou64SerdeConfig.USE_JAVA_CONFIG, "false", Bijou64SerdeConfig.MAPPING_CONFIG, "zigzag")),
+    BIJOU_ZIGZAG("bijou-zigzag", Map.of(Bijou64SerdeConfig.IMPLEMENTATION_CONFIG, "native", Bijou64SerdeConfig.MAPPING_CONFIG, "zigzag")),
     /** Rust (rdkafka): 8 big-endian bytes like {@code LongSerializer}; {@code streamfusion bench --mode long}. */
     RUST_LONG("rust-long", Map.of()),
     /** Rust (rdkafka): bijou64, unsigned mapping, one slab per pass; {@code streamfusion bench --mode bijou}. */
