@@ -2,7 +2,9 @@
 //!
 //! `mapping` is `org.bijou64.Mapping.ordinal()`: 0 = unsigned, 1 = zigzag.
 
-use bijou64_kafka::{BijouValue, Mapping};
+use std::cell::RefCell;
+
+use bijou64_kafka::{BijouValue, EncodedSlab, Mapping};
 use jni::objects::{JByteArray, JClass, JIntArray, JLongArray, JPrimitiveArray, TypeArray};
 use jni::sys::{jbyteArray, jint, jintArray, jlong, jlongArray, jstring};
 use jni::JNIEnv;
@@ -19,12 +21,34 @@ fn mapping(code: jint) -> Result<Mapping, JniError> {
     }
 }
 
+/// Per-thread buffers reused by the bulk calls, so a call of n values allocates only the JVM arrays it
+/// returns (large transient allocations cost page faults on every call). They grow to the largest call
+/// seen on the thread and live as long as the thread; no JVM reference is ever kept in them.
+#[derive(Default)]
+struct Scratch {
+    longs: Vec<i64>,
+    ints: Vec<i32>,
+    slab: EncodedSlab,
+    bytes: Vec<i8>,
+    offsets: Vec<u32>,
+    java_offsets: Vec<jint>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::default();
+}
+
 /// A Java primitive element type that is also a bijou value (`long`, `int`).
 trait JavaValue: BijouValue + TypeArray + Default {
-    fn read(
+    /// This type's value buffer in the scratch.
+    fn buffer(scratch: &mut Scratch) -> &mut Vec<Self>;
+    /// Copies a JVM array into `into` (cleared first).
+    fn read_into(
         env: &mut JNIEnv<'_>,
         array: &JPrimitiveArray<'_, Self>,
-    ) -> jni::errors::Result<Vec<Self>>;
+        into: &mut Vec<Self>,
+    ) -> jni::errors::Result<()>;
+    /// A new JVM array holding `values`.
     fn new_array<'local>(
         env: &mut JNIEnv<'local>,
         values: &[Self],
@@ -32,10 +56,18 @@ trait JavaValue: BijouValue + TypeArray + Default {
 }
 
 impl JavaValue for i64 {
-    fn read(env: &mut JNIEnv<'_>, array: &JLongArray<'_>) -> jni::errors::Result<Vec<i64>> {
-        let mut values = vec![0; env.get_array_length(array)? as usize];
-        env.get_long_array_region(array, 0, &mut values)?;
-        Ok(values)
+    fn buffer(scratch: &mut Scratch) -> &mut Vec<i64> {
+        &mut scratch.longs
+    }
+
+    fn read_into(
+        env: &mut JNIEnv<'_>,
+        array: &JLongArray<'_>,
+        into: &mut Vec<i64>,
+    ) -> jni::errors::Result<()> {
+        into.clear();
+        into.resize(env.get_array_length(array)? as usize, 0);
+        env.get_long_array_region(array, 0, into)
     }
 
     fn new_array<'local>(
@@ -49,10 +81,18 @@ impl JavaValue for i64 {
 }
 
 impl JavaValue for i32 {
-    fn read(env: &mut JNIEnv<'_>, array: &JIntArray<'_>) -> jni::errors::Result<Vec<i32>> {
-        let mut values = vec![0; env.get_array_length(array)? as usize];
-        env.get_int_array_region(array, 0, &mut values)?;
-        Ok(values)
+    fn buffer(scratch: &mut Scratch) -> &mut Vec<i32> {
+        &mut scratch.ints
+    }
+
+    fn read_into(
+        env: &mut JNIEnv<'_>,
+        array: &JIntArray<'_>,
+        into: &mut Vec<i32>,
+    ) -> jni::errors::Result<()> {
+        into.clear();
+        into.resize(env.get_array_length(array)? as usize, 0);
+        env.get_int_array_region(array, 0, into)
     }
 
     fn new_array<'local>(
@@ -145,30 +185,60 @@ fn decode_prefix_one<T: JavaValue>(
 
 fn encode_many<T: JavaValue>(
     env: &mut JNIEnv<'_>,
-    values: &JPrimitiveArray<'_, T>,
+    values_array: &JPrimitiveArray<'_, T>,
     code: jint,
     offsets_out: &JIntArray<'_>,
 ) -> jbyteArray {
     throwing(env, |env| {
-        non_null(values, "values")?;
+        non_null(values_array, "values")?;
         non_null(offsets_out, "offsetsOut")?;
-        let values = T::read(env, values)?;
-        let offsets_len = env.get_array_length(offsets_out)? as usize;
-        if offsets_len != values.len() + 1 {
-            return Err(JniError::IllegalArgument(format!(
-                "offsetsOut has {offsets_len} elements, {} values need {}",
-                values.len(),
-                values.len() + 1
-            )));
-        }
-        let slab = bijou64_kafka::encode_slab(&values, mapping(code)?)?;
-        let bytes = new_byte_array(env, slab.bytes())?;
-        // The slab fits a Java array (checked above), so every offset fits an int.
-        let offsets: Vec<jint> = slab.offsets().iter().map(|&o| o as jint).collect();
-        env.set_int_array_region(offsets_out, 0, &offsets)?;
-        Ok(Some(bytes))
+        let mapping = mapping(code)?;
+        SCRATCH
+            .with_borrow_mut(|scratch| {
+                let mut values = std::mem::take(T::buffer(scratch));
+                let result = encode_into_jvm(
+                    env,
+                    values_array,
+                    &mut values,
+                    mapping,
+                    offsets_out,
+                    scratch,
+                );
+                *T::buffer(scratch) = values;
+                result
+            })
+            .map(Some)
     })
     .unwrap_or(std::ptr::null_mut())
+}
+
+/// The body of [`encode_many`], with the scratch buffers borrowed.
+fn encode_into_jvm<T: JavaValue>(
+    env: &mut JNIEnv<'_>,
+    values_array: &JPrimitiveArray<'_, T>,
+    values: &mut Vec<T>,
+    mapping: Mapping,
+    offsets_out: &JIntArray<'_>,
+    scratch: &mut Scratch,
+) -> Result<jbyteArray, JniError> {
+    T::read_into(env, values_array, values)?;
+    let offsets_len = env.get_array_length(offsets_out)? as usize;
+    if offsets_len != values.len() + 1 {
+        return Err(JniError::IllegalArgument(format!(
+            "offsetsOut has {offsets_len} elements, {} values need {}",
+            values.len(),
+            values.len() + 1
+        )));
+    }
+    bijou64_kafka::encode_slab_into(values, mapping, &mut scratch.slab)?;
+    let bytes = new_byte_array(env, scratch.slab.bytes())?;
+    // The slab fits a Java array (checked by new_byte_array), so every offset fits an int.
+    scratch.java_offsets.clear();
+    scratch
+        .java_offsets
+        .extend(scratch.slab.offsets().iter().map(|&o| o as jint));
+    env.set_int_array_region(offsets_out, 0, &scratch.java_offsets)?;
+    Ok(bytes)
 }
 
 fn decode_many<'local, T: JavaValue>(
@@ -180,21 +250,53 @@ fn decode_many<'local, T: JavaValue>(
     throwing(env, |env| {
         non_null(slab, "slab")?;
         non_null(offsets, "offsets")?;
-        let bytes = env.convert_byte_array(slab)?;
-        let mut java_offsets = vec![0; env.get_array_length(offsets)? as usize];
-        env.get_int_array_region(offsets, 0, &mut java_offsets)?;
-        let offsets: Vec<u32> = java_offsets
-            .iter()
-            .enumerate()
-            .map(|(i, &o)| {
-                u32::try_from(o).map_err(|_| bijou64_kafka::Error::InvalidOffsets {
-                    reason: format!("offsets[{i}] = {o} is negative"),
-                })
+        let mapping = mapping(code)?;
+        SCRATCH
+            .with_borrow_mut(|scratch| {
+                let mut values = std::mem::take(T::buffer(scratch));
+                let result = decode_from_jvm(env, slab, offsets, mapping, &mut values, scratch);
+                *T::buffer(scratch) = values;
+                result
             })
-            .collect::<Result<_, _>>()?;
-        let values = bijou64_kafka::decode_slab::<T>(&bytes, &offsets, mapping(code)?)?;
-        Ok(Some(T::new_array(env, &values)?))
+            .map(Some)
     })
+}
+
+/// The body of [`decode_many`], with the scratch buffers borrowed.
+fn decode_from_jvm<'local, T: JavaValue>(
+    env: &mut JNIEnv<'local>,
+    slab: &JByteArray<'_>,
+    offsets: &JIntArray<'_>,
+    mapping: Mapping,
+    values: &mut Vec<T>,
+    scratch: &mut Scratch,
+) -> Result<JPrimitiveArray<'local, T>, JniError> {
+    scratch.bytes.clear();
+    scratch
+        .bytes
+        .resize(env.get_array_length(slab)? as usize, 0);
+    env.get_byte_array_region(slab, 0, &mut scratch.bytes)?;
+    scratch.java_offsets.clear();
+    scratch
+        .java_offsets
+        .resize(env.get_array_length(offsets)? as usize, 0);
+    env.get_int_array_region(offsets, 0, &mut scratch.java_offsets)?;
+    scratch.offsets.clear();
+    for (i, &o) in scratch.java_offsets.iter().enumerate() {
+        scratch.offsets.push(u32::try_from(o).map_err(|_| {
+            bijou64_kafka::Error::InvalidOffsets {
+                reason: format!("offsets[{i}] = {o} is negative"),
+            }
+        })?);
+    }
+    // SAFETY: i8 and u8 have the same size and alignment and every bit pattern is valid for both, so
+    // the bytes may be viewed as u8 for as long as `scratch.bytes` is borrowed here.
+    let bytes: &[u8] = unsafe {
+        std::slice::from_raw_parts(scratch.bytes.as_ptr().cast::<u8>(), scratch.bytes.len())
+    };
+    values.clear();
+    bijou64_kafka::decode_slab_into(bytes, &scratch.offsets, mapping, values)?;
+    Ok(T::new_array(env, values)?)
 }
 
 /// `static native String version()`: the crate version, checked by the Java loader.

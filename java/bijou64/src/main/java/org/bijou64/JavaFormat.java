@@ -33,17 +33,13 @@ final class JavaFormat {
         }
     }
 
-    /** @return the encoded length of the unsigned value {@code u} */
+    /**
+     * @return the encoded length of the unsigned value {@code u}: a value of {@code w} significant bytes lies in
+     *     tier {@code w} or {@code w - 1}, and one comparison with {@code OFFSET[w]} decides (no loop)
+     */
     int encodedLength(long u) {
-        if (Long.compareUnsigned(u, threshold) < 0) {
-            return 1;
-        }
-        for (int t = 1; t < maxTier; t++) {
-            if (Long.compareUnsigned(u, offsets[t + 1]) < 0) {
-                return t + 1;
-            }
-        }
-        return maxTier + 1;
+        int width = (71 - Long.numberOfLeadingZeros(u)) >>> 3;
+        return Long.compareUnsigned(u, offsets[width]) < 0 ? width : width + 1;
     }
 
     /** Writes the encoding of unsigned {@code u} at {@code dst[off]}; returns the bytes written. */
