@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: builds everything (Rust core, JNI library, Java modules), starts the local Kafka broker,
-# runs the producer comparison (Kafka LongSerializer vs bijou64, native and Java, none and zstd) on the
-# sequential and mixed distributions, and prints the table. The broker keeps running afterwards
+# runs the producer comparison (Kafka LongSerializer vs bijou64 through JNI and pure Java, plus the Rust
+# rdkafka producer with 8-byte and bijou64 values; none and zstd) on the sequential and mixed distributions,
+# and prints the table (a CSV and a chart land in perf/kafka/results/). The broker keeps running afterwards
 # (stop it with `kafka/broker stop`).
 set -euo pipefail
 usage() { echo "usage: $0 [MESSAGES [ITERATIONS]]   (defaults: 50000 3)" >&2; exit 2; }
