@@ -39,6 +39,7 @@ root="$(cd "$here/../.." && pwd)"
 
 # --- arguments: keep our own flags, count positionals so a usage error shows before any build ---------------
 java_args=()
+numbers=()
 positionals=0
 rebuild=false
 results_dir=""
@@ -53,8 +54,8 @@ while [[ $# -gt 0 ]]; do
       [[ $# -ge 2 ]] || { echo "compare-benchmarks: $1 needs a value" >&2; usage >&2; exit 2; }
       java_args+=("$1" "$2"); shift 2 ;;
     --*=*) java_args+=("$1"); shift ;;
-    --*) echo "compare-benchmarks: unknown option $1" >&2; usage >&2; exit 2 ;;
-    *) java_args+=("$1"); positionals=$((positionals + 1)); shift ;;
+    -?*) echo "compare-benchmarks: unknown option $1" >&2; usage >&2; exit 2 ;;
+    *) java_args+=("$1"); positionals=$((positionals + 1)); numbers+=("$1"); shift ;;
   esac
 done
 if [[ $positionals -ne 4 ]]; then
@@ -62,6 +63,9 @@ if [[ $positionals -ne 4 ]]; then
   usage >&2
   exit 2
 fi
+for n in "${numbers[@]:0:2}"; do
+  [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "compare-benchmarks: N and ITERATIONS must be positive integers, got '$n'" >&2; usage >&2; exit 2; }
+done
 if [[ -z "$results_dir" ]]; then
   results_dir="$root/perf/kafka/results"
 fi

@@ -76,6 +76,7 @@ public final class CompareBenchmarks {
             } catch (TimeoutException e) {
                 err.println("error: no Kafka broker answered at " + options.bootstrap() + " within "
                         + BROKER_WAIT_SECONDS + " s. Start the local one with kafka/broker start.");
+                admin.close(java.time.Duration.ZERO); // fail the pending request now, not after its 60 s timeout
                 return 1;
             } catch (ExecutionException e) {
                 err.println("error: the Kafka broker at " + options.bootstrap() + " failed to describe the cluster ("
