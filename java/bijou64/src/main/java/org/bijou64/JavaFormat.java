@@ -18,18 +18,17 @@ final class JavaFormat {
     static final JavaFormat BIJOU32 = new JavaFormat(252, 4, 0xFFFF_FFFFL);
 
     private final int threshold;
-    private final int maxTier;
     private final long maxValue;
+    /** {@code offsets[t]}: first value of tier t, t = 0..maxTier ({@code offsets[0] = 0}). */
     private final long[] offsets;
 
     private JavaFormat(int threshold, int maxTier, long maxValue) {
         this.threshold = threshold;
-        this.maxTier = maxTier;
         this.maxValue = maxValue;
-        this.offsets = new long[maxTier + 2];
+        this.offsets = new long[maxTier + 1];
         offsets[1] = threshold;
-        for (int t = 2; t <= maxTier + 1; t++) {
-            offsets[t] = offsets[t - 1] + (1L << (8 * (t - 1))); // offsets[9] of bijou64 wraps; unused
+        for (int t = 2; t <= maxTier; t++) {
+            offsets[t] = offsets[t - 1] + (1L << (8 * (t - 1)));
         }
     }
 
