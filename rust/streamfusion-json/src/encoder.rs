@@ -1,0 +1,200 @@
+//! [`JsonEncoder`]: plans once per schema, then encodes whole batches into [`EncodedRecords`].
+
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::SchemaRef;
+
+use crate::error::{Error, Result};
+use crate::flink::columns::RowEnc;
+use crate::flink::plan::{plan_row, RowPlan, TypeOptions};
+use crate::layout::Layout;
+use crate::options::{EncoderOptions, Mode};
+use crate::plain::PlainPlan;
+use crate::records::EncodedRecords;
+
+/// Encodes Arrow record batches into Kafka key/value JSON records ([`EncodedRecords`]), byte-identical to Flink's
+/// `json` format with the Kafka connector's layout ([`Mode::Flink`]) or to arrow-json's writer ([`Mode::Plain`]).
+///
+/// Create one per task with its options (parsed and checked once). The first batch's schema fixes the plan
+/// (the field encoders, the key/value projections, which timestamps are TIMESTAMP_LTZ); every later batch must
+/// have the same schema. Each row is written straight into the final slab and its offsets are recorded as it
+/// ends: no per-row allocation, no intermediate JSON tree, no second pass.
+///
+/// Not `Sync`-shared: use one encoder per thread (it is `Send`).
+#[derive(Debug)]
+pub struct JsonEncoder {
+    options: EncoderOptions,
+    plan: Option<Plan>,
+}
+
+#[derive(Debug)]
+struct Plan {
+    schema: SchemaRef,
+    layout: Layout,
+    body: Body,
+}
+
+#[derive(Debug)]
+enum Body {
+    Flink { types: TypeOptions, key: Option<RowPlan>, value: RowPlan },
+    Plain(PlainPlan),
+}
+
+impl JsonEncoder {
+    /// An encoder with `options`; the plan is built from the first batch.
+    ///
+    /// # Errors
+    /// [`Error::InvalidOption`] for option combinations Flink rejects ([`EncoderOptions::validate`]).
+    pub fn new(options: EncoderOptions) -> Result<Self> {
+        options.validate()?;
+        Ok(Self { options, plan: None })
+    }
+
+    /// The options this encoder was created with.
+    pub fn options(&self) -> &EncoderOptions {
+        &self.options
+    }
+
+    /// The schema the plan was built for, once a batch has been encoded (or [`plan`](Self::plan) was called).
+    pub fn schema(&self) -> Option<&SchemaRef> {
+        self.plan.as_ref().map(|p| &p.schema)
+    }
+
+    /// Builds the plan for `schema` ahead of the first batch (to surface type and layout errors early).
+    ///
+    /// # Errors
+    /// As [`encode`](Self::encode) for plan errors; [`Error::SchemaMismatch`] if a plan for another schema exists.
+    pub fn plan(&mut self, schema: &SchemaRef) -> Result<()> {
+        match &self.plan {
+            Some(plan) => check_schema(&plan.schema, schema),
+            None => {
+                self.plan = Some(Plan::new(schema, &self.options)?);
+                Ok(())
+            }
+        }
+    }
+
+    /// Encodes `batch` into new [`EncodedRecords`] (one record per row).
+    ///
+    /// # Errors
+    /// - plan errors on the first batch: [`Error::InvalidLayout`], [`Error::UnsupportedType`] naming the field;
+    /// - [`Error::SchemaMismatch`] naming the first differing field when `batch` has another schema than the plan;
+    /// - [`Error::NullMapKey`] (`map-null-key.mode` = FAIL), [`Error::InvalidValue`] (a value Flink cannot hold,
+    ///   an unknown row kind), [`Error::SlabTooLarge`] (a slab past 2 GiB).
+    pub fn encode(&mut self, batch: &RecordBatch) -> Result<EncodedRecords> {
+        let mut out = EncodedRecords::new();
+        self.encode_into(batch, &mut out)?;
+        Ok(out)
+    }
+
+    /// Like [`encode`](Self::encode), into `out`, which is cleared first and keeps its allocations. On error
+    /// `out` is left empty (no partial batch).
+    ///
+    /// # Errors
+    /// As [`encode`](Self::encode).
+    pub fn encode_into(&mut self, batch: &RecordBatch, out: &mut EncodedRecords) -> Result<()> {
+        out.clear();
+        self.plan(batch.schema_ref())?;
+        let plan = self.plan.as_ref().expect("planned above");
+        let result = plan.encode(batch, out);
+        if result.is_err() {
+            out.clear();
+        }
+        result
+    }
+}
+
+/// Compares a batch's schema with the plan's and names the first differing field.
+fn check_schema(planned: &SchemaRef, found: &SchemaRef) -> Result<()> {
+    if std::sync::Arc::ptr_eq(planned, found) || planned.fields() == found.fields() {
+        return Ok(());
+    }
+    let (p, f) = (planned.fields(), found.fields());
+    for (a, b) in p.iter().zip(f.iter()) {
+        if a != b {
+            return Err(Error::SchemaMismatch {
+                field: a.name().clone(),
+                expected: format!("{a:?}"),
+                found: format!("{b:?}"),
+            });
+        }
+    }
+    Err(Error::SchemaMismatch {
+        field: "<field count>".to_owned(),
+        expected: format!("{} fields", p.len()),
+        found: format!("{} fields", f.len()),
+    })
+}
+
+impl Plan {
+    fn new(schema: &SchemaRef, o: &EncoderOptions) -> Result<Self> {
+        let layout = Layout::new(schema, o)?;
+        let body = match o.mode {
+            Mode::Flink => {
+                let types = TypeOptions::new(o);
+                let row = |projection: &[(usize, String)]| {
+                    plan_row("", projection.iter().map(|(i, name)| (name.as_str(), schema.field(*i))), &types)
+                };
+                let key = layout.key.as_deref().map(row).transpose()?;
+                let value = row(&layout.value)?;
+                Body::Flink { key, value, types }
+            }
+            Mode::Plain => Body::Plain(PlainPlan::new(schema, &layout, o.plain_explicit_nulls)?),
+        };
+        Ok(Self { schema: schema.clone(), layout, body })
+    }
+
+    fn encode(&self, batch: &RecordBatch, out: &mut EncodedRecords) -> Result<()> {
+        let rows = batch.num_rows();
+        let tombstones = self.layout.tombstones(batch)?;
+        let is_tombstone = |row: usize| tombstones.as_ref().is_some_and(|t| t[row]);
+        let footprint = |projection: &[(usize, String)]| -> usize {
+            projection.iter().map(|(i, name)| batch.column(*i).get_buffer_memory_size() + rows * (name.len() + 4)).sum()
+        };
+        out.reserve(rows, self.layout.key.as_deref().map_or(0, footprint), footprint(&self.layout.value));
+
+        match &self.body {
+            Body::Flink { types, key, value } => {
+                let columns = |projection: &[(usize, String)]| -> Vec<&ArrayRef> {
+                    projection.iter().map(|(i, _)| batch.column(*i)).collect()
+                };
+                let mut key_enc = match (key, &self.layout.key) {
+                    (Some(plan), Some(projection)) => Some(RowEnc::bind(plan, &columns(projection), types)?),
+                    _ => None,
+                };
+                let mut value_enc = RowEnc::bind(value, &columns(&self.layout.value), types)?;
+                for row in 0..rows {
+                    let key_start = key_enc.as_mut().map(|k| {
+                        let start = out.keys.len();
+                        k.write(row, &mut out.keys);
+                        start
+                    });
+                    let value_start = (!is_tombstone(row)).then(|| {
+                        let start = out.values.len();
+                        value_enc.write(row, &mut out.values);
+                        start
+                    });
+                    out.push_row(key_start, value_start);
+                }
+            }
+            Body::Plain(plain) => {
+                let (key_array, value_array) = plain.bind(batch, &self.layout)?;
+                let mut key_enc = key_array.as_ref().map(|k| plain.encoder(true, k)).transpose()?;
+                let mut value_enc = plain.encoder(false, &value_array)?;
+                for row in 0..rows {
+                    let key_start = key_enc.as_mut().map(|k| {
+                        let start = out.keys.len();
+                        k.encode(row, &mut out.keys);
+                        start
+                    });
+                    let value_start = (!is_tombstone(row)).then(|| {
+                        let start = out.values.len();
+                        value_enc.encode(row, &mut out.values);
+                        start
+                    });
+                    out.push_row(key_start, value_start);
+                }
+            }
+        }
+        out.check_size()
+    }
+}

@@ -1,0 +1,86 @@
+//! The one error type of this crate.
+
+use arrow_schema::{ArrowError, DataType};
+
+/// Everything that can go wrong while configuring the encoder, planning a schema or encoding a batch.
+///
+/// Option and plan errors are raised before any byte is written; a failed [`encode`](crate::JsonEncoder::encode)
+/// leaves no partial rows behind in the [`EncodedRecords`](crate::EncodedRecords) it was given (they are cleared).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// An option has an unknown name or an invalid value (names and values follow Flink's `json` format
+    /// and Kafka connector options, see [`EncoderOptions`](crate::EncoderOptions)).
+    #[error("option `{key}`: {message}")]
+    InvalidOption {
+        /// The option name as given.
+        key: String,
+        /// What is wrong and what is accepted.
+        message: String,
+    },
+    /// The key/value layout does not fit the schema (a `key.fields` entry that is not a column, a prefix that
+    /// a key field lacks, a missing or mistyped row-kind column).
+    #[error("layout: {0}")]
+    InvalidLayout(String),
+    /// A column (or a type nested inside it) has no JSON encoding in the selected mode, matching the types
+    /// Flink's `JsonRowDataSerializationSchema` rejects (e.g. a map with non-string keys, the Null type).
+    #[error("field `{field}`: {data_type} is not supported by the {mode} JSON encoder: {reason}")]
+    UnsupportedType {
+        /// Dotted path of the field (`outer.inner`); list elements and map values add `[]` and `{}`.
+        field: String,
+        /// The offending Arrow type.
+        data_type: DataType,
+        /// `Flink-mode` or `plain-mode`.
+        mode: &'static str,
+        /// Why it is rejected.
+        reason: String,
+    },
+    /// A batch's schema differs from the schema the encoder planned for (its first batch).
+    #[error("schema mismatch at field `{field}`: the plan was built for {expected}, the batch has {found}")]
+    SchemaMismatch {
+        /// The first differing top-level field (by position); `<field count>` when only the number differs.
+        field: String,
+        /// What the plan expects at that position.
+        expected: String,
+        /// What the batch has.
+        found: String,
+    },
+    /// A null map key with `map-null-key.mode` = `FAIL` (Flink: "JSON format doesn't support to serialize map
+    /// data with null keys. You can drop null key entries or encode null in literals by specifying
+    /// map-null-key.mode option."). Unreachable with valid Arrow maps, whose keys cannot be null.
+    #[error(
+        "field `{field}`, row {row}: a map has a null key and map-null-key.mode is FAIL; \
+         set map-null-key.mode to DROP or LITERAL"
+    )]
+    NullMapKey {
+        /// Dotted path of the map field.
+        field: String,
+        /// Row of the batch.
+        row: usize,
+    },
+    /// A value that Flink's types cannot hold (e.g. a TIME outside one day, a timestamp in seconds whose
+    /// milliseconds overflow 64 bits, an unknown row kind).
+    #[error("field `{field}`, row {row}: {message}")]
+    InvalidValue {
+        /// Dotted path of the field.
+        field: String,
+        /// Row of the batch.
+        row: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A slab would exceed the 2 GiB that `i32` offsets (and a JVM `byte[]`) can address.
+    #[error("the {slab} slab would reach {bytes} bytes, above the 2^31 - 1 that i32 offsets address; encode smaller batches")]
+    SlabTooLarge {
+        /// `key` or `value`.
+        slab: &'static str,
+        /// Size it would have reached.
+        bytes: usize,
+    },
+    /// An error from arrow-json (plain mode) or from Arrow itself.
+    #[error(transparent)]
+    Arrow(#[from] ArrowError),
+}
+
+/// Result with this crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,643 @@
+//! Flink-mode column encoders: a [`Ty`] bound to one batch's array. Each writes the JSON of one non-null slot
+//! straight into the slab; the enclosing row decides between `null` and omission.
+
+use std::collections::HashMap;
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::*;
+use arrow_array::{
+    Array, ArrayRef, ArrowPrimitiveType, FixedSizeBinaryArray, GenericBinaryArray, GenericListArray,
+    GenericListViewArray, GenericStringArray, MapArray, OffsetSizeTrait, PrimitiveArray, StringViewArray,
+};
+use arrow_buffer::NullBuffer;
+use arrow_schema::{DataType, TimeUnit};
+use base64::Engine as _;
+
+use super::decimal::{write_decimal, DecimalStyle};
+use super::float::{write_f32, write_f64};
+use super::plan::{RowPlan, Ty, TypeOptions};
+use super::temporal::{write_date, write_time, TimestampWriter};
+use crate::error::{Error, Result};
+use crate::escape::write_jackson_str;
+use crate::options::MapNullKeyMode;
+
+/// Writes the JSON of one non-null slot.
+pub(crate) trait Enc {
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>);
+}
+
+/// An encoder plus the logical nulls of its array.
+pub(crate) struct Col<'a> {
+    nulls: Option<NullBuffer>,
+    enc: Box<dyn Enc + 'a>,
+}
+
+impl Col<'_> {
+    #[inline]
+    pub(crate) fn is_null(&self, idx: usize) -> bool {
+        self.nulls.as_ref().is_some_and(|n| n.is_null(idx))
+    }
+
+    /// Writes slot `idx`, `null` when it is null.
+    #[inline]
+    pub(crate) fn write_or_null(&mut self, idx: usize, out: &mut Vec<u8>) {
+        if self.is_null(idx) {
+            out.extend_from_slice(b"null");
+        } else {
+            self.enc.write(idx, out);
+        }
+    }
+}
+
+/// A ROW bound to its field arrays (top-level columns or a struct's children).
+pub(crate) struct RowEnc<'a> {
+    fields: Vec<(&'a [u8], Col<'a>)>,
+    ignore_nulls: bool,
+}
+
+impl<'a> RowEnc<'a> {
+    /// Binds `plan` to `arrays` (same order as the plan's fields).
+    pub(crate) fn bind(plan: &'a RowPlan, arrays: &[&'a ArrayRef], o: &'a TypeOptions) -> Result<Self> {
+        let fields = plan
+            .fields
+            .iter()
+            .zip(arrays)
+            .map(|(f, &a)| Ok((f.name.as_slice(), bind(&f.path, &f.ty, a.as_ref(), o)?)))
+            .collect::<Result<_>>()?;
+        Ok(Self { fields, ignore_nulls: o.ignore_null_fields })
+    }
+
+    /// Writes row `idx` as a JSON object in declared field order: null fields as `"f":null`, or omitted with
+    /// `encode.ignore-null-fields`.
+    #[inline]
+    pub(crate) fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        out.push(b'{');
+        let mut first = true;
+        for (name, col) in &mut self.fields {
+            let null = col.is_null(idx);
+            if null && self.ignore_nulls {
+                continue;
+            }
+            out.extend_from_slice(if first { &name[1..] } else { name });
+            first = false;
+            if null {
+                out.extend_from_slice(b"null");
+            } else {
+                col.enc.write(idx, out);
+            }
+        }
+        out.push(b'}');
+    }
+}
+
+impl Enc for RowEnc<'_> {
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        RowEnc::write(self, idx, out)
+    }
+}
+
+fn invalid(path: &str, row: usize, message: String) -> Error {
+    Error::InvalidValue { field: path.to_owned(), row, message }
+}
+
+/// Indices of the non-null slots of `array`.
+fn valid_indices(array: &dyn Array) -> impl Iterator<Item = usize> + '_ {
+    let nulls = array.logical_nulls();
+    (0..array.len()).filter(move |&i| nulls.as_ref().is_none_or(|n| n.is_valid(i)))
+}
+
+/// Binds `ty` to `array`, validating the values Flink's types cannot hold.
+pub(crate) fn bind<'a>(path: &str, ty: &'a Ty, array: &'a dyn Array, o: &'a TypeOptions) -> Result<Col<'a>> {
+    let nulls = array.logical_nulls();
+    let enc: Box<dyn Enc + 'a> = match ty {
+        Ty::Bool => Box::new(BoolEnc(array.as_boolean())),
+        Ty::Int => match array.data_type() {
+            DataType::Int8 => int::<Int8Type>(array),
+            DataType::Int16 => int::<Int16Type>(array),
+            DataType::Int32 => int::<Int32Type>(array),
+            DataType::Int64 => int::<Int64Type>(array),
+            DataType::UInt8 => int::<UInt8Type>(array),
+            DataType::UInt16 => int::<UInt16Type>(array),
+            _ => int::<UInt32Type>(array),
+        },
+        Ty::F16 => Box::new(F16Enc(array.as_primitive())),
+        Ty::F32 => Box::new(F32Enc(array.as_primitive())),
+        Ty::F64 => Box::new(F64Enc(array.as_primitive())),
+        Ty::Decimal(style) => match array.data_type() {
+            DataType::Decimal32(_, s) => Box::new(DecimalEnc::<Decimal32Type>::new(array, *s, *style)),
+            DataType::Decimal64(_, s) => Box::new(DecimalEnc::<Decimal64Type>::new(array, *s, *style)),
+            DataType::Decimal128(_, s) => Box::new(DecimalEnc::<Decimal128Type>::new(array, *s, *style)),
+            DataType::Decimal256(_, s) => Box::new(DecimalEnc::<Decimal256Type>::new(array, *s, *style)),
+            _ => unreachable!("planned as decimal"),
+        },
+        Ty::Str => match array.data_type() {
+            DataType::Utf8 => Box::new(StrEnc(array.as_string::<i32>())),
+            DataType::LargeUtf8 => Box::new(StrEnc(array.as_string::<i64>())),
+            _ => Box::new(StrViewEnc(array.as_string_view())),
+        },
+        Ty::Binary => match array.data_type() {
+            DataType::Binary => Box::new(BinEnc(array.as_binary::<i32>())),
+            DataType::LargeBinary => Box::new(BinEnc(array.as_binary::<i64>())),
+            DataType::BinaryView => Box::new(BinViewEnc(array.as_binary_view())),
+            _ => Box::new(FixedBinEnc(array.as_fixed_size_binary())),
+        },
+        Ty::Date32 => Box::new(Date32Enc(array.as_primitive())),
+        Ty::Date64 => Box::new(Date64Enc(array.as_primitive())),
+        Ty::Time { unit, fraction } => {
+            let millis = time_millis(path, array, *unit)?;
+            Box::new(TimeEnc { millis, fraction: *fraction })
+        }
+        Ty::Timestamp { unit, ltz } => {
+            let w = TimestampWriter::new(o.timestamp_separator, *ltz);
+            match unit {
+                TimeUnit::Second => {
+                    let a = array.as_primitive::<TimestampSecondType>();
+                    check_seconds(path, a)?;
+                    Box::new(TsEnc { values: a, w, scale: 1 })
+                }
+                TimeUnit::Millisecond => {
+                    Box::new(TsEnc { values: array.as_primitive::<TimestampMillisecondType>(), w, scale: 1_000 })
+                }
+                TimeUnit::Microsecond => {
+                    Box::new(TsEnc { values: array.as_primitive::<TimestampMicrosecondType>(), w, scale: 1_000_000 })
+                }
+                TimeUnit::Nanosecond => Box::new(TsEnc {
+                    values: array.as_primitive::<TimestampNanosecondType>(),
+                    w,
+                    scale: 1_000_000_000,
+                }),
+            }
+        }
+        Ty::Duration(unit) => Box::new(MillisEnc(duration_millis(path, array, *unit)?)),
+        Ty::IntervalYearMonth => int::<IntervalYearMonthType>(array),
+        Ty::IntervalDayTime => {
+            let a = array.as_primitive::<IntervalDayTimeType>();
+            Box::new(MillisEnc(
+                a.values().iter().map(|v| i64::from(v.days) * 86_400_000 + i64::from(v.milliseconds)).collect(),
+            ))
+        }
+        Ty::List(element) => match array.data_type() {
+            DataType::List(_) => Box::new(ListEnc::new(path, array.as_list::<i32>(), element, o)?),
+            DataType::LargeList(_) => Box::new(ListEnc::new(path, array.as_list::<i64>(), element, o)?),
+            DataType::ListView(_) => Box::new(ListViewEnc::new(path, array.as_list_view::<i32>(), element, o)?),
+            DataType::LargeListView(_) => Box::new(ListViewEnc::new(path, array.as_list_view::<i64>(), element, o)?),
+            _ => {
+                let a = array.as_fixed_size_list();
+                let size = a.value_length() as usize;
+                let values = bind(&format!("{path}[]"), element, a.values().as_ref(), o)?;
+                Box::new(FixedListEnc { values, size })
+            }
+        },
+        Ty::Row(plan) => {
+            let s = array.as_struct();
+            let children: Vec<&ArrayRef> = s.columns().iter().collect();
+            Box::new(RowEnc::bind(plan, &children, o)?)
+        }
+        Ty::Map(value) => Box::new(MapEnc::new(path, array.as_map(), value, o)?),
+        Ty::Dictionary(value) => {
+            let d = array.as_any_dictionary();
+            let keys = d.normalized_keys();
+            Box::new(DictEnc { keys, values: bind(path, value, d.values().as_ref(), o)? })
+        }
+    };
+    Ok(Col { nulls, enc })
+}
+
+struct BoolEnc<'a>(&'a arrow_array::BooleanArray);
+impl Enc for BoolEnc<'_> {
+    #[inline]
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        out.extend_from_slice(if self.0.value(idx) { b"true" } else { b"false" });
+    }
+}
+
+fn int<'a, T>(array: &'a dyn Array) -> Box<dyn Enc + 'a>
+where
+    T: ArrowPrimitiveType,
+    T::Native: itoa::Integer,
+{
+    Box::new(IntEnc(array.as_primitive::<T>()))
+}
+
+struct IntEnc<'a, T: ArrowPrimitiveType>(&'a PrimitiveArray<T>);
+impl<T: ArrowPrimitiveType> Enc for IntEnc<'_, T>
+where
+    T::Native: itoa::Integer,
+{
+    #[inline]
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        out.extend_from_slice(itoa::Buffer::new().format(self.0.value(idx)).as_bytes());
+    }
+}
+
+/// Pre-computed milliseconds (durations, day-time intervals).
+struct MillisEnc(Vec<i64>);
+impl Enc for MillisEnc {
+    #[inline]
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        out.extend_from_slice(itoa::Buffer::new().format(self.0[idx]).as_bytes());
+    }
+}
+
+struct F16Enc<'a>(&'a PrimitiveArray<Float16Type>);
+impl Enc for F16Enc<'_> {
+    #[inline]
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        write_f32(out, self.0.value(idx).to_f32());
+    }
+}
+
+struct F32Enc<'a>(&'a PrimitiveArray<Float32Type>);
+impl Enc for F32Enc<'_> {
+    #[inline]
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        write_f32(out, self.0.value(idx));
+    }
+}
+
+struct F64Enc<'a>(&'a PrimitiveArray<Float64Type>);
+impl Enc for F64Enc<'_> {
+    #[inline]
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        write_f64(out, self.0.value(idx));
+    }
+}
+
+/// Decimal values as `i128` (precision <= 38 is checked by the plan, so Decimal256 values fit).
+trait ToI128 {
+    fn to_i128_lossless(self) -> i128;
+}
+impl ToI128 for i32 {
+    fn to_i128_lossless(self) -> i128 {
+        self.into()
+    }
+}
+impl ToI128 for i64 {
+    fn to_i128_lossless(self) -> i128 {
+        self.into()
+    }
+}
+impl ToI128 for i128 {
+    fn to_i128_lossless(self) -> i128 {
+        self
+    }
+}
+impl ToI128 for arrow_buffer::i256 {
+    fn to_i128_lossless(self) -> i128 {
+        // Precision <= 38 digits always fits; a value out of its declared precision saturates rather than panics.
+        self.to_i128().unwrap_or(if self.is_negative() { i128::MIN } else { i128::MAX })
+    }
+}
+
+struct DecimalEnc<'a, T: ArrowPrimitiveType> {
+    values: &'a PrimitiveArray<T>,
+    scale: i8,
+    style: DecimalStyle,
+}
+impl<'a, T: ArrowPrimitiveType> DecimalEnc<'a, T> {
+    fn new(array: &'a dyn Array, scale: i8, style: DecimalStyle) -> Self {
+        Self { values: array.as_primitive::<T>(), scale, style }
+    }
+}
+impl<T: ArrowPrimitiveType> Enc for DecimalEnc<'_, T>
+where
+    T::Native: ToI128,
+{
+    #[inline]
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        write_decimal(out, self.values.value(idx).to_i128_lossless(), self.scale, self.style);
+    }
+}
+
+struct StrEnc<'a, O: OffsetSizeTrait>(&'a GenericStringArray<O>);
+impl<O: OffsetSizeTrait> Enc for StrEnc<'_, O> {
+    #[inline]
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        write_jackson_str(out, self.0.value(idx));
+    }
+}
+
+struct StrViewEnc<'a>(&'a StringViewArray);
+impl Enc for StrViewEnc<'_> {
+    #[inline]
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        write_jackson_str(out, self.0.value(idx));
+    }
+}
+
+/// Appends `bytes` as a quoted standard Base64 string with padding (Jackson's `writeBinary` default variant).
+#[inline]
+fn write_base64(out: &mut Vec<u8>, bytes: &[u8]) {
+    let start = out.len();
+    let len = bytes.len().div_ceil(3) * 4;
+    out.resize(start + len + 2, b'"');
+    let written = base64::engine::general_purpose::STANDARD
+        .encode_slice(bytes, &mut out[start + 1..start + 1 + len])
+        .expect("the slice is sized by the Base64 length formula");
+    debug_assert_eq!(written, len);
+}
+
+struct BinEnc<'a, O: OffsetSizeTrait>(&'a GenericBinaryArray<O>);
+impl<O: OffsetSizeTrait> Enc for BinEnc<'_, O> {
+    #[inline]
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        write_base64(out, self.0.value(idx));
+    }
+}
+
+struct BinViewEnc<'a>(&'a arrow_array::BinaryViewArray);
+impl Enc for BinViewEnc<'_> {
+    #[inline]
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        write_base64(out, self.0.value(idx));
+    }
+}
+
+struct FixedBinEnc<'a>(&'a FixedSizeBinaryArray);
+impl Enc for FixedBinEnc<'_> {
+    #[inline]
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        write_base64(out, self.0.value(idx));
+    }
+}
+
+fn write_quoted_date(out: &mut Vec<u8>, days: i64) {
+    out.push(b'"');
+    write_date(out, days);
+    out.push(b'"');
+}
+
+struct Date32Enc<'a>(&'a PrimitiveArray<Date32Type>);
+impl Enc for Date32Enc<'_> {
+    #[inline]
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        write_quoted_date(out, self.0.value(idx).into());
+    }
+}
+
+struct Date64Enc<'a>(&'a PrimitiveArray<Date64Type>);
+impl Enc for Date64Enc<'_> {
+    #[inline]
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        write_quoted_date(out, self.0.value(idx).div_euclid(86_400_000));
+    }
+}
+
+/// Flink's TIME value (int milliseconds of day, floored from finer units) of every slot, checked to lie in one day
+/// (`LocalTime` rejects anything else).
+fn time_millis(path: &str, array: &dyn Array, unit: TimeUnit) -> Result<Vec<i64>> {
+    let millis: Vec<i64> = match (array.data_type(), unit) {
+        (DataType::Time32(_), TimeUnit::Second) => {
+            array.as_primitive::<Time32SecondType>().values().iter().map(|&v| i64::from(v) * 1000).collect()
+        }
+        (DataType::Time32(_), _) => {
+            array.as_primitive::<Time32MillisecondType>().values().iter().map(|&v| i64::from(v)).collect()
+        }
+        (_, TimeUnit::Microsecond) => {
+            array.as_primitive::<Time64MicrosecondType>().values().iter().map(|&v| v.div_euclid(1_000)).collect()
+        }
+        _ => array.as_primitive::<Time64NanosecondType>().values().iter().map(|&v| v.div_euclid(1_000_000)).collect(),
+    };
+    if let Some(i) = valid_indices(array).find(|&i| !(0..86_400_000).contains(&millis[i])) {
+        return Err(invalid(path, i, format!("TIME of {} ms is outside one day (0 to 86,399,999 ms)", millis[i])));
+    }
+    Ok(millis)
+}
+
+struct TimeEnc {
+    millis: Vec<i64>,
+    fraction: bool,
+}
+impl Enc for TimeEnc {
+    #[inline]
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        let ms = self.millis[idx] as u32;
+        let nanos = if self.fraction { ms % 1000 * 1_000_000 } else { 0 };
+        out.push(b'"');
+        write_time(out, ms / 1000, nanos);
+        out.push(b'"');
+    }
+}
+
+/// Flink holds a TIMESTAMP as epoch milliseconds in a `long`: seconds beyond that range have no Flink value.
+fn check_seconds(path: &str, a: &PrimitiveArray<TimestampSecondType>) -> Result<()> {
+    const LIMIT: i64 = i64::MAX / 1000;
+    match valid_indices(a).find(|&i| !(-LIMIT..=LIMIT).contains(&a.value(i))) {
+        Some(i) => Err(invalid(path, i, format!("{} s overflows Flink's millisecond timestamp", a.value(i)))),
+        None => Ok(()),
+    }
+}
+
+struct TsEnc<'a, T: ArrowPrimitiveType<Native = i64>> {
+    values: &'a PrimitiveArray<T>,
+    w: TimestampWriter,
+    /// Units per second.
+    scale: i64,
+}
+impl<T: ArrowPrimitiveType<Native = i64>> Enc for TsEnc<'_, T> {
+    #[inline]
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        let v = self.values.value(idx);
+        let seconds = v.div_euclid(self.scale);
+        let nanos = (v.rem_euclid(self.scale) * (1_000_000_000 / self.scale)) as u32;
+        self.w.write(out, seconds, nanos);
+    }
+}
+
+/// INTERVAL DAY TO SECOND milliseconds (floored) of every Duration slot.
+fn duration_millis(path: &str, array: &dyn Array, unit: TimeUnit) -> Result<Vec<i64>> {
+    Ok(match unit {
+        TimeUnit::Second => {
+            let a = array.as_primitive::<DurationSecondType>();
+            if let Some(i) = valid_indices(a).find(|&i| a.value(i).checked_mul(1000).is_none()) {
+                return Err(invalid(path, i, format!("{} s overflows Flink's millisecond interval", a.value(i))));
+            }
+            a.values().iter().map(|&v| v.wrapping_mul(1000)).collect()
+        }
+        TimeUnit::Millisecond => array.as_primitive::<DurationMillisecondType>().values().to_vec(),
+        TimeUnit::Microsecond => {
+            array.as_primitive::<DurationMicrosecondType>().values().iter().map(|&v| v.div_euclid(1_000)).collect()
+        }
+        TimeUnit::Nanosecond => {
+            array.as_primitive::<DurationNanosecondType>().values().iter().map(|&v| v.div_euclid(1_000_000)).collect()
+        }
+    })
+}
+
+/// Writes `[e0,e1,...]` for the element range, null elements as `null` (even with ignore-null-fields).
+#[inline]
+fn write_elements(values: &mut Col<'_>, range: std::ops::Range<usize>, out: &mut Vec<u8>) {
+    out.push(b'[');
+    for (n, j) in range.enumerate() {
+        if n > 0 {
+            out.push(b',');
+        }
+        values.write_or_null(j, out);
+    }
+    out.push(b']');
+}
+
+struct ListEnc<'a, O: OffsetSizeTrait> {
+    offsets: &'a [O],
+    values: Col<'a>,
+}
+impl<'a, O: OffsetSizeTrait> ListEnc<'a, O> {
+    fn new(path: &str, a: &'a GenericListArray<O>, element: &'a Ty, o: &'a TypeOptions) -> Result<Self> {
+        Ok(Self { offsets: a.value_offsets(), values: bind(&format!("{path}[]"), element, a.values().as_ref(), o)? })
+    }
+}
+impl<O: OffsetSizeTrait> Enc for ListEnc<'_, O> {
+    #[inline]
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        let range = self.offsets[idx].as_usize()..self.offsets[idx + 1].as_usize();
+        write_elements(&mut self.values, range, out);
+    }
+}
+
+struct ListViewEnc<'a, O: OffsetSizeTrait> {
+    offsets: &'a [O],
+    sizes: &'a [O],
+    values: Col<'a>,
+}
+impl<'a, O: OffsetSizeTrait> ListViewEnc<'a, O> {
+    fn new(path: &str, a: &'a GenericListViewArray<O>, element: &'a Ty, o: &'a TypeOptions) -> Result<Self> {
+        Ok(Self {
+            offsets: a.value_offsets(),
+            sizes: a.value_sizes(),
+            values: bind(&format!("{path}[]"), element, a.values().as_ref(), o)?,
+        })
+    }
+}
+impl<O: OffsetSizeTrait> Enc for ListViewEnc<'_, O> {
+    #[inline]
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        let start = self.offsets[idx].as_usize();
+        write_elements(&mut self.values, start..start + self.sizes[idx].as_usize(), out);
+    }
+}
+
+struct FixedListEnc<'a> {
+    values: Col<'a>,
+    size: usize,
+}
+impl Enc for FixedListEnc<'_> {
+    #[inline]
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        write_elements(&mut self.values, idx * self.size..(idx + 1) * self.size, out);
+    }
+}
+
+/// String keys of a map, whatever their string layout.
+enum Keys<'a> {
+    Utf8(&'a GenericStringArray<i32>),
+    Large(&'a GenericStringArray<i64>),
+    View(&'a StringViewArray),
+}
+/// MAP<STRING, V> as Flink writes it: entries in data order into a `LinkedHashMap`-backed `ObjectNode`, so a
+/// repeated key keeps its first position and takes its last value; null values are `null`; a null key fails,
+/// is dropped or becomes `map-null-key.literal`.
+struct MapEnc<'a> {
+    offsets: &'a [i32],
+    keys: Keys<'a>,
+    values: Col<'a>,
+    null_key: MapNullKeyMode,
+    literal: &'a str,
+    /// Per row scratch: (key, index of the value that wins).
+    entries: Vec<(&'a str, usize)>,
+    index: HashMap<&'a str, usize>,
+}
+
+/// Maps with more entries than this dedupe through a hash map instead of a linear scan.
+const LINEAR_DEDUPE_MAX: usize = 16;
+
+impl<'a> MapEnc<'a> {
+    fn new(path: &str, a: &'a MapArray, value: &'a Ty, o: &'a TypeOptions) -> Result<Self> {
+        let keys = match a.keys().data_type() {
+            DataType::Utf8 => Keys::Utf8(a.keys().as_string::<i32>()),
+            DataType::LargeUtf8 => Keys::Large(a.keys().as_string::<i64>()),
+            _ => Keys::View(a.keys().as_string_view()),
+        };
+        if o.map_null_key == MapNullKeyMode::Fail && a.keys().null_count() > 0 {
+            let offsets = a.value_offsets();
+            if let Some(row) = valid_indices(a).find(|&i| {
+                (offsets[i] as usize..offsets[i + 1] as usize).any(|j| a.keys().is_null(j))
+            }) {
+                return Err(Error::NullMapKey { field: path.to_owned(), row });
+            }
+        }
+        Ok(Self {
+            offsets: a.value_offsets(),
+            keys,
+            values: bind(&format!("{path}{{}}"), value, a.values().as_ref(), o)?,
+            null_key: o.map_null_key,
+            literal: &o.map_null_key_literal,
+            entries: Vec::new(),
+            index: HashMap::new(),
+        })
+    }
+}
+
+impl<'a> Enc for MapEnc<'a> {
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        let range = self.offsets[idx] as usize..self.offsets[idx + 1] as usize;
+        self.entries.clear();
+        self.index.clear();
+        let linear = range.len() <= LINEAR_DEDUPE_MAX;
+        for j in range {
+            let key: &'a str = match (self.keys.get(j), self.null_key) {
+                (Some(k), _) => k,
+                (None, MapNullKeyMode::Literal) => self.literal,
+                // FAIL was checked when binding (only valid map rows reach here); DROP skips the entry.
+                (None, _) => continue,
+            };
+            let existing = if linear {
+                self.entries.iter().position(|(k, _)| *k == key)
+            } else {
+                self.index.get(key).copied()
+            };
+            match existing {
+                Some(p) => self.entries[p].1 = j,
+                None => {
+                    if !linear {
+                        self.index.insert(key, self.entries.len());
+                    }
+                    self.entries.push((key, j));
+                }
+            }
+        }
+        out.push(b'{');
+        for (n, &(key, j)) in self.entries.iter().enumerate() {
+            if n > 0 {
+                out.push(b',');
+            }
+            write_jackson_str(out, key);
+            out.push(b':');
+            self.values.write_or_null(j, out);
+        }
+        out.push(b'}');
+    }
+}
+
+impl<'a> Keys<'a> {
+    /// Key `j`, `None` when null.
+    #[inline]
+    fn get(&self, j: usize) -> Option<&'a str> {
+        match *self {
+            Keys::Utf8(a) => a.is_valid(j).then(|| a.value(j)),
+            Keys::Large(a) => a.is_valid(j).then(|| a.value(j)),
+            Keys::View(a) => a.is_valid(j).then(|| a.value(j)),
+        }
+    }
+}
+
+struct DictEnc<'a> {
+    keys: Vec<usize>,
+    values: Col<'a>,
+}
+impl Enc for DictEnc<'_> {
+    #[inline]
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        // Logical nulls (a null key or a key pointing at a null value) never reach here.
+        self.values.enc.write(self.keys[idx], out);
+    }
+}

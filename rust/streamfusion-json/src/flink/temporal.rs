@@ -1,0 +1,180 @@
+//! DATE, TIME and TIMESTAMP text as Flink's `TimeFormats` (java.time formatters) writes it.
+//!
+//! Rules (json-parity.md section 2.6): `ISO_LOCAL_DATE` years are padded to 4 digits, get a `+` above 9999 and
+//! a `-` below 0; the fraction of a second is printed with 1 to 9 digits, trailing zeros removed, and not at
+//! all when zero, whatever the declared precision.
+
+/// `"00".."99"`, two ASCII digits per entry.
+const DIGITS2: &[u8; 200] = b"0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
+#[inline]
+fn push2(out: &mut Vec<u8>, v: u32) {
+    let i = v as usize * 2;
+    out.extend_from_slice(&DIGITS2[i..i + 2]);
+}
+
+/// Proleptic Gregorian `(year, month, day)` of `days` since 1970-01-01 (Howard Hinnant's `civil_from_days`).
+pub(crate) fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// Appends `yyyy-MM-dd` as `DateTimeFormatter.ISO_LOCAL_DATE` prints the date `days` after the epoch.
+pub(crate) fn write_date(out: &mut Vec<u8>, days: i64) {
+    let (y, m, d) = civil_from_days(days);
+    if (0..=9999).contains(&y) {
+        push2(out, (y / 100) as u32);
+        push2(out, (y % 100) as u32);
+    } else {
+        // SignStyle.EXCEEDS_PAD: a sign when the year needs more than 4 digits or is negative.
+        out.push(if y < 0 { b'-' } else { b'+' });
+        let abs = y.unsigned_abs();
+        if abs < 10_000 {
+            push2(out, (abs / 100) as u32);
+            push2(out, (abs % 100) as u32);
+        } else {
+            out.extend_from_slice(itoa::Buffer::new().format(abs).as_bytes());
+        }
+    }
+    out.push(b'-');
+    push2(out, m);
+    out.push(b'-');
+    push2(out, d);
+}
+
+/// Appends `HH:mm:ss` for `second_of_day` (0..86400) followed by the trimmed fraction of `nanos` (0..10^9).
+pub(crate) fn write_time(out: &mut Vec<u8>, second_of_day: u32, nanos: u32) {
+    push2(out, second_of_day / 3600);
+    out.push(b':');
+    push2(out, second_of_day / 60 % 60);
+    out.push(b':');
+    push2(out, second_of_day % 60);
+    write_fraction(out, nanos);
+}
+
+/// Appends `.` and the nanosecond fraction without trailing zeros (`appendFraction(NANO_OF_SECOND, 0, 9, true)`),
+/// nothing when `nanos` is 0.
+#[inline]
+pub(crate) fn write_fraction(out: &mut Vec<u8>, nanos: u32) {
+    if nanos == 0 {
+        return;
+    }
+    let mut digits = [b'0'; 10];
+    digits[0] = b'.';
+    let mut n = nanos;
+    let mut len = 10;
+    // Drop trailing zeros first, then write the remaining digits right to left.
+    while n % 10 == 0 {
+        n /= 10;
+        len -= 1;
+    }
+    let mut i = len;
+    while n > 0 {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    out.extend_from_slice(&digits[..len]);
+}
+
+/// Formats TIMESTAMP / TIMESTAMP_LTZ values, remembering the last day's date text (most rows of a batch share it).
+#[derive(Debug)]
+pub(crate) struct TimestampWriter {
+    separator: u8,
+    zone_suffix: bool,
+    cached_day: i64,
+    cached_date: [u8; 16],
+    cached_len: usize,
+}
+
+impl TimestampWriter {
+    /// `separator` is `b' '` (SQL) or `b'T'` (ISO-8601); `zone_suffix` appends `Z` (TIMESTAMP_LTZ).
+    pub(crate) fn new(separator: u8, zone_suffix: bool) -> Self {
+        Self { separator, zone_suffix, cached_day: i64::MIN, cached_date: [0; 16], cached_len: 0 }
+    }
+
+    /// Appends the quoted timestamp `seconds` since the epoch plus `nanos` (0..10^9).
+    #[inline]
+    pub(crate) fn write(&mut self, out: &mut Vec<u8>, seconds: i64, nanos: u32) {
+        let day = seconds.div_euclid(86_400);
+        let second_of_day = seconds.rem_euclid(86_400) as u32;
+        if day != self.cached_day {
+            let mut date = Vec::with_capacity(16);
+            write_date(&mut date, day);
+            self.cached_len = date.len().min(16);
+            self.cached_date[..self.cached_len].copy_from_slice(&date[..self.cached_len]);
+            self.cached_day = day;
+        }
+        out.push(b'"');
+        out.extend_from_slice(&self.cached_date[..self.cached_len]);
+        out.push(self.separator);
+        write_time(out, second_of_day, nanos);
+        if self.zone_suffix {
+            out.push(b'Z');
+        }
+        out.push(b'"');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn date(days: i64) -> String {
+        let mut out = Vec::new();
+        write_date(&mut out, days);
+        String::from_utf8(out).unwrap()
+    }
+
+    fn ts(sep: u8, z: bool, seconds: i64, nanos: u32) -> String {
+        let mut out = Vec::new();
+        TimestampWriter::new(sep, z).write(&mut out, seconds, nanos);
+        String::from_utf8(out).unwrap()
+    }
+
+    // Expected texts are the Flink 2.3.0 outputs quoted in json-parity.md sections 2.1, 2.2 and 2.6.
+    #[test]
+    fn dates_follow_iso_local_date() {
+        assert_eq!(date(0), "1970-01-01");
+        assert_eq!(date(-719_528), "0000-01-01");
+        assert_eq!(date(-719_529), "-0001-12-31");
+        assert_eq!(date(2_932_897), "+10000-01-01");
+        assert_eq!(date(19_724), "2024-01-02");
+    }
+
+    #[test]
+    fn timestamps_trim_the_fraction() {
+        let s = 1_704_164_645; // 2024-01-02T03:04:05Z
+        assert_eq!(ts(b' ', false, s, 123_456_000), "\"2024-01-02 03:04:05.123456\"");
+        assert_eq!(ts(b' ', true, s, 123_456_000), "\"2024-01-02 03:04:05.123456Z\"");
+        assert_eq!(ts(b'T', false, s, 123_456_000), "\"2024-01-02T03:04:05.123456\"");
+        assert_eq!(ts(b'T', true, s, 123_456_000), "\"2024-01-02T03:04:05.123456Z\"");
+        assert_eq!(ts(b' ', false, s, 500_000_000), "\"2024-01-02 03:04:05.5\"");
+        assert_eq!(ts(b' ', false, s, 0), "\"2024-01-02 03:04:05\"");
+        assert_eq!(ts(b' ', false, -2, 500_000_000), "\"1969-12-31 23:59:58.5\"");
+        assert_eq!(ts(b' ', true, -1, 999_500_000), "\"1969-12-31 23:59:59.9995Z\"");
+        assert_eq!(ts(b' ', true, -1, 999_000_500), "\"1969-12-31 23:59:59.9990005Z\"");
+        assert_eq!(ts(b' ', false, -62_135_596_800 - 86_400 * 366, 0), "\"0000-01-01 00:00:00\"");
+    }
+
+    #[test]
+    fn cached_date_changes_with_the_day() {
+        let mut w = TimestampWriter::new(b' ', false);
+        let mut out = Vec::new();
+        w.write(&mut out, 86_399, 0);
+        w.write(&mut out, 86_400, 1);
+        assert_eq!(out, b"\"1970-01-01 23:59:59\"\"1970-01-02 00:00:00.000000001\"");
+    }
+}

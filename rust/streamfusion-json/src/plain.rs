@@ -1,0 +1,73 @@
+//! Plain mode: arrow-json's writer is the reference, so the rows are encoded by arrow-json itself
+//! (`make_encoder` over the projected columns, as `Writer::write_batches` does), straight into the slabs.
+
+use std::sync::Arc;
+
+use arrow_array::{new_empty_array, Array, ArrayRef, RecordBatch, StructArray};
+use arrow_json::writer::{make_encoder, NullableEncoder};
+use arrow_json::EncoderOptions as ArrowJsonOptions;
+use arrow_schema::{DataType, Field, FieldRef, Fields, Schema};
+
+use crate::error::{Error, Result};
+use crate::layout::Layout;
+
+/// The key and value projections as arrow-json roots, planned once per schema.
+#[derive(Debug)]
+pub(crate) struct PlainPlan {
+    key: Option<FieldRef>,
+    value: FieldRef,
+    options: ArrowJsonOptions,
+}
+
+/// The root struct field of a projection (arrow-json's writer uses an unnamed, non-null struct root).
+fn root(schema: &Schema, projection: &[(usize, String)]) -> FieldRef {
+    let fields: Fields = projection
+        .iter()
+        .map(|(i, name)| Arc::new(schema.field(*i).clone().with_name(name)))
+        .collect();
+    Arc::new(Field::new_struct("", fields, false))
+}
+
+fn struct_of(root: &FieldRef, columns: Vec<ArrayRef>, rows: usize) -> Result<StructArray> {
+    let DataType::Struct(fields) = root.data_type() else { unreachable!("roots are structs") };
+    Ok(StructArray::try_new_with_length(fields.clone(), columns, None, rows)?)
+}
+
+impl PlainPlan {
+    /// Plans the projections and checks that arrow-json can encode every column type.
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedType`] naming the first column arrow-json rejects.
+    pub(crate) fn new(schema: &Schema, layout: &Layout, explicit_nulls: bool) -> Result<Self> {
+        let options = ArrowJsonOptions::default().with_explicit_nulls(explicit_nulls);
+        for field in schema.fields() {
+            let empty = new_empty_array(field.data_type());
+            let rejected = make_encoder(field, empty.as_ref(), &options).err();
+            if let Some(e) = rejected {
+                return Err(Error::UnsupportedType {
+                    field: field.name().clone(),
+                    data_type: field.data_type().clone(),
+                    mode: "plain-mode",
+                    reason: e.to_string(),
+                });
+            }
+        }
+        Ok(Self { key: layout.key.as_ref().map(|k| root(schema, k)), value: root(schema, &layout.value), options })
+    }
+
+    /// Binds the projections to `batch`: (key encoder, value encoder) over owned struct arrays.
+    pub(crate) fn bind(&self, batch: &RecordBatch, layout: &Layout) -> Result<(Option<StructArray>, StructArray)> {
+        let project = |p: &[(usize, String)]| p.iter().map(|(i, _)| batch.column(*i).clone()).collect();
+        let key = match (&self.key, &layout.key) {
+            (Some(root), Some(k)) => Some(struct_of(root, project(k), batch.num_rows())?),
+            _ => None,
+        };
+        Ok((key, struct_of(&self.value, project(&layout.value), batch.num_rows())?))
+    }
+
+    /// An arrow-json encoder over a bound projection.
+    pub(crate) fn encoder<'a>(&'a self, key: bool, array: &'a StructArray) -> Result<NullableEncoder<'a>> {
+        let root = if key { self.key.as_ref().expect("bound with a key") } else { &self.value };
+        Ok(make_encoder(root, array as &dyn Array, &self.options)?)
+    }
+}

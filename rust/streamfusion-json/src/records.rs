@@ -1,0 +1,147 @@
+//! [`EncodedRecords`]: the Kafka records of one batch as two slabs plus per-row offsets and lengths.
+
+use crate::error::{Error, Result};
+
+/// The key and value bytes of one batch's Kafka records: one contiguous key slab, one contiguous value slab,
+/// and per row an `i32` offset and length into each (the six arrays the JVM receives).
+///
+/// A negative length means null: a null key (no key format) or a tombstone value (upsert delete). A present
+/// empty key or value has length 0. Rows appear in batch order; row `i`'s bytes are
+/// `slab[offset[i] .. offset[i] + length[i]]`. Reuse one instance across batches
+/// ([`JsonEncoder::encode_into`](crate::JsonEncoder::encode_into)) to keep its allocations.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EncodedRecords {
+    pub(crate) keys: Vec<u8>,
+    pub(crate) values: Vec<u8>,
+    pub(crate) key_offsets: Vec<i32>,
+    pub(crate) key_lengths: Vec<i32>,
+    pub(crate) value_offsets: Vec<i32>,
+    pub(crate) value_lengths: Vec<i32>,
+}
+
+/// The largest slab `i32` offsets (and a JVM `byte[]`) can address.
+const MAX_SLAB: usize = i32::MAX as usize;
+
+impl EncodedRecords {
+    /// An empty set of records.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Number of records (rows of the batch).
+    pub fn len(&self) -> usize {
+        self.value_lengths.len()
+    }
+
+    /// Whether there are no records.
+    pub fn is_empty(&self) -> bool {
+        self.value_lengths.is_empty()
+    }
+
+    /// The key slab: every present key, back to back, no separators.
+    pub fn keys(&self) -> &[u8] {
+        &self.keys
+    }
+
+    /// The value slab: every present value, back to back, no separators.
+    pub fn values(&self) -> &[u8] {
+        &self.values
+    }
+
+    /// Per row: start of the key in [`keys`](Self::keys) (for a null key, the slab length at that row).
+    pub fn key_offsets(&self) -> &[i32] {
+        &self.key_offsets
+    }
+
+    /// Per row: key length in bytes, or -1 for a null key.
+    pub fn key_lengths(&self) -> &[i32] {
+        &self.key_lengths
+    }
+
+    /// Per row: start of the value in [`values`](Self::values) (for a tombstone, the slab length at that row).
+    pub fn value_offsets(&self) -> &[i32] {
+        &self.value_offsets
+    }
+
+    /// Per row: value length in bytes, or -1 for a tombstone.
+    pub fn value_lengths(&self) -> &[i32] {
+        &self.value_lengths
+    }
+
+    /// The key of record `row`, `None` for a null key.
+    ///
+    /// # Panics
+    /// If `row >= self.len()`.
+    pub fn key(&self, row: usize) -> Option<&[u8]> {
+        slice(&self.keys, self.key_offsets[row], self.key_lengths[row])
+    }
+
+    /// The value of record `row`, `None` for a tombstone.
+    ///
+    /// # Panics
+    /// If `row >= self.len()`.
+    pub fn value(&self, row: usize) -> Option<&[u8]> {
+        slice(&self.values, self.value_offsets[row], self.value_lengths[row])
+    }
+
+    /// `(key, value)` of every record in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (Option<&[u8]>, Option<&[u8]>)> + '_ {
+        (0..self.len()).map(|row| (self.key(row), self.value(row)))
+    }
+
+    /// Removes every record, keeping the allocations.
+    pub fn clear(&mut self) {
+        self.keys.clear();
+        self.values.clear();
+        self.key_offsets.clear();
+        self.key_lengths.clear();
+        self.value_offsets.clear();
+        self.value_lengths.clear();
+    }
+
+    /// Reserves room for `rows` more records and about `key_bytes` / `value_bytes` more slab bytes.
+    pub(crate) fn reserve(&mut self, rows: usize, key_bytes: usize, value_bytes: usize) {
+        self.keys.reserve(key_bytes);
+        self.values.reserve(value_bytes);
+        self.key_offsets.reserve(rows);
+        self.key_lengths.reserve(rows);
+        self.value_offsets.reserve(rows);
+        self.value_lengths.reserve(rows);
+    }
+
+    /// Records a row boundary: the key (if `key_start` is `Some`) ends at the current key slab length, the value
+    /// (if `value_start` is `Some`) at the current value slab length; `None` records a null.
+    #[inline]
+    pub(crate) fn push_row(&mut self, key_start: Option<usize>, value_start: Option<usize>) {
+        let (ko, kl) = span(key_start, self.keys.len());
+        let (vo, vl) = span(value_start, self.values.len());
+        self.key_offsets.push(ko);
+        self.key_lengths.push(kl);
+        self.value_offsets.push(vo);
+        self.value_lengths.push(vl);
+    }
+
+    /// Fails when a slab has grown past what `i32` offsets address. Checked once per batch: offsets are
+    /// computed with wrapping casts and only kept when this passes.
+    pub(crate) fn check_size(&self) -> Result<()> {
+        if self.keys.len() > MAX_SLAB {
+            return Err(Error::SlabTooLarge { slab: "key", bytes: self.keys.len() });
+        }
+        if self.values.len() > MAX_SLAB {
+            return Err(Error::SlabTooLarge { slab: "value", bytes: self.values.len() });
+        }
+        Ok(())
+    }
+}
+
+#[inline]
+fn span(start: Option<usize>, end: usize) -> (i32, i32) {
+    match start {
+        Some(start) => (start as i32, (end - start) as i32),
+        None => (end as i32, -1),
+    }
+}
+
+fn slice(slab: &[u8], offset: i32, length: i32) -> Option<&[u8]> {
+    (length >= 0).then(|| &slab[offset as usize..offset as usize + length as usize])
+}
