@@ -1,0 +1,367 @@
+//! JSON string escaping: a word-at-a-time (SWAR) scan copies runs that need no escaping in bulk; the rest
+//! reproduce the reference escaper byte for byte.
+//!
+//! Two escapers, identical except for the rows marked (json-parity.md sections 2.4, 4.1, 5 rows 10–11):
+//!
+//! | input | Jackson `UTF8JsonGenerator` (Flink) | serde_json (arrow-json) |
+//! |---|---|---|
+//! | `"` `\` | `\"` `\\` | `\"` `\\` |
+//! | U+0008/09/0A/0C/0D | `\b` `\t` `\n` `\f` `\r` | same |
+//! | other U+0000–U+001F | `\u00XX`, **upper-case** hex (`\u001F`) | `\u00xx`, **lower-case** hex (`\u001f`) |
+//! | U+007F, `/`, the rest of the BMP (U+2028, U+FFFF, ...) | raw UTF-8 | raw UTF-8 |
+//! | U+10000 and up (4-byte UTF-8) | **UTF-16 surrogate pair escapes** (`\uD83D\uDE00`) | raw UTF-8 |
+//!
+//! So the bytes that need attention are `< 0x20`, `"`, `\` and, for Jackson only, the 4-byte lead
+//! bytes `0xF0..=0xF4` (`>= 0xF0` is tested; `0xF5..` never occur in UTF-8). The scan loads 8 bytes
+//! as a little-endian `u64` and computes a mask whose lowest set bit marks the first such byte
+//! (the classic "has less than" / "has zero byte" bit tricks: borrows only run upwards, so bits
+//! above a true hit may be spurious but the lowest one never is). Everything before it is copied
+//! with one `extend_from_slice`.
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Appends `s` as a quoted JSON string exactly as Jackson's `UTF8JsonGenerator` writes it for Flink.
+///
+/// Source of truth: Jackson `com.fasterxml.jackson.core.json.UTF8JsonGenerator` with the default
+/// `CharTypes` output escapes (Jackson 2.14–2.20, as shaded in Flink 1.19–2.3; all 128 ASCII code
+/// points and non-BMP characters verified in json-parity.md section 2.4). Supplementary characters
+/// become surrogate-pair escapes because `COMBINE_UNICODE_SURROGATES_IN_UTF8` is off.
+#[inline]
+pub(crate) fn write_jackson_str(out: &mut Vec<u8>, s: &str) {
+    write_escaped::<true>(out, s);
+}
+
+/// Appends `s` as a quoted JSON string exactly as serde_json (arrow-json's escaper) writes it.
+///
+/// Source of truth: `serde_json::ser::format_escaped_str` (serde_json 1.x `ESCAPE` table, lower-case
+/// hex, non-ASCII raw), which arrow-json 60.1.0 uses for Utf8 values and keys; checked in the tests
+/// against `serde_json::to_string`.
+#[inline]
+#[allow(dead_code, reason = "plain mode currently delegates strings to arrow-json; this is its drop-in twin")]
+pub(crate) fn write_serde_str(out: &mut Vec<u8>, s: &str) {
+    write_escaped::<false>(out, s);
+}
+
+/// Mask with the high bit set in (at least) the lowest byte of `w` that needs attention.
+#[inline(always)]
+fn attention_mask<const JACKSON: bool>(w: u64) -> u64 {
+    // Byte < 0x20: subtracting 0x20 wraps it into the high bit, and its own high bit is clear.
+    let control = w.wrapping_sub(ONES * 0x20) & !w;
+    let q = w ^ (ONES * u64::from(b'"'));
+    let quote = q.wrapping_sub(ONES) & !q;
+    let b = w ^ (ONES * u64::from(b'\\'));
+    let backslash = b.wrapping_sub(ONES) & !b;
+    let mut mask = control | quote | backslash;
+    if JACKSON {
+        // Byte >= 0xF0: bits 7, 6, 5 and 4 all set (shifts stay inside the byte for bit 7).
+        mask |= w & (w << 1) & (w << 2) & (w << 3);
+    }
+    mask & HIGHS
+}
+
+#[inline(always)]
+fn load(bytes: &[u8], at: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(word)
+}
+
+#[inline(always)]
+fn write_escaped<const JACKSON: bool>(out: &mut Vec<u8>, s: &str) {
+    let bytes = s.as_bytes();
+    let len = bytes.len();
+    out.reserve(len + 2);
+    out.push(b'"');
+    let mut copied = 0; // bytes[..copied] are written
+    let mut i = 0; // bytes[..i] are scanned
+    while i + 8 <= len {
+        let mask = attention_mask::<JACKSON>(load(bytes, i));
+        if mask == 0 {
+            i += 8;
+            continue;
+        }
+        let hit = i + (mask.trailing_zeros() / 8) as usize;
+        out.extend_from_slice(&bytes[copied..hit]);
+        i = escape_at::<JACKSON>(out, bytes, hit);
+        copied = i;
+    }
+    if i < len {
+        if len >= 8 {
+            // Tail: re-load the last 8 bytes with those already scanned replaced by a plain byte.
+            // (Masking the result instead would be wrong: a hit below `i` can leave a spurious
+            // borrow bit above it.)
+            let base = len - 8;
+            let word = load(bytes, base);
+            while i < len {
+                let fresh = !0u64 << (8 * (i - base));
+                let mask = attention_mask::<JACKSON>((word & fresh) | ((ONES * u64::from(b'a')) & !fresh));
+                if mask == 0 {
+                    break;
+                }
+                let hit = base + (mask.trailing_zeros() / 8) as usize;
+                out.extend_from_slice(&bytes[copied..hit]);
+                i = escape_at::<JACKSON>(out, bytes, hit);
+                copied = i;
+            }
+        } else {
+            while i < len {
+                if needs_attention::<JACKSON>(bytes[i]) {
+                    out.extend_from_slice(&bytes[copied..i]);
+                    i = escape_at::<JACKSON>(out, bytes, i);
+                    copied = i;
+                } else {
+                    i += 1;
+                }
+            }
+        }
+    }
+    out.extend_from_slice(&bytes[copied..]);
+    out.push(b'"');
+}
+
+#[inline(always)]
+fn needs_attention<const JACKSON: bool>(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\' || (JACKSON && b >= 0xF0)
+}
+
+/// The short escape letter of a control character, or 0 for `\u00XX`.
+const SHORT: [u8; 32] = {
+    let mut t = [0u8; 32];
+    t[0x08] = b'b';
+    t[0x09] = b't';
+    t[0x0A] = b'n';
+    t[0x0C] = b'f';
+    t[0x0D] = b'r';
+    t
+};
+
+/// Writes the escape for the byte at `at` (which needs attention) and returns the index after it.
+#[inline(never)]
+fn escape_at<const JACKSON: bool>(out: &mut Vec<u8>, bytes: &[u8], at: usize) -> usize {
+    let hex: &[u8; 16] = if JACKSON { b"0123456789ABCDEF" } else { b"0123456789abcdef" };
+    let b = bytes[at];
+    match b {
+        b'"' | b'\\' => out.extend_from_slice(&[b'\\', b]),
+        0x00..=0x1F => match SHORT[usize::from(b)] {
+            0 => out.extend_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                hex[usize::from(b >> 4)],
+                hex[usize::from(b & 0xF)],
+            ]),
+            letter => out.extend_from_slice(&[b'\\', letter]),
+        },
+        _ => {
+            // Jackson only: a 4-byte UTF-8 sequence (the input is a `&str`, so it is complete).
+            let cp = (u32::from(b & 0x07) << 18)
+                | (u32::from(bytes[at + 1] & 0x3F) << 12)
+                | (u32::from(bytes[at + 2] & 0x3F) << 6)
+                | u32::from(bytes[at + 3] & 0x3F);
+            let c = cp - 0x1_0000;
+            let high = 0xD800 | (c >> 10);
+            let low = 0xDC00 | (c & 0x3FF);
+            let h = |v: u32, shift: u32| hex[((v >> shift) & 0xF) as usize];
+            out.extend_from_slice(&[
+                b'\\',
+                b'u',
+                h(high, 12),
+                h(high, 8),
+                h(high, 4),
+                h(high, 0),
+                b'\\',
+                b'u',
+                h(low, 12),
+                h(low, 8),
+                h(low, 4),
+                h(low, 0),
+            ]);
+            return at + 4;
+        }
+    }
+    at + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn jackson(s: &str) -> String {
+        let mut out = Vec::new();
+        write_jackson_str(&mut out, s);
+        String::from_utf8(out).expect("escaper must write UTF-8")
+    }
+
+    fn serde(s: &str) -> String {
+        let mut out = Vec::new();
+        write_serde_str(&mut out, s);
+        String::from_utf8(out).expect("escaper must write UTF-8")
+    }
+
+    /// A char-at-a-time model of Jackson's rules (json-parity.md 2.4), independent of the SWAR code.
+    fn jackson_model(s: &str) -> String {
+        let mut t = String::from("\"");
+        for c in s.chars() {
+            match c {
+                '"' => t.push_str("\\\""),
+                '\\' => t.push_str("\\\\"),
+                '\u{8}' => t.push_str("\\b"),
+                '\t' => t.push_str("\\t"),
+                '\n' => t.push_str("\\n"),
+                '\u{c}' => t.push_str("\\f"),
+                '\r' => t.push_str("\\r"),
+                '\0'..='\u{1f}' => t.push_str(&format!("\\u{:04X}", c as u32)),
+                '\u{10000}'.. => {
+                    for unit in c.encode_utf16(&mut [0; 2]) {
+                        t.push_str(&format!("\\u{:04X}", unit));
+                    }
+                }
+                _ => t.push(c),
+            }
+        }
+        t.push('"');
+        t
+    }
+
+    fn reference_serde(s: &str) -> String {
+        serde_json::to_string(s).expect("serde_json string")
+    }
+
+    #[test]
+    fn json_parity_2_2_golden_strings() {
+        for (s, want) in [
+            ("a\u{1}b", r#""a\u0001b""#),
+            ("\u{1f}\u{7f}", "\"\\u001F\u{7f}\""),
+            ("q\"q", r#""q\"q""#),
+            ("b\\s", r#""b\\s""#),
+            ("sl/ash", r#""sl/ash""#),
+            ("\u{8}\t\n\u{c}\r", r#""\b\t\n\f\r""#),
+            ("\0", r#""\u0000""#),
+            ("café", "\"café\""),
+            ("emoji\u{1F600}", r#""emoji\uD83D\uDE00""#),
+            ("ls\u{2028}ps\u{2029}", "\"ls\u{2028}ps\u{2029}\""),
+            ("we\"ird\u{1}", r#""we\"ird\u0001""#),
+            ("", r#""""#),
+        ] {
+            assert_eq!(jackson(s), want, "Jackson escape of {s:?}");
+        }
+        // arrow-json 60.1.0 observed lines (json-parity.md 4.3).
+        for (s, want) in [
+            ("a\u{1}b", r#""a\u0001b""#),
+            ("\u{1f}\u{7f}", "\"\\u001f\u{7f}\""),
+            ("emoji\u{1F600}", "\"emoji\u{1F600}\""),
+            ("ls\u{2028}ps\u{2029}", "\"ls\u{2028}ps\u{2029}\""),
+        ] {
+            assert_eq!(serde(s), want, "serde escape of {s:?}");
+        }
+    }
+
+    #[test]
+    fn every_ascii_code_point() {
+        for b in 0u8..128 {
+            let s = (b as char).to_string();
+            let want = match b {
+                b'"' => "\\\"".to_owned(),
+                b'\\' => "\\\\".to_owned(),
+                0x08 => "\\b".to_owned(),
+                0x09 => "\\t".to_owned(),
+                0x0A => "\\n".to_owned(),
+                0x0C => "\\f".to_owned(),
+                0x0D => "\\r".to_owned(),
+                0x00..=0x1F => format!("\\u{b:04X}"),
+                _ => s.clone(),
+            };
+            assert_eq!(jackson(&s), format!("\"{want}\""), "Jackson, code point {b:#04x}");
+            assert_eq!(serde(&s), reference_serde(&s), "serde, code point {b:#04x}");
+            // Only the upper-case hex letters differ between the two.
+            assert_eq!(jackson(&s).to_ascii_lowercase(), serde(&s).to_ascii_lowercase(), "{b:#04x}");
+        }
+        assert_eq!(serde("\u{b}\u{1f}"), r#""\u000b\u001f""#);
+        assert_eq!(jackson("\u{b}\u{1f}"), r#""\u000B\u001F""#);
+    }
+
+    #[test]
+    fn non_ascii() {
+        for (s, want) in [
+            ("\u{1F600}", r#""\uD83D\uDE00""#),
+            ("\u{10000}", r#""\uD800\uDC00""#),
+            ("\u{10FFFF}", r#""\uDBFF\uDFFF""#),
+            ("\u{FFFF}", "\"\u{FFFF}\""),
+            ("\u{FEFF}\u{80}\u{9F}\u{A0}", "\"\u{FEFF}\u{80}\u{9F}\u{A0}\""),
+            ("\u{2028}", "\"\u{2028}\""),
+            ("abcdefg\u{1F600}", r#""abcdefg\uD83D\uDE00""#),
+            ("abcdefgh\u{1F600}", r#""abcdefgh\uD83D\uDE00""#),
+            ("\u{1F600}\u{1F600}\u{1F600}", r#""\uD83D\uDE00\uD83D\uDE00\uD83D\uDE00""#),
+        ] {
+            assert_eq!(jackson(s), want, "Jackson escape of {s:?}");
+            assert_eq!(serde(s), reference_serde(s), "serde escape of {s:?}");
+        }
+        let many = "\u{1F600}x".repeat(5000);
+        assert_eq!(jackson(&many), jackson_model(&many));
+        assert_eq!(jackson(&many).matches("\\uD83D\\uDE00").count(), 5000);
+    }
+
+    /// Every escape class at every position of strings of length 0..=17 (word boundaries and tails).
+    #[test]
+    fn escape_at_every_position() {
+        // The two-byte classes put the byte a borrow would spuriously flag right after a hit.
+        let classes = [
+            "\"", "\\", "\n", "\u{1}", "\u{1f}", "\u{7f}", "é", "\u{2028}", "\u{1F600}", "\u{10FFFF}", "\u{1} ", "\"#",
+            "\\]", "\u{0}\u{1}",
+        ];
+        for len in 0..=17 {
+            for pos in 0..=len {
+                for class in classes {
+                    for filler in ["a", "\u{1}"] {
+                        let s = format!("{}{class}{}", filler.repeat(pos), filler.repeat(len - pos));
+                        assert_eq!(jackson(&s), jackson_model(&s), "Jackson, len {len} pos {pos} {class:?}");
+                        assert_eq!(serde(&s), reference_serde(&s), "serde, len {len} pos {pos} {class:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn long_runs() {
+        let plain = "The quick brown fox jumps over the lazy dog / 0123456789 ".repeat(100);
+        assert_eq!(jackson(&plain), format!("\"{plain}\""));
+        assert_eq!(serde(&plain), format!("\"{plain}\""));
+        let controls: String = (0u8..0x20).map(char::from).collect::<String>().repeat(50);
+        assert_eq!(jackson(&controls), jackson_model(&controls));
+        assert_eq!(serde(&controls), reference_serde(&controls));
+    }
+
+    /// Random strings mixing every class, compared with serde_json itself and with the Jackson model.
+    #[test]
+    fn random_strings_against_references() {
+        let pool: Vec<char> = "aZ09 /<>&'\"\\\u{0}\u{8}\u{9}\u{a}\u{b}\u{c}\u{d}\u{e}\u{1a}\u{1f}\u{7f}\u{80}\u{9f}\u{a0}é\u{7ff}\u{800}\u{2028}\u{2029}\u{d7ff}\u{e000}\u{feff}\u{fffd}\u{ffff}\u{10000}\u{1F600}\u{10FFFF}".chars().collect();
+        let mut state = 0x0e5c_a9e5_u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..20_000 {
+            let len = (next() % 40) as usize;
+            let plain_bias = next() % 4;
+            let s: String = (0..len)
+                .map(|_| if next() % 4 < plain_bias { 'x' } else { pool[(next() % pool.len() as u64) as usize] })
+                .collect();
+            assert_eq!(jackson(&s), jackson_model(&s), "Jackson escape of {s:?}");
+            assert_eq!(serde(&s), reference_serde(&s), "serde escape of {s:?}");
+        }
+    }
+
+    #[test]
+    fn appends_without_clearing() {
+        let mut out = b"{".to_vec();
+        write_jackson_str(&mut out, "k");
+        out.push(b':');
+        write_serde_str(&mut out, "v\u{1f}");
+        assert_eq!(out, b"{\"k\":\"v\\u001f\"");
+    }
+}
