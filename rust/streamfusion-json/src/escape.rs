@@ -38,7 +38,10 @@ pub(crate) fn write_jackson_str(out: &mut Vec<u8>, s: &str) {
 /// hex, non-ASCII raw), which arrow-json 60.1.0 uses for Utf8 values and keys; checked in the tests
 /// against `serde_json::to_string`.
 #[inline]
-#[allow(dead_code, reason = "plain mode currently delegates strings to arrow-json; this is its drop-in twin")]
+#[allow(
+    dead_code,
+    reason = "plain mode currently delegates strings to arrow-json; this is its drop-in twin"
+)]
 pub(crate) fn write_serde_str(out: &mut Vec<u8>, s: &str) {
     write_escaped::<false>(out, s);
 }
@@ -95,7 +98,8 @@ fn write_escaped<const JACKSON: bool>(out: &mut Vec<u8>, s: &str) {
             let word = load(bytes, base);
             while i < len {
                 let fresh = !0u64 << (8 * (i - base));
-                let mask = attention_mask::<JACKSON>((word & fresh) | ((ONES * u64::from(b'a')) & !fresh));
+                let mask =
+                    attention_mask::<JACKSON>((word & fresh) | ((ONES * u64::from(b'a')) & !fresh));
                 if mask == 0 {
                     break;
                 }
@@ -139,7 +143,11 @@ const SHORT: [u8; 32] = {
 /// Writes the escape for the byte at `at` (which needs attention) and returns the index after it.
 #[inline(never)]
 fn escape_at<const JACKSON: bool>(out: &mut Vec<u8>, bytes: &[u8], at: usize) -> usize {
-    let hex: &[u8; 16] = if JACKSON { b"0123456789ABCDEF" } else { b"0123456789abcdef" };
+    let hex: &[u8; 16] = if JACKSON {
+        b"0123456789ABCDEF"
+    } else {
+        b"0123456789abcdef"
+    };
     let b = bytes[at];
     match b {
         b'"' | b'\\' => out.extend_from_slice(&[b'\\', b]),
@@ -273,10 +281,18 @@ mod tests {
                 0x00..=0x1F => format!("\\u{b:04X}"),
                 _ => s.clone(),
             };
-            assert_eq!(jackson(&s), format!("\"{want}\""), "Jackson, code point {b:#04x}");
+            assert_eq!(
+                jackson(&s),
+                format!("\"{want}\""),
+                "Jackson, code point {b:#04x}"
+            );
             assert_eq!(serde(&s), reference_serde(&s), "serde, code point {b:#04x}");
             // Only the upper-case hex letters differ between the two.
-            assert_eq!(jackson(&s).to_ascii_lowercase(), serde(&s).to_ascii_lowercase(), "{b:#04x}");
+            assert_eq!(
+                jackson(&s).to_ascii_lowercase(),
+                serde(&s).to_ascii_lowercase(),
+                "{b:#04x}"
+            );
         }
         assert_eq!(serde("\u{b}\u{1f}"), r#""\u000b\u001f""#);
         assert_eq!(jackson("\u{b}\u{1f}"), r#""\u000B\u001F""#);
@@ -289,11 +305,17 @@ mod tests {
             ("\u{10000}", r#""\uD800\uDC00""#),
             ("\u{10FFFF}", r#""\uDBFF\uDFFF""#),
             ("\u{FFFF}", "\"\u{FFFF}\""),
-            ("\u{FEFF}\u{80}\u{9F}\u{A0}", "\"\u{FEFF}\u{80}\u{9F}\u{A0}\""),
+            (
+                "\u{FEFF}\u{80}\u{9F}\u{A0}",
+                "\"\u{FEFF}\u{80}\u{9F}\u{A0}\"",
+            ),
             ("\u{2028}", "\"\u{2028}\""),
             ("abcdefg\u{1F600}", r#""abcdefg\uD83D\uDE00""#),
             ("abcdefgh\u{1F600}", r#""abcdefgh\uD83D\uDE00""#),
-            ("\u{1F600}\u{1F600}\u{1F600}", r#""\uD83D\uDE00\uD83D\uDE00\uD83D\uDE00""#),
+            (
+                "\u{1F600}\u{1F600}\u{1F600}",
+                r#""\uD83D\uDE00\uD83D\uDE00\uD83D\uDE00""#,
+            ),
         ] {
             assert_eq!(jackson(s), want, "Jackson escape of {s:?}");
             assert_eq!(serde(s), reference_serde(s), "serde escape of {s:?}");
@@ -308,16 +330,37 @@ mod tests {
     fn escape_at_every_position() {
         // The two-byte classes put the byte a borrow would spuriously flag right after a hit.
         let classes = [
-            "\"", "\\", "\n", "\u{1}", "\u{1f}", "\u{7f}", "é", "\u{2028}", "\u{1F600}", "\u{10FFFF}", "\u{1} ", "\"#",
-            "\\]", "\u{0}\u{1}",
+            "\"",
+            "\\",
+            "\n",
+            "\u{1}",
+            "\u{1f}",
+            "\u{7f}",
+            "é",
+            "\u{2028}",
+            "\u{1F600}",
+            "\u{10FFFF}",
+            "\u{1} ",
+            "\"#",
+            "\\]",
+            "\u{0}\u{1}",
         ];
         for len in 0..=17 {
             for pos in 0..=len {
                 for class in classes {
                     for filler in ["a", "\u{1}"] {
-                        let s = format!("{}{class}{}", filler.repeat(pos), filler.repeat(len - pos));
-                        assert_eq!(jackson(&s), jackson_model(&s), "Jackson, len {len} pos {pos} {class:?}");
-                        assert_eq!(serde(&s), reference_serde(&s), "serde, len {len} pos {pos} {class:?}");
+                        let s =
+                            format!("{}{class}{}", filler.repeat(pos), filler.repeat(len - pos));
+                        assert_eq!(
+                            jackson(&s),
+                            jackson_model(&s),
+                            "Jackson, len {len} pos {pos} {class:?}"
+                        );
+                        assert_eq!(
+                            serde(&s),
+                            reference_serde(&s),
+                            "serde, len {len} pos {pos} {class:?}"
+                        );
                     }
                 }
             }
@@ -349,7 +392,13 @@ mod tests {
             let len = (next() % 40) as usize;
             let plain_bias = next() % 4;
             let s: String = (0..len)
-                .map(|_| if next() % 4 < plain_bias { 'x' } else { pool[(next() % pool.len() as u64) as usize] })
+                .map(|_| {
+                    if next() % 4 < plain_bias {
+                        'x'
+                    } else {
+                        pool[(next() % pool.len() as u64) as usize]
+                    }
+                })
                 .collect();
             assert_eq!(jackson(&s), jackson_model(&s), "Jackson escape of {s:?}");
             assert_eq!(serde(&s), reference_serde(&s), "serde escape of {s:?}");

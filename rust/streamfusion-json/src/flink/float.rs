@@ -40,19 +40,32 @@ pub(crate) fn write_f64(out: &mut Vec<u8>, v: f64) {
     }
     let mut buf = ryu::Buffer::new();
     let text = buf.format_finite(v).as_bytes();
-    // Biased exponent 0 and not zero: subnormal. Only there can the 2-digit rule change anything.
-    if v.to_bits() & 0x7ff0_0000_0000_0000 == 0 && v != 0.0 {
-        write_subnormal(out, text, |two: &str| two.parse::<f64>().ok() == Some(v.abs()), v.abs());
+    let abs = v.abs();
+    // Java's plain range is decided on the decimal `d` it picks: 1e-3 <= |d| < 1e7. `1e7` is a
+    // double, and `1e-3` is inside the rounding interval of the double `0.001` (never on an
+    // interval's edge: edges are binary midpoints), so comparing the double itself is exact.
+    // There, and for zero, ryu's text is already Java's.
+    if (0.001..1e7).contains(&abs) || abs == 0.0 {
+        out.extend_from_slice(text);
+    } else if abs < f64::MIN_POSITIVE {
+        // Subnormal: only there can the 2-digit rule change anything.
+        write_subnormal(
+            out,
+            text,
+            |two: &str| two.parse::<f64>().ok() == Some(abs),
+            abs,
+        );
     } else {
-        write_java_layout(out, text);
+        write_java_scientific(out, text);
     }
 }
 
 /// Appends `v` as Flink's `json` format writes a FLOAT: Java `Float.toString` (JDK 19+), NaN/±Infinity quoted.
 ///
 /// Source of truth: `java.lang.Float.toString(float)` on JDK 19+ (verified against Temurin 25,
-/// see `tests/data/java_float_to_string.txt`), as called by Jackson's `NumberOutput.toString`;
-/// the quoting of non-finite values is Jackson's `JsonWriteFeature.WRITE_NAN_AS_STRINGS` default.
+/// see `tests/data/java_float_to_string.txt`, and against all 2^32 bit patterns once), as called by
+/// Jackson's `NumberOutput.toString`; the quoting of non-finite values is Jackson's
+/// `JsonWriteFeature.WRITE_NAN_AS_STRINGS` default.
 #[inline]
 pub(crate) fn write_f32(out: &mut Vec<u8>, v: f32) {
     if !v.is_finite() {
@@ -61,10 +74,19 @@ pub(crate) fn write_f32(out: &mut Vec<u8>, v: f32) {
     }
     let mut buf = ryu::Buffer::new();
     let text = buf.format_finite(v).as_bytes();
-    if v.to_bits() & 0x7f80_0000 == 0 && v != 0.0 {
-        write_subnormal(out, text, |two: &str| two.parse::<f32>().ok() == Some(v.abs()), v.abs());
+    let abs = v.abs();
+    // Same reasoning as for f64: `1e7f32` is exact, `1e-3` rounds to the float `0.001f32`.
+    if (0.001f32..1e7).contains(&abs) || abs == 0.0 {
+        out.extend_from_slice(text);
+    } else if abs < f32::MIN_POSITIVE {
+        write_subnormal(
+            out,
+            text,
+            |two: &str| two.parse::<f32>().ok() == Some(abs),
+            abs,
+        );
     } else {
-        write_java_layout(out, text);
+        write_java_scientific(out, text);
     }
 }
 
@@ -86,36 +108,122 @@ struct Decimal {
     point: i32,
 }
 
-/// Re-lays out ryu's text (`-`? then `III.FFF`, `0.000FFF`, `DeX` or `D.DDDeX`) in Java's layout.
+/// Re-lays out ryu's text (`-`? then `III.FFF`, `0.000FFF`, `DeX` or `D.DDDeX`) of a value outside
+/// Java's plain range in Java's scientific layout.
+///
+/// Works on the bytes directly and writes through a stack buffer with one `extend_from_slice`.
 #[inline]
-fn write_java_layout(out: &mut Vec<u8>, text: &[u8]) {
-    let body = match text.first() {
-        Some(b'-') => &text[1..],
-        _ => text,
-    };
-    // Fast path: ryu printed plain and the value is inside Java's plain range [1e-3, 1e7),
-    // where both layouts agree byte for byte (also for `0.0` / `-0.0`).
-    if let Some(dot) = body.iter().position(|&b| b == b'.') {
-        let plain_java = if body[0] == b'0' {
-            // `0.FFF`: at most two zeros after the point means >= 1e-3 (or the value is zero).
-            body.len() == 3 || body[2..].iter().take(3).any(|&b| b != b'0')
-        } else {
-            dot <= 7
-        };
-        if plain_java && !body.contains(&b'e') {
+fn write_java_scientific(out: &mut Vec<u8>, text: &[u8]) {
+    let sign = usize::from(text[0] == b'-');
+    let body = &text[sign..];
+    let mut buf = [0u8; 32];
+    buf[0] = b'-';
+    let mut n = sign;
+    // ryu's exponent has at most 4 characters (`e-324`), so an `e` can only be among the last 5.
+    let tail = body.len().saturating_sub(5);
+    if let Some(p) = body[tail..].iter().position(|&b| b == b'e') {
+        // ryu's scientific form is Java's but for the `E`, and `.0` after a lone digit.
+        let e = tail + p;
+        if e > 1 {
+            out.extend_from_slice(text);
+            let at = out.len() - (body.len() - e);
+            out[at] = b'E';
+            return;
+        }
+        buf[n] = body[0];
+        buf[n + 1..n + 4].copy_from_slice(b".0E");
+        n += 4;
+        let exp = &body[e + 1..];
+        buf[n..n + exp.len()].copy_from_slice(exp);
+        n += exp.len();
+    } else if body[0] != b'0' {
+        // `III.FFF` (ryu always prints the point). Up to 7 integer digits is Java's plain range,
+        // handled by the callers; kept so that this function is right for any ryu text.
+        let dot = body.iter().position(|&b| b == b'.').unwrap_or(body.len());
+        if dot <= 7 {
             out.extend_from_slice(text);
             return;
         }
+        // Digits are the integer part then the fraction, without trailing zeros; exponent dot - 1.
+        let frac = &body[(dot + 1).min(body.len())..];
+        let frac = if frac == b"0" { &frac[..0] } else { frac };
+        let int = if frac.is_empty() {
+            let kept = body[..dot]
+                .iter()
+                .rposition(|&b| b != b'0')
+                .map_or(1, |p| p + 1);
+            &body[..kept]
+        } else {
+            &body[..dot]
+        };
+        buf[n] = int[0];
+        buf[n + 1] = b'.';
+        n += 2;
+        if int.len() == 1 && frac.is_empty() {
+            buf[n] = b'0';
+            n += 1;
+        } else {
+            buf[n..n + int.len() - 1].copy_from_slice(&int[1..]);
+            n += int.len() - 1;
+            buf[n..n + frac.len()].copy_from_slice(frac);
+            n += frac.len();
+        }
+        buf[n] = b'E';
+        n += 1;
+        n += write_exp(&mut buf[n..], dot as i32 - 1);
+    } else {
+        // `0.FFF`. At most two zeros after the point (or zero itself) is Java's plain range, see above.
+        let zeros = body[2..].iter().take_while(|&&b| b == b'0').count();
+        if zeros <= 2 || zeros == body.len() - 2 {
+            out.extend_from_slice(text);
+            return;
+        }
+        let digits = &body[2 + zeros..];
+        buf[n] = digits[0];
+        buf[n + 1] = b'.';
+        n += 2;
+        if digits.len() == 1 {
+            buf[n] = b'0';
+            n += 1;
+        } else {
+            buf[n..n + digits.len() - 1].copy_from_slice(&digits[1..]);
+            n += digits.len() - 1;
+        }
+        buf[n] = b'E';
+        n += 1;
+        n += write_exp(&mut buf[n..], -(zeros as i32) - 1);
     }
-    if body.len() != text.len() {
-        out.push(b'-');
+    out.extend_from_slice(&buf[..n]);
+}
+
+/// Writes a decimal exponent (`-` only when negative), returns its length.
+#[inline]
+fn write_exp(buf: &mut [u8], e: i32) -> usize {
+    let mut n = 0;
+    if e < 0 {
+        buf[0] = b'-';
+        n = 1;
     }
-    write_decimal_java(out, &parse_ryu(body));
+    let e = e.unsigned_abs();
+    if e >= 100 {
+        buf[n] = b'0' + (e / 100) as u8;
+        n += 1;
+    }
+    if e >= 10 {
+        buf[n] = b'0' + (e / 10 % 10) as u8;
+        n += 1;
+    }
+    buf[n] = b'0' + (e % 10) as u8;
+    n + 1
 }
 
 /// Digits and point position of ryu's unsigned text for a nonzero value.
 fn parse_ryu(body: &[u8]) -> Decimal {
-    let mut d = Decimal { digits: [0; 20], len: 0, point: 0 };
+    let mut d = Decimal {
+        digits: [0; 20],
+        len: 0,
+        point: 0,
+    };
     let (mantissa, exp) = match body.iter().position(|&b| b == b'e' || b == b'E') {
         Some(e) => (&body[..e], parse_exp(&body[e + 1..])),
         None => (body, 0),
@@ -141,7 +249,11 @@ fn parse_ryu(body: &[u8]) -> Decimal {
     while d.len > 1 && d.digits[d.len - 1] == b'0' {
         d.len -= 1;
     }
-    d.point = if int_digits > 0 { int_digits } else { -leading_zeros_after_point } + exp;
+    d.point = if int_digits > 0 {
+        int_digits
+    } else {
+        -leading_zeros_after_point
+    } + exp;
     d
 }
 
@@ -151,7 +263,9 @@ fn parse_exp(s: &[u8]) -> i32 {
         Some(b'+') => (false, &s[1..]),
         _ => (false, s),
     };
-    let n = digits.iter().fold(0i32, |n, &b| n * 10 + i32::from(b - b'0'));
+    let n = digits
+        .iter()
+        .fold(0i32, |n, &b| n * 10 + i32::from(b - b'0'));
     if neg {
         -n
     } else {
@@ -189,18 +303,9 @@ fn write_decimal_java(out: &mut Vec<u8>, d: &Decimal) {
             out.push(b'0');
         }
         out.push(b'E');
-        let e = d.point - 1;
-        if e < 0 {
-            out.push(b'-');
-        }
-        let e = e.unsigned_abs();
-        if e >= 100 {
-            out.push(b'0' + (e / 100) as u8);
-        }
-        if e >= 10 {
-            out.push(b'0' + (e / 10 % 10) as u8);
-        }
-        out.push(b'0' + (e % 10) as u8);
+        let mut buf = [0u8; 4];
+        let n = write_exp(&mut buf, d.point - 1);
+        out.extend_from_slice(&buf[..n]);
     }
 }
 
@@ -353,7 +458,10 @@ mod tests {
             (f64::MAX, "1.7976931348623157E308"),
             (f64::MIN, "-1.7976931348623157E308"),
             (f64::MIN_POSITIVE, "2.2250738585072014E-308"),
-            (f64::from_bits(0x000f_ffff_ffff_ffff), "2.225073858507201E-308"),
+            (
+                f64::from_bits(0x000f_ffff_ffff_ffff),
+                "2.225073858507201E-308",
+            ),
             (f64::EPSILON, "2.220446049250313E-16"),
             (1.0, "1.0"),
             (-2.5, "-2.5"),
@@ -380,7 +488,10 @@ mod tests {
     fn matches_jdk25_table() {
         let table = include_str!("../../tests/data/java_float_to_string.txt");
         let mut checked = 0;
-        for line in table.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+        for line in table
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
             let mut parts = line.split(' ');
             let (kind, bits, want) = (parts.next(), parts.next(), parts.next());
             let (Some(kind), Some(bits), Some(want)) = (kind, bits, want) else {
@@ -410,13 +521,21 @@ mod tests {
             let v = f64::from_bits(bits);
             let t = f64_text(v);
             if v.is_finite() {
-                assert_eq!(t.parse::<f64>().map(f64::to_bits), Ok(bits), "f64 round trip {t}");
+                assert_eq!(
+                    t.parse::<f64>().map(f64::to_bits),
+                    Ok(bits),
+                    "f64 round trip {t}"
+                );
                 check_shape(&t, v.abs() >= 1e-3 && v.abs() < 1e7 || v == 0.0);
             }
             let v = f32::from_bits(bits as u32);
             let t = f32_text(v);
             if v.is_finite() {
-                assert_eq!(t.parse::<f32>().map(f32::to_bits), Ok(bits as u32), "f32 round trip {t}");
+                assert_eq!(
+                    t.parse::<f32>().map(f32::to_bits),
+                    Ok(bits as u32),
+                    "f32 round trip {t}"
+                );
                 check_shape(&t, v.abs() >= 1e-3 && v.abs() < 1e7 || v == 0.0);
             }
         }
@@ -431,11 +550,20 @@ mod tests {
         };
         assert_eq!(exp.is_none(), plain, "layout of {t}");
         let (int, frac) = mantissa.split_once('.').expect("has a point");
-        assert!(!frac.is_empty() && (frac == "0" || !frac.ends_with('0')), "fraction of {t}");
+        assert!(
+            !frac.is_empty() && (frac == "0" || !frac.ends_with('0')),
+            "fraction of {t}"
+        );
         if let Some(e) = exp {
-            assert!(int.len() == 1 && int != "0", "scientific integer digit of {t}");
+            assert!(
+                int.len() == 1 && int != "0",
+                "scientific integer digit of {t}"
+            );
             let e = e.strip_prefix('-').unwrap_or(e);
-            assert!(!e.is_empty() && !e.starts_with('0') && e.bytes().all(|b| b.is_ascii_digit()), "{t}");
+            assert!(
+                !e.is_empty() && !e.starts_with('0') && e.bytes().all(|b| b.is_ascii_digit()),
+                "{t}"
+            );
         }
     }
 
