@@ -21,6 +21,9 @@ echo "== Rust: fmt, clippy, tests"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
 KAFKA_BOOTSTRAP_SERVERS=$bootstrap cargo test --workspace --all-features --locked
+
+echo "== Flink parity of streamfusion-json (real Flink goldens)"
+bash scripts/parity.sh
 bash scripts/miri.sh
 
 echo "== Java: build (native library through cargo) and tests"

@@ -591,7 +591,7 @@ pub fn special_f32() -> Vec<f32> {
         b(1.0e7f32.to_bits() + 1),
         123_456.79,
         3.4028235e38,
-        1.17549435e-38,
+        f32::from_bits(0x0080_0000), // 1.17549435E-38
         0.3,
     ]
 }
@@ -2019,8 +2019,8 @@ pub fn random_f64(r: &mut Rng) -> f64 {
         6 => (r.below(1 << 53) as f64 / (1u64 << 53) as f64) * 10f64.powi(r.range(-30, 30) as i32),
         7 => {
             // Near the 1e-3 and 1e7 layout boundaries.
-            let base = *r.pick(&[1.0e-3, 1.0e7, -1.0e-3, -1.0e7]);
-            f64::from_bits((base as f64).to_bits().wrapping_add_signed(r.range(-3, 3)))
+            let base: f64 = *r.pick(&[1.0e-3, 1.0e7, -1.0e-3, -1.0e7]);
+            f64::from_bits(base.to_bits().wrapping_add_signed(r.range(-3, 3)))
         }
         _ => r.range(-100_000, 100_000) as f64,
     }
@@ -2064,7 +2064,7 @@ fn random_decimal(r: &mut Rng, p: u8) -> i128 {
         4 => {
             let zeros = r.below(u64::from(p)) as u32;
             let head = 1 + r.below(99) as i128;
-            (head * 10i128.pow(zeros)).min(max)
+            head.checked_mul(10i128.pow(zeros)).unwrap_or(max).min(max)
         }
         _ => (r.below(1000) as i128).min(max),
     }

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Flink parity of streamfusion-json: writes the parity corpus (hand-written + seeded random cases, seed from
+# PARITY_SEED) into target/parity/corpus, runs the real Flink over it (scripts/flink-goldens.sh: Flink 2.2,
+# 1.20 and 2.3 on JDK 25, Flink 2.2 on JDK 17) into target/parity/goldens, then compares our Flink-mode
+# encoder with every golden set (tests/flink_parity.rs). Plain-mode parity runs in plain `cargo test`.
+set -euo pipefail
+usage() { echo "usage: $0   (environment: PARITY_SEED, JAVA25_HOME, JAVA17_HOME)" >&2; exit 2; }
+[ $# -eq 0 ] || usage
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+require cargo "install Rust 1.90 or newer (https://rustup.rs)"
+cd "$ROOT"
+
+corpus=$ROOT/target/parity/corpus
+goldens=$ROOT/target/parity/goldens
+start=$(date +%s)
+
+echo "== Parity corpus -> $corpus"
+rm -rf "$corpus"
+cargo run -q -p streamfusion-json --example parity_corpus -- "$corpus"
+
+echo "== Flink goldens -> $goldens"
+bash scripts/flink-goldens.sh "$corpus" "$goldens"
+
+echo "== Our Flink mode against every golden set"
+STREAMFUSION_PARITY_CORPUS=$corpus STREAMFUSION_PARITY_GOLDENS=$goldens \
+  cargo test -p streamfusion-json --test flink_parity -- --ignored --nocapture
+
+echo "parity: done in $(( $(date +%s) - start )) s"
