@@ -35,7 +35,11 @@ struct Plan {
 
 #[derive(Debug)]
 enum Body {
-    Flink { types: TypeOptions, key: Option<RowPlan>, value: RowPlan },
+    Flink {
+        types: TypeOptions,
+        key: Option<RowPlan>,
+        value: RowPlan,
+    },
     Plain(PlainPlan),
 }
 
@@ -46,7 +50,10 @@ impl JsonEncoder {
     /// [`Error::InvalidOption`] for option combinations Flink rejects ([`EncoderOptions::validate`]).
     pub fn new(options: EncoderOptions) -> Result<Self> {
         options.validate()?;
-        Ok(Self { options, plan: None })
+        Ok(Self {
+            options,
+            plan: None,
+        })
     }
 
     /// The options this encoder was created with.
@@ -132,7 +139,13 @@ impl Plan {
             Mode::Flink => {
                 let types = TypeOptions::new(o);
                 let row = |projection: &[(usize, String)]| {
-                    plan_row("", projection.iter().map(|(i, name)| (name.as_str(), schema.field(*i))), &types)
+                    plan_row(
+                        "",
+                        projection
+                            .iter()
+                            .map(|(i, name)| (name.as_str(), schema.field(*i))),
+                        &types,
+                    )
                 };
                 let key = layout.key.as_deref().map(row).transpose()?;
                 let value = row(&layout.value)?;
@@ -140,7 +153,11 @@ impl Plan {
             }
             Mode::Plain => Body::Plain(PlainPlan::new(schema, &layout, o.plain_explicit_nulls)?),
         };
-        Ok(Self { schema: schema.clone(), layout, body })
+        Ok(Self {
+            schema: schema.clone(),
+            layout,
+            body,
+        })
     }
 
     fn encode(&self, batch: &RecordBatch, out: &mut EncodedRecords) -> Result<()> {
@@ -148,9 +165,18 @@ impl Plan {
         let tombstones = self.layout.tombstones(batch)?;
         let is_tombstone = |row: usize| tombstones.as_ref().is_some_and(|t| t[row]);
         let footprint = |projection: &[(usize, String)]| -> usize {
-            projection.iter().map(|(i, name)| batch.column(*i).get_buffer_memory_size() + rows * (name.len() + 4)).sum()
+            projection
+                .iter()
+                .map(|(i, name)| {
+                    batch.column(*i).get_buffer_memory_size() + rows * (name.len() + 4)
+                })
+                .sum()
         };
-        out.reserve(rows, self.layout.key.as_deref().map_or(0, footprint), footprint(&self.layout.value));
+        out.reserve(
+            rows,
+            self.layout.key.as_deref().map_or(0, footprint),
+            footprint(&self.layout.value),
+        );
 
         match &self.body {
             Body::Flink { types, key, value } => {
@@ -158,7 +184,9 @@ impl Plan {
                     projection.iter().map(|(i, _)| batch.column(*i)).collect()
                 };
                 let mut key_enc = match (key, &self.layout.key) {
-                    (Some(plan), Some(projection)) => Some(RowEnc::bind(plan, &columns(projection), types)?),
+                    (Some(plan), Some(projection)) => {
+                        Some(RowEnc::bind(plan, &columns(projection), types)?)
+                    }
                     _ => None,
                 };
                 let mut value_enc = RowEnc::bind(value, &columns(&self.layout.value), types)?;
@@ -178,7 +206,10 @@ impl Plan {
             }
             Body::Plain(plain) => {
                 let (key_array, value_array) = plain.bind(batch, &self.layout)?;
-                let mut key_enc = key_array.as_ref().map(|k| plain.encoder(true, k)).transpose()?;
+                let mut key_enc = key_array
+                    .as_ref()
+                    .map(|k| plain.encoder(true, k))
+                    .transpose()?;
                 let mut value_enc = plain.encoder(false, &value_array)?;
                 for row in 0..rows {
                     let key_start = key_enc.as_mut().map(|k| {

@@ -22,6 +22,15 @@ pub enum Error {
     /// a key field lacks, a missing or mistyped row-kind column).
     #[error("layout: {0}")]
     InvalidLayout(String),
+    /// Field names Flink's `RowType` rejects: blank (only whitespace, as `Character.isWhitespace` defines it) or
+    /// repeated within one ROW ("Field names must be unique").
+    #[error("field `{field}`: {reason}")]
+    InvalidFieldName {
+        /// Dotted path of the field.
+        field: String,
+        /// Flink's rule that it breaks.
+        reason: String,
+    },
     /// A column (or a type nested inside it) has no JSON encoding in the selected mode, matching the types
     /// Flink's `JsonRowDataSerializationSchema` rejects (e.g. a map with non-string keys, the Null type).
     #[error("field `{field}`: {data_type} is not supported by the {mode} JSON encoder: {reason}")]

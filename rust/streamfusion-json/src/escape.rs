@@ -47,18 +47,20 @@ pub(crate) fn write_serde_str(out: &mut Vec<u8>, s: &str) {
 }
 
 /// Mask with the high bit set in (at least) the lowest byte of `w` that needs attention.
+///
+/// Per byte `b` with its high bit clear, `b - 0x20`, `(b ^ '"') - 1` and `(b ^ '\\') - 1` have their high bit set
+/// exactly when `b < 0x20`, `b == '"'`, `b == '\\'` (the XOR constants have no high bit, so `!w` masks all three);
+/// borrows only run upwards, so a bit above a real hit may be spurious but the lowest one never is. For Jackson,
+/// `(b & 0x7F) + 0x10` reaches `0x80` (no carry out of the byte) when `b & 0x7F >= 0x70`, which with `b`'s own
+/// high bit means `b >= 0xF0`: a 4-byte UTF-8 lead.
 #[inline(always)]
 fn attention_mask<const JACKSON: bool>(w: u64) -> u64 {
-    // Byte < 0x20: subtracting 0x20 wraps it into the high bit, and its own high bit is clear.
-    let control = w.wrapping_sub(ONES * 0x20) & !w;
-    let q = w ^ (ONES * u64::from(b'"'));
-    let quote = q.wrapping_sub(ONES) & !q;
-    let b = w ^ (ONES * u64::from(b'\\'));
-    let backslash = b.wrapping_sub(ONES) & !b;
-    let mut mask = control | quote | backslash;
+    let control = w.wrapping_sub(ONES * 0x20);
+    let quote = (w ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES);
+    let backslash = (w ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES);
+    let mut mask = (control | quote | backslash) & !w;
     if JACKSON {
-        // Byte >= 0xF0: bits 7, 6, 5 and 4 all set (shifts stay inside the byte for bit 7).
-        mask |= w & (w << 1) & (w << 2) & (w << 3);
+        mask |= ((w & (ONES * 0x7F)) + ONES * 0x10) & w;
     }
     mask & HIGHS
 }
@@ -70,58 +72,86 @@ fn load(bytes: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(word)
 }
 
+/// The fused scan-and-copy loop. Every clean 8-byte word is stored into the slab as soon as it is scanned (no
+/// separate `memmove` per run); a word with a byte that needs attention advances to that byte, which takes the
+/// escape path.
+///
+/// Capacity invariant, re-established after every escape: `capacity >= w + (len - i) + 9`, where `w` is the write
+/// position and `i` the read position. It covers an 8-byte store at `w` while 8 or more input bytes remain, one
+/// byte per remaining input byte, and the closing quote.
 #[inline(always)]
 fn write_escaped<const JACKSON: bool>(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
     let len = bytes.len();
-    out.reserve(len + 2);
+    out.reserve(len + 10);
     out.push(b'"');
-    let mut copied = 0; // bytes[..copied] are written
-    let mut i = 0; // bytes[..i] are scanned
+    let mut w = out.len();
+    let mut i = 0;
+    // Input index after the last escape: output and input are byte-aligned copies from there on.
+    let mut escaped_until = 0;
     while i + 8 <= len {
-        let mask = attention_mask::<JACKSON>(load(bytes, i));
+        let word = load(bytes, i);
+        // SAFETY: by the invariant, `w + 8 <= w + (len - i) <= capacity`; the source is a local value.
+        unsafe {
+            std::ptr::copy_nonoverlapping(word.to_le_bytes().as_ptr(), out.as_mut_ptr().add(w), 8)
+        };
+        let mask = attention_mask::<JACKSON>(word);
         if mask == 0 {
             i += 8;
+            w += 8;
             continue;
         }
-        let hit = i + (mask.trailing_zeros() / 8) as usize;
-        out.extend_from_slice(&bytes[copied..hit]);
-        i = escape_at::<JACKSON>(out, bytes, hit);
-        copied = i;
+        let clean = (mask.trailing_zeros() / 8) as usize;
+        // SAFETY: the `clean` bytes before the hit were just stored (initialised) and `w + clean <= capacity`.
+        unsafe { out.set_len(w + clean) };
+        i = escape_at::<JACKSON>(out, bytes, i + clean);
+        escaped_until = i;
+        out.reserve(len - i + 9);
+        w = out.len();
     }
-    if i < len {
-        if len >= 8 {
-            // Tail: re-load the last 8 bytes with those already scanned replaced by a plain byte.
-            // (Masking the result instead would be wrong: a hit below `i` can leave a spurious
-            // borrow bit above it.)
-            let base = len - 8;
-            let word = load(bytes, base);
-            while i < len {
-                let fresh = !0u64 << (8 * (i - base));
-                let mask =
-                    attention_mask::<JACKSON>((word & fresh) | ((ONES * u64::from(b'a')) & !fresh));
-                if mask == 0 {
-                    break;
-                }
-                let hit = base + (mask.trailing_zeros() / 8) as usize;
-                out.extend_from_slice(&bytes[copied..hit]);
-                i = escape_at::<JACKSON>(out, bytes, hit);
-                copied = i;
-            }
-        } else {
-            while i < len {
-                if needs_attention::<JACKSON>(bytes[i]) {
-                    out.extend_from_slice(&bytes[copied..i]);
-                    i = escape_at::<JACKSON>(out, bytes, i);
-                    copied = i;
-                } else {
-                    i += 1;
-                }
-            }
+    // Tail of a string of 8+ bytes whose last 8 input bytes were copied verbatim so far (no escape inside them):
+    // re-scan the last word with the already-scanned bytes replaced by a plain one (masking the result instead
+    // would be wrong: a hit below `i` can leave a spurious borrow bit above it), and if it is clean store the
+    // whole word so that it ends where the string ends, rewriting identical bytes.
+    if i < len && len >= 8 && escaped_until + 8 <= len {
+        let base = len - 8;
+        let fresh = !0u64 << (8 * (i - base));
+        let word = load(bytes, base);
+        if attention_mask::<JACKSON>((word & fresh) | ((ONES * u64::from(b'a')) & !fresh)) == 0 {
+            let at = w - (i - base);
+            // SAFETY: output `at .. w` holds input `base .. i` verbatim (no escape at or after `base`), and
+            // `at + 8 = w + (len - i) <= capacity` by the invariant.
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    word.to_le_bytes().as_ptr(),
+                    out.as_mut_ptr().add(at),
+                    8,
+                )
+            };
+            w += len - i;
+            i = len;
         }
     }
-    out.extend_from_slice(&bytes[copied..]);
-    out.push(b'"');
+    while i < len {
+        let b = bytes[i];
+        if needs_attention::<JACKSON>(b) {
+            // SAFETY: bytes up to `w` are initialised (stored above or below) and within capacity.
+            unsafe { out.set_len(w) };
+            i = escape_at::<JACKSON>(out, bytes, i);
+            out.reserve(len - i + 9);
+            w = out.len();
+        } else {
+            // SAFETY: by the invariant, `w + 1 <= capacity`.
+            unsafe { *out.as_mut_ptr().add(w) = b };
+            w += 1;
+            i += 1;
+        }
+    }
+    // SAFETY: bytes up to `w` are initialised and the invariant leaves room for the closing quote.
+    unsafe {
+        *out.as_mut_ptr().add(w) = b'"';
+        out.set_len(w + 1);
+    }
 }
 
 #[inline(always)]

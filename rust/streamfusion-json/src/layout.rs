@@ -29,15 +29,21 @@ impl Layout {
     pub(crate) fn new(schema: &Schema, o: &EncoderOptions) -> Result<Self> {
         let find = |name: &str, option: &str| {
             schema.index_of(name).map_err(|_| {
-                let columns: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
-                Error::InvalidLayout(format!("{option} names `{name}`, which is not a column (columns: {columns:?})"))
+                let columns: Vec<&str> =
+                    schema.fields().iter().map(|f| f.name().as_str()).collect();
+                Error::InvalidLayout(format!(
+                    "{option} names `{name}`, which is not a column (columns: {columns:?})"
+                ))
             })
         };
         let row_kind = match &o.row_kind_column {
             Some(name) => {
                 let i = find(name, "changelog.row-kind-column")?;
                 let dt = schema.field(i).data_type();
-                if !matches!(dt, DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View | DataType::Int8) {
+                if !matches!(
+                    dt,
+                    DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View | DataType::Int8
+                ) {
                     return Err(Error::InvalidLayout(format!(
                         "changelog.row-kind-column `{name}` is {dt}; use Utf8 (+I, -U, +U, -D) or Int8 (0 to 3)"
                     )));
@@ -53,7 +59,9 @@ impl Layout {
             for name in &o.key_fields {
                 let i = find(name, "key.fields")?;
                 if Some(i) == row_kind {
-                    return Err(Error::InvalidLayout(format!("`{name}` is the row-kind column; it cannot be a key field")));
+                    return Err(Error::InvalidLayout(format!(
+                        "`{name}` is the row-kind column; it cannot be a key field"
+                    )));
                 }
                 let out = match &o.key_fields_prefix {
                     // KafkaConnectorOptionsUtil.createKeyFormatProjection's message.
@@ -78,7 +86,11 @@ impl Layout {
             .filter(|&(i, _)| o.value_fields_include == ValueFieldsInclude::All || !is_key(i))
             .map(|(i, f)| (i, f.name().clone()))
             .collect();
-        Ok(Self { key, value, row_kind })
+        Ok(Self {
+            key,
+            value,
+            row_kind,
+        })
     }
 
     /// Per row, whether the value is a tombstone: Flink's upsert-kafka writes DELETE and UPDATE_BEFORE as a null
@@ -88,7 +100,9 @@ impl Layout {
     /// # Errors
     /// [`Error::InvalidValue`] for a null or unknown row kind.
     pub(crate) fn tombstones(&self, batch: &RecordBatch) -> Result<Option<Vec<bool>>> {
-        let Some(i) = self.row_kind else { return Ok(None) };
+        let Some(i) = self.row_kind else {
+            return Ok(None);
+        };
         let column = batch.column(i);
         let name = batch.schema_ref().field(i).name().clone();
         let bad = |row: usize, what: String| Error::InvalidValue {
@@ -102,7 +116,10 @@ impl Layout {
                 return Err(bad(row, "null".to_owned()));
             }
             let tombstone = match column.data_type() {
-                DataType::Int8 => match column.as_primitive::<arrow_array::types::Int8Type>().value(row) {
+                DataType::Int8 => match column
+                    .as_primitive::<arrow_array::types::Int8Type>()
+                    .value(row)
+                {
                     0 | 2 => false,
                     1 | 3 => true,
                     v => return Err(bad(row, v.to_string())),

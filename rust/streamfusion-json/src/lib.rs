@@ -34,6 +34,7 @@ mod escape;
 mod flink;
 mod layout;
 mod options;
+mod out;
 mod plain;
 mod records;
 

@@ -148,7 +148,10 @@ impl Default for EncoderOptions {
 }
 
 fn invalid(key: &str, message: impl Into<String>) -> Error {
-    Error::InvalidOption { key: key.to_owned(), message: message.into() }
+    Error::InvalidOption {
+        key: key.to_owned(),
+        message: message.into(),
+    }
 }
 
 fn parse_bool(key: &str, value: &str) -> Result<bool> {
@@ -156,7 +159,10 @@ fn parse_bool(key: &str, value: &str) -> Result<bool> {
     match value.to_ascii_lowercase().as_str() {
         "true" => Ok(true),
         "false" => Ok(false),
-        _ => Err(invalid(key, format!("`{value}` is not a boolean; use true or false"))),
+        _ => Err(invalid(
+            key,
+            format!("`{value}` is not a boolean; use true or false"),
+        )),
     }
 }
 
@@ -169,7 +175,9 @@ impl EncoderOptions {
     /// accepted set, and for combinations Flink rejects: `key.fields-prefix` without
     /// `value.fields-include=EXCEPT_KEY`, `encode.ignore-null-fields` on Flink 1.19, a row-kind column without
     /// `key.fields`.
-    pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(pairs: impl IntoIterator<Item = (K, V)>) -> Result<Self> {
+    pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(
+        pairs: impl IntoIterator<Item = (K, V)>,
+    ) -> Result<Self> {
         let mut o = Self::default();
         for (key, value) in pairs {
             let (key, value) = (key.as_ref(), value.as_ref());
@@ -237,12 +245,23 @@ impl EncoderOptions {
     /// # Errors
     /// [`Error::InvalidOption`] naming the option at fault.
     pub fn validate(&self) -> Result<()> {
-        if self.key_fields_prefix.is_some() && self.value_fields_include != ValueFieldsInclude::ExceptKey {
+        if self.key_fields_prefix.is_some()
+            && self.value_fields_include != ValueFieldsInclude::ExceptKey
+        {
             // KafkaConnectorOptionsUtil.validateKeyFormat: a prefix needs EXCEPT_KEY.
-            return Err(invalid("key.fields-prefix", "needs value.fields-include = EXCEPT_KEY (as in Flink's Kafka connector)"));
+            return Err(invalid(
+                "key.fields-prefix",
+                "needs value.fields-include = EXCEPT_KEY (as in Flink's Kafka connector)",
+            ));
         }
-        if self.ignore_null_fields && self.mode == Mode::Flink && self.flink_version < FlinkVersion::V1_20 {
-            return Err(invalid("encode.ignore-null-fields", "exists since Flink 1.20 (FLINK-16627)"));
+        if self.ignore_null_fields
+            && self.mode == Mode::Flink
+            && self.flink_version < FlinkVersion::V1_20
+        {
+            return Err(invalid(
+                "encode.ignore-null-fields",
+                "exists since Flink 1.20 (FLINK-16627)",
+            ));
         }
         if self.row_kind_column.is_some() && self.key_fields.is_empty() {
             return Err(invalid(
@@ -294,12 +313,22 @@ mod tests {
 
     #[test]
     fn rejects_typos_and_bad_values_naming_the_option() {
-        let err = |pairs: &[(&str, &str)]| EncoderOptions::from_pairs(pairs.iter().copied()).unwrap_err().to_string();
-        assert!(err(&[("timestamp-format.standrd", "SQL")]).starts_with("option `timestamp-format.standrd`: unknown option"));
-        assert!(err(&[("timestamp-format.standard", "sql")]).contains("`sql` is not one of SQL, ISO-8601"));
+        let err = |pairs: &[(&str, &str)]| {
+            EncoderOptions::from_pairs(pairs.iter().copied())
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(err(&[("timestamp-format.standrd", "SQL")])
+            .starts_with("option `timestamp-format.standrd`: unknown option"));
+        assert!(err(&[("timestamp-format.standard", "sql")])
+            .contains("`sql` is not one of SQL, ISO-8601"));
         assert!(err(&[("encode.ignore-null-fields", "yes")]).contains("not a boolean"));
         assert!(err(&[("key.fields", "a"), ("key.fields-prefix", "k_")]).contains("EXCEPT_KEY"));
-        assert!(err(&[("flink.version", "1.19"), ("encode.ignore-null-fields", "true")]).contains("1.20"));
+        assert!(err(&[
+            ("flink.version", "1.19"),
+            ("encode.ignore-null-fields", "true")
+        ])
+        .contains("1.20"));
         assert!(err(&[("changelog.row-kind-column", "op")]).contains("key.fields"));
         assert!(err(&[("flink.version", "1.18")]).contains("not one of 1.19"));
     }

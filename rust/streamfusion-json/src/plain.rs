@@ -29,8 +29,15 @@ fn root(schema: &Schema, projection: &[(usize, String)]) -> FieldRef {
 }
 
 fn struct_of(root: &FieldRef, columns: Vec<ArrayRef>, rows: usize) -> Result<StructArray> {
-    let DataType::Struct(fields) = root.data_type() else { unreachable!("roots are structs") };
-    Ok(StructArray::try_new_with_length(fields.clone(), columns, None, rows)?)
+    let DataType::Struct(fields) = root.data_type() else {
+        unreachable!("roots are structs")
+    };
+    Ok(StructArray::try_new_with_length(
+        fields.clone(),
+        columns,
+        None,
+        rows,
+    )?)
 }
 
 impl PlainPlan {
@@ -52,22 +59,42 @@ impl PlainPlan {
                 });
             }
         }
-        Ok(Self { key: layout.key.as_ref().map(|k| root(schema, k)), value: root(schema, &layout.value), options })
+        Ok(Self {
+            key: layout.key.as_ref().map(|k| root(schema, k)),
+            value: root(schema, &layout.value),
+            options,
+        })
     }
 
     /// Binds the projections to `batch`: (key encoder, value encoder) over owned struct arrays.
-    pub(crate) fn bind(&self, batch: &RecordBatch, layout: &Layout) -> Result<(Option<StructArray>, StructArray)> {
-        let project = |p: &[(usize, String)]| p.iter().map(|(i, _)| batch.column(*i).clone()).collect();
+    pub(crate) fn bind(
+        &self,
+        batch: &RecordBatch,
+        layout: &Layout,
+    ) -> Result<(Option<StructArray>, StructArray)> {
+        let project =
+            |p: &[(usize, String)]| p.iter().map(|(i, _)| batch.column(*i).clone()).collect();
         let key = match (&self.key, &layout.key) {
             (Some(root), Some(k)) => Some(struct_of(root, project(k), batch.num_rows())?),
             _ => None,
         };
-        Ok((key, struct_of(&self.value, project(&layout.value), batch.num_rows())?))
+        Ok((
+            key,
+            struct_of(&self.value, project(&layout.value), batch.num_rows())?,
+        ))
     }
 
     /// An arrow-json encoder over a bound projection.
-    pub(crate) fn encoder<'a>(&'a self, key: bool, array: &'a StructArray) -> Result<NullableEncoder<'a>> {
-        let root = if key { self.key.as_ref().expect("bound with a key") } else { &self.value };
+    pub(crate) fn encoder<'a>(
+        &'a self,
+        key: bool,
+        array: &'a StructArray,
+    ) -> Result<NullableEncoder<'a>> {
+        let root = if key {
+            self.key.as_ref().expect("bound with a key")
+        } else {
+            &self.value
+        };
         Ok(make_encoder(root, array as &dyn Array, &self.options)?)
     }
 }

@@ -81,7 +81,11 @@ impl EncodedRecords {
     /// # Panics
     /// If `row >= self.len()`.
     pub fn value(&self, row: usize) -> Option<&[u8]> {
-        slice(&self.values, self.value_offsets[row], self.value_lengths[row])
+        slice(
+            &self.values,
+            self.value_offsets[row],
+            self.value_lengths[row],
+        )
     }
 
     /// `(key, value)` of every record in order.
@@ -125,10 +129,16 @@ impl EncodedRecords {
     /// computed with wrapping casts and only kept when this passes.
     pub(crate) fn check_size(&self) -> Result<()> {
         if self.keys.len() > MAX_SLAB {
-            return Err(Error::SlabTooLarge { slab: "key", bytes: self.keys.len() });
+            return Err(Error::SlabTooLarge {
+                slab: "key",
+                bytes: self.keys.len(),
+            });
         }
         if self.values.len() > MAX_SLAB {
-            return Err(Error::SlabTooLarge { slab: "value", bytes: self.values.len() });
+            return Err(Error::SlabTooLarge {
+                slab: "value",
+                bytes: self.values.len(),
+            });
         }
         Ok(())
     }

@@ -6,8 +6,9 @@ use std::collections::HashMap;
 use arrow_array::cast::AsArray;
 use arrow_array::types::*;
 use arrow_array::{
-    Array, ArrayRef, ArrowPrimitiveType, FixedSizeBinaryArray, GenericBinaryArray, GenericListArray,
-    GenericListViewArray, GenericStringArray, MapArray, OffsetSizeTrait, PrimitiveArray, StringViewArray,
+    Array, ArrayRef, ArrowPrimitiveType, FixedSizeBinaryArray, GenericBinaryArray,
+    GenericListArray, GenericListViewArray, GenericStringArray, MapArray, OffsetSizeTrait,
+    PrimitiveArray, StringViewArray,
 };
 use arrow_buffer::NullBuffer;
 use arrow_schema::{DataType, TimeUnit};
@@ -20,6 +21,7 @@ use super::temporal::{write_date, write_time, TimestampWriter};
 use crate::error::{Error, Result};
 use crate::escape::write_jackson_str;
 use crate::options::MapNullKeyMode;
+use crate::out::{write_i64, Padded};
 
 /// Writes the JSON of one non-null slot.
 pub(crate) trait Enc {
@@ -29,13 +31,28 @@ pub(crate) trait Enc {
 /// An encoder plus the logical nulls of its array.
 pub(crate) struct Col<'a> {
     nulls: Option<NullBuffer>,
-    enc: Box<dyn Enc + 'a>,
+    kind: Kind<'a>,
 }
 
-impl Col<'_> {
+/// ROWs stay visible (not boxed behind `dyn Enc`) because duplicate map keys may need them merged.
+enum Kind<'a> {
+    Row(RowEnc<'a>),
+    Other(Box<dyn Enc + 'a>),
+}
+
+impl<'a> Col<'a> {
     #[inline]
     pub(crate) fn is_null(&self, idx: usize) -> bool {
         self.nulls.as_ref().is_some_and(|n| n.is_null(idx))
+    }
+
+    /// Writes the non-null slot `idx`.
+    #[inline]
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        match &mut self.kind {
+            Kind::Row(row) => row.write(idx, out),
+            Kind::Other(enc) => enc.write(idx, out),
+        }
     }
 
     /// Writes slot `idx`, `null` when it is null.
@@ -44,27 +61,80 @@ impl Col<'_> {
         if self.is_null(idx) {
             out.extend_from_slice(b"null");
         } else {
-            self.enc.write(idx, out);
+            self.write(idx, out);
+        }
+    }
+
+    /// The JSON node slot `idx` becomes when Jackson converts it with `reuse` as the node already stored under
+    /// the same map key (see [`Node`]).
+    fn node(&mut self, idx: usize, reuse: Option<Node<'a>>) -> Node<'a> {
+        if self.is_null(idx) {
+            return Node::Raw(b"null".to_vec());
+        }
+        match &mut self.kind {
+            Kind::Row(row) => row.merge(idx, reuse),
+            Kind::Other(enc) => {
+                let mut raw = Vec::new();
+                enc.write(idx, &mut raw);
+                Node::Raw(raw)
+            }
+        }
+    }
+}
+
+/// A small Jackson-like node tree, built only for the rare case Flink's reuse of nodes shows in the output:
+/// a MAP with a repeated key whose values are ROWs, under `encode.ignore-null-fields`.
+///
+/// Flink's map converter calls the value converter with the node already stored under that key as `reuse`;
+/// the ROW converter fills that `ObjectNode` in place and skips null fields, so fields of the earlier value
+/// survive and fields new to the node are appended (`RowDataToJsonConverters.createRowConverter`). Maps and
+/// arrays clear a reused node (`removeAll`), so only ROWs merge.
+enum Node<'n> {
+    /// Finished JSON text.
+    Raw(Vec<u8>),
+    /// An object: fields in node insertion order, keyed by their `,"name":` text.
+    Object(Vec<(&'n Padded, Node<'n>)>),
+}
+
+impl Node<'_> {
+    fn write(&self, out: &mut Vec<u8>) {
+        match self {
+            Node::Raw(raw) => out.extend_from_slice(raw),
+            Node::Object(fields) => {
+                out.push(b'{');
+                for (n, (name, node)) in fields.iter().enumerate() {
+                    name.append(out, usize::from(n == 0));
+                    node.write(out);
+                }
+                out.push(b'}');
+            }
         }
     }
 }
 
 /// A ROW bound to its field arrays (top-level columns or a struct's children).
 pub(crate) struct RowEnc<'a> {
-    fields: Vec<(&'a [u8], Col<'a>)>,
+    fields: Vec<(&'a Padded, Col<'a>)>,
     ignore_nulls: bool,
 }
 
 impl<'a> RowEnc<'a> {
     /// Binds `plan` to `arrays` (same order as the plan's fields).
-    pub(crate) fn bind(plan: &'a RowPlan, arrays: &[&'a ArrayRef], o: &'a TypeOptions) -> Result<Self> {
+    pub(crate) fn bind(
+        plan: &'a RowPlan,
+        arrays: &[&'a ArrayRef],
+        o: &'a TypeOptions,
+    ) -> Result<Self> {
         let fields = plan
             .fields
             .iter()
             .zip(arrays)
-            .map(|(f, &a)| Ok((f.name.as_slice(), bind(&f.path, &f.ty, a.as_ref(), o)?)))
+            .map(|(f, &a)| Ok((&f.name, bind(&f.path, &f.ty, a.as_ref(), o)?)))
             .collect::<Result<_>>()?;
-        Ok(Self { fields, ignore_nulls: o.ignore_null_fields })
+        Ok(Self {
+            fields,
+            ignore_nulls: o.ignore_null_fields,
+        })
     }
 
     /// Writes row `idx` as a JSON object in declared field order: null fields as `"f":null`, or omitted with
@@ -78,26 +148,45 @@ impl<'a> RowEnc<'a> {
             if null && self.ignore_nulls {
                 continue;
             }
-            out.extend_from_slice(if first { &name[1..] } else { name });
+            name.append(out, usize::from(first));
             first = false;
             if null {
                 out.extend_from_slice(b"null");
             } else {
-                col.enc.write(idx, out);
+                col.write(idx, out);
             }
         }
         out.push(b'}');
     }
-}
 
-impl Enc for RowEnc<'_> {
-    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
-        RowEnc::write(self, idx, out)
+    /// Row `idx` converted into `reuse` when that is an object (Flink's ROW converter with a reused node).
+    fn merge(&mut self, idx: usize, reuse: Option<Node<'a>>) -> Node<'a> {
+        let mut fields = match reuse {
+            Some(Node::Object(fields)) => fields,
+            _ => Vec::new(),
+        };
+        for &mut (name, ref mut col) in &mut self.fields {
+            if self.ignore_nulls && col.is_null(idx) {
+                continue;
+            }
+            match fields.iter().position(|(n, _)| std::ptr::eq(*n, name)) {
+                Some(p) => {
+                    let previous = std::mem::replace(&mut fields[p].1, Node::Raw(Vec::new()));
+                    fields[p].1 = col.node(idx, Some(previous));
+                }
+                None => fields.push((name, col.node(idx, None))),
+            }
+        }
+        Node::Object(fields)
     }
 }
 
 fn invalid(path: &str, row: usize, message: String) -> Error {
-    Error::InvalidValue { field: path.to_owned(), row, message }
+    Error::InvalidValue {
+        field: path.to_owned(),
+        row,
+        message,
+    }
 }
 
 /// Indices of the non-null slots of `array`.
@@ -107,8 +196,21 @@ fn valid_indices(array: &dyn Array) -> impl Iterator<Item = usize> + '_ {
 }
 
 /// Binds `ty` to `array`, validating the values Flink's types cannot hold.
-pub(crate) fn bind<'a>(path: &str, ty: &'a Ty, array: &'a dyn Array, o: &'a TypeOptions) -> Result<Col<'a>> {
+pub(crate) fn bind<'a>(
+    path: &str,
+    ty: &'a Ty,
+    array: &'a dyn Array,
+    o: &'a TypeOptions,
+) -> Result<Col<'a>> {
     let nulls = array.logical_nulls();
+    if let Ty::Row(plan) = ty {
+        let s = array.as_struct();
+        let children: Vec<&ArrayRef> = s.columns().iter().collect();
+        return Ok(Col {
+            nulls,
+            kind: Kind::Row(RowEnc::bind(plan, &children, o)?),
+        });
+    }
     let enc: Box<dyn Enc + 'a> = match ty {
         Ty::Bool => Box::new(BoolEnc(array.as_boolean())),
         Ty::Int => match array.data_type() {
@@ -124,10 +226,18 @@ pub(crate) fn bind<'a>(path: &str, ty: &'a Ty, array: &'a dyn Array, o: &'a Type
         Ty::F32 => Box::new(F32Enc(array.as_primitive())),
         Ty::F64 => Box::new(F64Enc(array.as_primitive())),
         Ty::Decimal(style) => match array.data_type() {
-            DataType::Decimal32(_, s) => Box::new(DecimalEnc::<Decimal32Type>::new(array, *s, *style)),
-            DataType::Decimal64(_, s) => Box::new(DecimalEnc::<Decimal64Type>::new(array, *s, *style)),
-            DataType::Decimal128(_, s) => Box::new(DecimalEnc::<Decimal128Type>::new(array, *s, *style)),
-            DataType::Decimal256(_, s) => Box::new(DecimalEnc::<Decimal256Type>::new(array, *s, *style)),
+            DataType::Decimal32(_, s) => {
+                Box::new(DecimalEnc::<Decimal32Type>::new(array, *s, *style))
+            }
+            DataType::Decimal64(_, s) => {
+                Box::new(DecimalEnc::<Decimal64Type>::new(array, *s, *style))
+            }
+            DataType::Decimal128(_, s) => {
+                Box::new(DecimalEnc::<Decimal128Type>::new(array, *s, *style))
+            }
+            DataType::Decimal256(_, s) => {
+                Box::new(DecimalEnc::<Decimal256Type>::new(array, *s, *style))
+            }
             _ => unreachable!("planned as decimal"),
         },
         Ty::Str => match array.data_type() {
@@ -144,8 +254,11 @@ pub(crate) fn bind<'a>(path: &str, ty: &'a Ty, array: &'a dyn Array, o: &'a Type
         Ty::Date32 => Box::new(Date32Enc(array.as_primitive())),
         Ty::Date64 => Box::new(Date64Enc(array.as_primitive())),
         Ty::Time { unit, fraction } => {
-            let millis = time_millis(path, array, *unit)?;
-            Box::new(TimeEnc { millis, fraction: *fraction })
+            let millis = time_millis(path, array, *unit, *fraction)?;
+            Box::new(TimeEnc {
+                millis,
+                fraction: *fraction,
+            })
         }
         Ty::Timestamp { unit, ltz } => {
             let w = TimestampWriter::new(o.timestamp_separator, *ltz);
@@ -153,14 +266,22 @@ pub(crate) fn bind<'a>(path: &str, ty: &'a Ty, array: &'a dyn Array, o: &'a Type
                 TimeUnit::Second => {
                     let a = array.as_primitive::<TimestampSecondType>();
                     check_seconds(path, a)?;
-                    Box::new(TsEnc { values: a, w, scale: 1 })
+                    Box::new(TsEnc {
+                        values: a,
+                        w,
+                        scale: 1,
+                    })
                 }
-                TimeUnit::Millisecond => {
-                    Box::new(TsEnc { values: array.as_primitive::<TimestampMillisecondType>(), w, scale: 1_000 })
-                }
-                TimeUnit::Microsecond => {
-                    Box::new(TsEnc { values: array.as_primitive::<TimestampMicrosecondType>(), w, scale: 1_000_000 })
-                }
+                TimeUnit::Millisecond => Box::new(TsEnc {
+                    values: array.as_primitive::<TimestampMillisecondType>(),
+                    w,
+                    scale: 1_000,
+                }),
+                TimeUnit::Microsecond => Box::new(TsEnc {
+                    values: array.as_primitive::<TimestampMicrosecondType>(),
+                    w,
+                    scale: 1_000_000,
+                }),
                 TimeUnit::Nanosecond => Box::new(TsEnc {
                     values: array.as_primitive::<TimestampNanosecondType>(),
                     w,
@@ -173,14 +294,29 @@ pub(crate) fn bind<'a>(path: &str, ty: &'a Ty, array: &'a dyn Array, o: &'a Type
         Ty::IntervalDayTime => {
             let a = array.as_primitive::<IntervalDayTimeType>();
             Box::new(MillisEnc(
-                a.values().iter().map(|v| i64::from(v.days) * 86_400_000 + i64::from(v.milliseconds)).collect(),
+                a.values()
+                    .iter()
+                    .map(|v| i64::from(v.days) * 86_400_000 + i64::from(v.milliseconds))
+                    .collect(),
             ))
         }
         Ty::List(element) => match array.data_type() {
             DataType::List(_) => Box::new(ListEnc::new(path, array.as_list::<i32>(), element, o)?),
-            DataType::LargeList(_) => Box::new(ListEnc::new(path, array.as_list::<i64>(), element, o)?),
-            DataType::ListView(_) => Box::new(ListViewEnc::new(path, array.as_list_view::<i32>(), element, o)?),
-            DataType::LargeListView(_) => Box::new(ListViewEnc::new(path, array.as_list_view::<i64>(), element, o)?),
+            DataType::LargeList(_) => {
+                Box::new(ListEnc::new(path, array.as_list::<i64>(), element, o)?)
+            }
+            DataType::ListView(_) => Box::new(ListViewEnc::new(
+                path,
+                array.as_list_view::<i32>(),
+                element,
+                o,
+            )?),
+            DataType::LargeListView(_) => Box::new(ListViewEnc::new(
+                path,
+                array.as_list_view::<i64>(),
+                element,
+                o,
+            )?),
             _ => {
                 let a = array.as_fixed_size_list();
                 let size = a.value_length() as usize;
@@ -188,19 +324,26 @@ pub(crate) fn bind<'a>(path: &str, ty: &'a Ty, array: &'a dyn Array, o: &'a Type
                 Box::new(FixedListEnc { values, size })
             }
         },
-        Ty::Row(plan) => {
-            let s = array.as_struct();
-            let children: Vec<&ArrayRef> = s.columns().iter().collect();
-            Box::new(RowEnc::bind(plan, &children, o)?)
-        }
+        Ty::Row(_) => unreachable!("bound above"),
         Ty::Map(value) => Box::new(MapEnc::new(path, array.as_map(), value, o)?),
         Ty::Dictionary(value) => {
             let d = array.as_any_dictionary();
-            let keys = d.normalized_keys();
-            Box::new(DictEnc { keys, values: bind(path, value, d.values().as_ref(), o)? })
+            // An empty dictionary can only have null keys (which are never read); arrow asserts on normalising it.
+            let keys = if d.values().is_empty() {
+                vec![0; d.keys().len()]
+            } else {
+                d.normalized_keys()
+            };
+            Box::new(DictEnc {
+                keys,
+                values: bind(path, value, d.values().as_ref(), o)?,
+            })
         }
     };
-    Ok(Col { nulls, enc })
+    Ok(Col {
+        nulls,
+        kind: Kind::Other(enc),
+    })
 }
 
 struct BoolEnc<'a>(&'a arrow_array::BooleanArray);
@@ -214,7 +357,7 @@ impl Enc for BoolEnc<'_> {
 fn int<'a, T>(array: &'a dyn Array) -> Box<dyn Enc + 'a>
 where
     T: ArrowPrimitiveType,
-    T::Native: itoa::Integer,
+    T::Native: Into<i64>,
 {
     Box::new(IntEnc(array.as_primitive::<T>()))
 }
@@ -222,11 +365,11 @@ where
 struct IntEnc<'a, T: ArrowPrimitiveType>(&'a PrimitiveArray<T>);
 impl<T: ArrowPrimitiveType> Enc for IntEnc<'_, T>
 where
-    T::Native: itoa::Integer,
+    T::Native: Into<i64>,
 {
     #[inline]
     fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
-        out.extend_from_slice(itoa::Buffer::new().format(self.0.value(idx)).as_bytes());
+        write_i64(out, self.0.value(idx).into());
     }
 }
 
@@ -235,7 +378,7 @@ struct MillisEnc(Vec<i64>);
 impl Enc for MillisEnc {
     #[inline]
     fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
-        out.extend_from_slice(itoa::Buffer::new().format(self.0[idx]).as_bytes());
+        write_i64(out, self.0[idx]);
     }
 }
 
@@ -285,7 +428,11 @@ impl ToI128 for i128 {
 impl ToI128 for arrow_buffer::i256 {
     fn to_i128_lossless(self) -> i128 {
         // Precision <= 38 digits always fits; a value out of its declared precision saturates rather than panics.
-        self.to_i128().unwrap_or(if self.is_negative() { i128::MIN } else { i128::MAX })
+        self.to_i128().unwrap_or(if self.is_negative() {
+            i128::MIN
+        } else {
+            i128::MAX
+        })
     }
 }
 
@@ -296,7 +443,11 @@ struct DecimalEnc<'a, T: ArrowPrimitiveType> {
 }
 impl<'a, T: ArrowPrimitiveType> DecimalEnc<'a, T> {
     fn new(array: &'a dyn Array, scale: i8, style: DecimalStyle) -> Self {
-        Self { values: array.as_primitive::<T>(), scale, style }
+        Self {
+            values: array.as_primitive::<T>(),
+            scale,
+            style,
+        }
     }
 }
 impl<T: ArrowPrimitiveType> Enc for DecimalEnc<'_, T>
@@ -305,7 +456,12 @@ where
 {
     #[inline]
     fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
-        write_decimal(out, self.values.value(idx).to_i128_lossless(), self.scale, self.style);
+        write_decimal(
+            out,
+            self.values.value(idx).to_i128_lossless(),
+            self.scale,
+            self.style,
+        );
     }
 }
 
@@ -383,23 +539,49 @@ impl Enc for Date64Enc<'_> {
     }
 }
 
-/// Flink's TIME value (int milliseconds of day, floored from finer units) of every slot, checked to lie in one day
-/// (`LocalTime` rejects anything else).
-fn time_millis(path: &str, array: &dyn Array, unit: TimeUnit) -> Result<Vec<i64>> {
+/// Flink's TIME value (int milliseconds of day, floored from finer units) of every slot, checked the way Flink's
+/// converter checks it: Flink <= 2.2 takes `LocalTime.ofSecondOfDay(millis / 1000)` (truncating division, so
+/// -999..=-1 ms is `00:00:00`), Flink 2.3 takes `LocalTime.ofNanoOfDay(millis * 1_000_000)` (0..one day).
+fn time_millis(path: &str, array: &dyn Array, unit: TimeUnit, fraction: bool) -> Result<Vec<i64>> {
     let millis: Vec<i64> = match (array.data_type(), unit) {
-        (DataType::Time32(_), TimeUnit::Second) => {
-            array.as_primitive::<Time32SecondType>().values().iter().map(|&v| i64::from(v) * 1000).collect()
-        }
-        (DataType::Time32(_), _) => {
-            array.as_primitive::<Time32MillisecondType>().values().iter().map(|&v| i64::from(v)).collect()
-        }
-        (_, TimeUnit::Microsecond) => {
-            array.as_primitive::<Time64MicrosecondType>().values().iter().map(|&v| v.div_euclid(1_000)).collect()
-        }
-        _ => array.as_primitive::<Time64NanosecondType>().values().iter().map(|&v| v.div_euclid(1_000_000)).collect(),
+        (DataType::Time32(_), TimeUnit::Second) => array
+            .as_primitive::<Time32SecondType>()
+            .values()
+            .iter()
+            .map(|&v| i64::from(v) * 1000)
+            .collect(),
+        (DataType::Time32(_), _) => array
+            .as_primitive::<Time32MillisecondType>()
+            .values()
+            .iter()
+            .map(|&v| i64::from(v))
+            .collect(),
+        (_, TimeUnit::Microsecond) => array
+            .as_primitive::<Time64MicrosecondType>()
+            .values()
+            .iter()
+            .map(|&v| v.div_euclid(1_000))
+            .collect(),
+        _ => array
+            .as_primitive::<Time64NanosecondType>()
+            .values()
+            .iter()
+            .map(|&v| v.div_euclid(1_000_000))
+            .collect(),
     };
-    if let Some(i) = valid_indices(array).find(|&i| !(0..86_400_000).contains(&millis[i])) {
-        return Err(invalid(path, i, format!("TIME of {} ms is outside one day (0 to 86,399,999 ms)", millis[i])));
+    let valid = |ms: i64| {
+        if fraction {
+            (0..86_400_000).contains(&ms)
+        } else {
+            (0..86_400).contains(&(ms / 1000))
+        }
+    };
+    if let Some(i) = valid_indices(array).find(|&i| !valid(millis[i])) {
+        return Err(invalid(
+            path,
+            i,
+            format!("TIME of {} ms is outside one day", millis[i]),
+        ));
     }
     Ok(millis)
 }
@@ -411,10 +593,14 @@ struct TimeEnc {
 impl Enc for TimeEnc {
     #[inline]
     fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
-        let ms = self.millis[idx] as u32;
-        let nanos = if self.fraction { ms % 1000 * 1_000_000 } else { 0 };
+        let ms = self.millis[idx];
+        let nanos = if self.fraction {
+            (ms % 1000) as u32 * 1_000_000
+        } else {
+            0
+        };
         out.push(b'"');
-        write_time(out, ms / 1000, nanos);
+        write_time(out, (ms / 1000) as u32, nanos);
         out.push(b'"');
     }
 }
@@ -423,7 +609,11 @@ impl Enc for TimeEnc {
 fn check_seconds(path: &str, a: &PrimitiveArray<TimestampSecondType>) -> Result<()> {
     const LIMIT: i64 = i64::MAX / 1000;
     match valid_indices(a).find(|&i| !(-LIMIT..=LIMIT).contains(&a.value(i))) {
-        Some(i) => Err(invalid(path, i, format!("{} s overflows Flink's millisecond timestamp", a.value(i)))),
+        Some(i) => Err(invalid(
+            path,
+            i,
+            format!("{} s overflows Flink's millisecond timestamp", a.value(i)),
+        )),
         None => Ok(()),
     }
 }
@@ -450,17 +640,30 @@ fn duration_millis(path: &str, array: &dyn Array, unit: TimeUnit) -> Result<Vec<
         TimeUnit::Second => {
             let a = array.as_primitive::<DurationSecondType>();
             if let Some(i) = valid_indices(a).find(|&i| a.value(i).checked_mul(1000).is_none()) {
-                return Err(invalid(path, i, format!("{} s overflows Flink's millisecond interval", a.value(i))));
+                return Err(invalid(
+                    path,
+                    i,
+                    format!("{} s overflows Flink's millisecond interval", a.value(i)),
+                ));
             }
             a.values().iter().map(|&v| v.wrapping_mul(1000)).collect()
         }
-        TimeUnit::Millisecond => array.as_primitive::<DurationMillisecondType>().values().to_vec(),
-        TimeUnit::Microsecond => {
-            array.as_primitive::<DurationMicrosecondType>().values().iter().map(|&v| v.div_euclid(1_000)).collect()
-        }
-        TimeUnit::Nanosecond => {
-            array.as_primitive::<DurationNanosecondType>().values().iter().map(|&v| v.div_euclid(1_000_000)).collect()
-        }
+        TimeUnit::Millisecond => array
+            .as_primitive::<DurationMillisecondType>()
+            .values()
+            .to_vec(),
+        TimeUnit::Microsecond => array
+            .as_primitive::<DurationMicrosecondType>()
+            .values()
+            .iter()
+            .map(|&v| v.div_euclid(1_000))
+            .collect(),
+        TimeUnit::Nanosecond => array
+            .as_primitive::<DurationNanosecondType>()
+            .values()
+            .iter()
+            .map(|&v| v.div_euclid(1_000_000))
+            .collect(),
     })
 }
 
@@ -482,8 +685,16 @@ struct ListEnc<'a, O: OffsetSizeTrait> {
     values: Col<'a>,
 }
 impl<'a, O: OffsetSizeTrait> ListEnc<'a, O> {
-    fn new(path: &str, a: &'a GenericListArray<O>, element: &'a Ty, o: &'a TypeOptions) -> Result<Self> {
-        Ok(Self { offsets: a.value_offsets(), values: bind(&format!("{path}[]"), element, a.values().as_ref(), o)? })
+    fn new(
+        path: &str,
+        a: &'a GenericListArray<O>,
+        element: &'a Ty,
+        o: &'a TypeOptions,
+    ) -> Result<Self> {
+        Ok(Self {
+            offsets: a.value_offsets(),
+            values: bind(&format!("{path}[]"), element, a.values().as_ref(), o)?,
+        })
     }
 }
 impl<O: OffsetSizeTrait> Enc for ListEnc<'_, O> {
@@ -500,7 +711,12 @@ struct ListViewEnc<'a, O: OffsetSizeTrait> {
     values: Col<'a>,
 }
 impl<'a, O: OffsetSizeTrait> ListViewEnc<'a, O> {
-    fn new(path: &str, a: &'a GenericListViewArray<O>, element: &'a Ty, o: &'a TypeOptions) -> Result<Self> {
+    fn new(
+        path: &str,
+        a: &'a GenericListViewArray<O>,
+        element: &'a Ty,
+        o: &'a TypeOptions,
+    ) -> Result<Self> {
         Ok(Self {
             offsets: a.value_offsets(),
             sizes: a.value_sizes(),
@@ -512,7 +728,11 @@ impl<O: OffsetSizeTrait> Enc for ListViewEnc<'_, O> {
     #[inline]
     fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
         let start = self.offsets[idx].as_usize();
-        write_elements(&mut self.values, start..start + self.sizes[idx].as_usize(), out);
+        write_elements(
+            &mut self.values,
+            start..start + self.sizes[idx].as_usize(),
+            out,
+        );
     }
 }
 
@@ -523,7 +743,11 @@ struct FixedListEnc<'a> {
 impl Enc for FixedListEnc<'_> {
     #[inline]
     fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
-        write_elements(&mut self.values, idx * self.size..(idx + 1) * self.size, out);
+        write_elements(
+            &mut self.values,
+            idx * self.size..(idx + 1) * self.size,
+            out,
+        );
     }
 }
 
@@ -545,6 +769,8 @@ struct MapEnc<'a> {
     /// Per row scratch: (key, index of the value that wins).
     entries: Vec<(&'a str, usize)>,
     index: HashMap<&'a str, usize>,
+    /// Repeated keys merge their ROW values (ignore-null-fields with ROW values, see [`Node`]).
+    merge_rows: bool,
 }
 
 /// Maps with more entries than this dedupe through a hash map instead of a linear scan.
@@ -562,13 +788,18 @@ impl<'a> MapEnc<'a> {
             if let Some(row) = valid_indices(a).find(|&i| {
                 (offsets[i] as usize..offsets[i + 1] as usize).any(|j| a.keys().is_null(j))
             }) {
-                return Err(Error::NullMapKey { field: path.to_owned(), row });
+                return Err(Error::NullMapKey {
+                    field: path.to_owned(),
+                    row,
+                });
             }
         }
+        let values = bind(&format!("{path}{{}}"), value, a.values().as_ref(), o)?;
         Ok(Self {
             offsets: a.value_offsets(),
             keys,
-            values: bind(&format!("{path}{{}}"), value, a.values().as_ref(), o)?,
+            merge_rows: o.ignore_null_fields && matches!(values.kind, Kind::Row(_)),
+            values,
             null_key: o.map_null_key,
             literal: &o.map_null_key_literal,
             entries: Vec::new(),
@@ -583,20 +814,19 @@ impl<'a> Enc for MapEnc<'a> {
         self.entries.clear();
         self.index.clear();
         let linear = range.len() <= LINEAR_DEDUPE_MAX;
-        for j in range {
-            let key: &'a str = match (self.keys.get(j), self.null_key) {
-                (Some(k), _) => k,
-                (None, MapNullKeyMode::Literal) => self.literal,
-                // FAIL was checked when binding (only valid map rows reach here); DROP skips the entry.
-                (None, _) => continue,
-            };
+        let mut repeated = false;
+        for j in range.clone() {
+            let Some(key) = self.key(j) else { continue };
             let existing = if linear {
                 self.entries.iter().position(|(k, _)| *k == key)
             } else {
                 self.index.get(key).copied()
             };
             match existing {
-                Some(p) => self.entries[p].1 = j,
+                Some(p) => {
+                    self.entries[p].1 = j;
+                    repeated = true;
+                }
                 None => {
                     if !linear {
                         self.index.insert(key, self.entries.len());
@@ -605,16 +835,42 @@ impl<'a> Enc for MapEnc<'a> {
                 }
             }
         }
+        let merge = repeated && self.merge_rows;
         out.push(b'{');
-        for (n, &(key, j)) in self.entries.iter().enumerate() {
+        for n in 0..self.entries.len() {
+            let (key, last) = self.entries[n];
             if n > 0 {
                 out.push(b',');
             }
             write_jackson_str(out, key);
             out.push(b':');
-            self.values.write_or_null(j, out);
+            if merge {
+                // Every value under this key, in order, converted into the node the previous one left.
+                let mut node = None;
+                for j in range.clone() {
+                    if self.key(j) == Some(key) {
+                        node = Some(self.values.node(j, node.take()));
+                    }
+                }
+                node.expect("the key occurs in the range").write(out);
+            } else {
+                self.values.write_or_null(last, out);
+            }
         }
         out.push(b'}');
+    }
+}
+
+impl<'a> MapEnc<'a> {
+    /// The JSON key of entry `j`: its string, the literal for a null key under LITERAL, `None` to drop it (DROP;
+    /// FAIL was checked when binding, so only valid map rows reach here).
+    #[inline]
+    fn key(&self, j: usize) -> Option<&'a str> {
+        match (self.keys.get(j), self.null_key) {
+            (Some(k), _) => Some(k),
+            (None, MapNullKeyMode::Literal) => Some(self.literal),
+            (None, _) => None,
+        }
     }
 }
 
@@ -638,6 +894,6 @@ impl Enc for DictEnc<'_> {
     #[inline]
     fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
         // Logical nulls (a null key or a key pointing at a null value) never reach here.
-        self.values.enc.write(self.keys[idx], out);
+        self.values.write(self.keys[idx], out);
     }
 }

@@ -7,6 +7,7 @@ use super::decimal::DecimalStyle;
 use crate::error::{Error, Result};
 use crate::escape::write_jackson_str;
 use crate::options::{EncoderOptions, FlinkVersion, MapNullKeyMode, TimestampStandard};
+use crate::out::Padded;
 
 /// The Flink logical type a column is written as.
 #[derive(Debug, Clone)]
@@ -63,7 +64,7 @@ pub(crate) struct FieldPlan {
     /// Dotted path for errors.
     pub(crate) path: String,
     /// `,"name":` (Jackson-escaped). The first written field skips the comma.
-    pub(crate) name: Vec<u8>,
+    pub(crate) name: Padded,
     pub(crate) ty: Ty,
 }
 
@@ -80,7 +81,10 @@ pub(crate) struct TypeOptions {
 
 impl TypeOptions {
     pub(crate) fn new(o: &EncoderOptions) -> Self {
-        let decimal = match (o.decimal_as_plain_number, o.flink_version >= FlinkVersion::V2_0) {
+        let decimal = match (
+            o.decimal_as_plain_number,
+            o.flink_version >= FlinkVersion::V2_0,
+        ) {
             (false, _) => DecimalStyle::Scientific,
             (true, false) => DecimalStyle::PlainStripped,
             (true, true) => DecimalStyle::PlainKeepScale,
@@ -109,11 +113,11 @@ fn unsupported(path: &str, data_type: &DataType, reason: &str) -> Error {
 }
 
 /// The `,"name":` prefix of a field, escaped as Jackson escapes field names.
-pub(crate) fn field_name(name: &str) -> Vec<u8> {
+pub(crate) fn field_name(name: &str) -> Padded {
     let mut out = vec![b','];
     write_jackson_str(&mut out, name);
     out.push(b':');
-    out
+    Padded::new(&out)
 }
 
 /// Plans a ROW from `(output name, field)` pairs.
@@ -122,12 +126,36 @@ pub(crate) fn plan_row<'a>(
     fields: impl IntoIterator<Item = (&'a str, &'a Field)>,
     o: &TypeOptions,
 ) -> Result<RowPlan> {
+    let mut seen = std::collections::HashSet::new();
     let fields = fields
         .into_iter()
         .map(|(name, field)| {
             let path = if parent.is_empty() { name.to_owned() } else { format!("{parent}.{name}") };
+            if name.chars().all(java_is_whitespace) {
+                // Flink's RowType validation (StringUtils.isNullOrWhitespaceOnly on every field name).
+                return Err(Error::InvalidFieldName {
+                    field: path,
+                    reason: "Field names must contain at least one non-whitespace character (Flink RowType)".to_owned(),
+                });
+            }
+            if !seen.insert(name) {
+                // Flink's RowType validation: "Field names must be unique. Found duplicates: [a]".
+                return Err(Error::InvalidFieldName {
+                    field: path,
+                    reason: "Field names must be unique (Flink RowType); the name appears twice".to_owned(),
+                });
+            }
+            let path = if parent.is_empty() {
+                name.to_owned()
+            } else {
+                format!("{parent}.{name}")
+            };
             let ty = plan_type(&path, field.data_type(), o)?;
-            Ok(FieldPlan { name: field_name(name), path, ty })
+            Ok(FieldPlan {
+                name: field_name(name),
+                path,
+                ty,
+            })
         })
         .collect::<Result<_>>()?;
     Ok(RowPlan { fields })
@@ -140,14 +168,22 @@ pub(crate) fn plan_type(path: &str, dt: &DataType, o: &TypeOptions) -> Result<Ty
         D::Boolean => Ty::Bool,
         D::Int8 | D::Int16 | D::Int32 | D::Int64 | D::UInt8 | D::UInt16 | D::UInt32 => Ty::Int,
         D::UInt64 => {
-            return Err(unsupported(path, dt, "Flink has no unsigned 64-bit type; cast to Int64 or Decimal128(20, 0)"))
+            return Err(unsupported(
+                path,
+                dt,
+                "Flink has no unsigned 64-bit type; cast to Int64 or Decimal128(20, 0)",
+            ))
         }
         D::Float16 => Ty::F16,
         D::Float32 => Ty::F32,
         D::Float64 => Ty::F64,
         D::Decimal32(p, s) | D::Decimal64(p, s) | D::Decimal128(p, s) | D::Decimal256(p, s) => {
             if *s < 0 || *s as u8 > *p || *p > 38 {
-                return Err(unsupported(path, dt, "Flink DECIMAL needs 1 <= precision <= 38 and 0 <= scale <= precision"));
+                return Err(unsupported(
+                    path,
+                    dt,
+                    "Flink DECIMAL needs 1 <= precision <= 38 and 0 <= scale <= precision",
+                ));
             }
             Ty::Decimal(o.decimal)
         }
@@ -155,24 +191,50 @@ pub(crate) fn plan_type(path: &str, dt: &DataType, o: &TypeOptions) -> Result<Ty
         D::Binary | D::LargeBinary | D::BinaryView | D::FixedSizeBinary(_) => Ty::Binary,
         D::Date32 => Ty::Date32,
         D::Date64 => Ty::Date64,
-        D::Time32(unit) | D::Time64(unit) => Ty::Time { unit: *unit, fraction: o.time_fraction },
-        D::Timestamp(unit, tz) => Ty::Timestamp { unit: *unit, ltz: tz.is_some() },
+        D::Time32(unit) | D::Time64(unit) => Ty::Time {
+            unit: *unit,
+            fraction: o.time_fraction,
+        },
+        D::Timestamp(unit, tz) => Ty::Timestamp {
+            unit: *unit,
+            ltz: tz.is_some(),
+        },
         D::Duration(unit) => Ty::Duration(*unit),
         D::Interval(IntervalUnit::YearMonth) => Ty::IntervalYearMonth,
         D::Interval(IntervalUnit::DayTime) => Ty::IntervalDayTime,
         D::Interval(IntervalUnit::MonthDayNano) => {
-            return Err(unsupported(path, dt, "Flink intervals are either YEAR TO MONTH or DAY TO SECOND, not both"))
+            return Err(unsupported(
+                path,
+                dt,
+                "Flink intervals are either YEAR TO MONTH or DAY TO SECOND, not both",
+            ))
         }
-        D::List(f) | D::LargeList(f) | D::ListView(f) | D::LargeListView(f) | D::FixedSizeList(f, _) => {
+        D::List(f)
+        | D::LargeList(f)
+        | D::ListView(f)
+        | D::LargeListView(f)
+        | D::FixedSizeList(f, _) => {
             Ty::List(Box::new(plan_type(&format!("{path}[]"), f.data_type(), o)?))
         }
-        D::Struct(fields) => Ty::Row(plan_row(path, fields.iter().map(|f| (f.name().as_str(), f.as_ref())), o)?),
+        D::Struct(fields) => Ty::Row(plan_row(
+            path,
+            fields.iter().map(|f| (f.name().as_str(), f.as_ref())),
+            o,
+        )?),
         D::Map(entries, _) => {
             let D::Struct(kv) = entries.data_type() else {
-                return Err(unsupported(path, dt, "map entries must be a struct of key and value"));
+                return Err(unsupported(
+                    path,
+                    dt,
+                    "map entries must be a struct of key and value",
+                ));
             };
             if kv.len() != 2 {
-                return Err(unsupported(path, dt, "map entries must be a struct of key and value"));
+                return Err(unsupported(
+                    path,
+                    dt,
+                    "map entries must be a struct of key and value",
+                ));
             }
             if !matches!(kv[0].data_type(), D::Utf8 | D::LargeUtf8 | D::Utf8View) {
                 return Err(unsupported(
@@ -181,10 +243,37 @@ pub(crate) fn plan_type(path: &str, dt: &DataType, o: &TypeOptions) -> Result<Ty
                     "JSON format doesn't support non-string as key type of map (Flink needs CHAR/VARCHAR keys)",
                 ));
             }
-            Ty::Map(Box::new(plan_type(&format!("{path}{{}}"), kv[1].data_type(), o)?))
+            Ty::Map(Box::new(plan_type(
+                &format!("{path}{{}}"),
+                kv[1].data_type(),
+                o,
+            )?))
         }
         D::Dictionary(_, values) => Ty::Dictionary(Box::new(plan_type(path, values, o)?)),
-        D::Null => return Err(unsupported(path, dt, "Flink's NULL type has no field getter (RowData.createFieldGetter)")),
+        D::Null => {
+            return Err(unsupported(
+                path,
+                dt,
+                "Flink's NULL type has no field getter (RowData.createFieldGetter)",
+            ))
+        }
         _ => return Err(unsupported(path, dt, "no Flink SQL type maps to it")),
     })
+}
+
+/// `java.lang.Character.isWhitespace`: space, line and paragraph separators except the no-break spaces
+/// U+00A0, U+2007, U+202F, plus U+0009..=U+000D and U+001C..=U+001F.
+fn java_is_whitespace(c: char) -> bool {
+    matches!(
+        c,
+        '\u{9}'..='\u{d}'
+            | '\u{1c}'..='\u{20}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{2006}'
+            | '\u{2008}'..='\u{200a}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{205f}'
+            | '\u{3000}'
+    )
 }

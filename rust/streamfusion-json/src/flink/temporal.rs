@@ -4,17 +4,19 @@
 //! a `-` below 0; the fraction of a second is printed with 1 to 9 digits, trailing zeros removed, and not at
 //! all when zero, whatever the declared precision.
 
-/// `"00".."99"`, two ASCII digits per entry.
-const DIGITS2: &[u8; 200] = b"0001020304050607080910111213141516171819\
-2021222324252627282930313233343536373839\
-4041424344454647484950515253545556575859\
-6061626364656667686970717273747576777879\
-8081828384858687888990919293949596979899";
+use crate::out::{append_fixed, write_u64, DIGITS2};
 
 #[inline]
 fn push2(out: &mut Vec<u8>, v: u32) {
     let i = v as usize * 2;
     out.extend_from_slice(&DIGITS2[i..i + 2]);
+}
+
+/// Writes two digits of `v` (0..100) at `buf[at..at + 2]`.
+#[inline(always)]
+fn put2(buf: &mut [u8], at: usize, v: u32) {
+    let i = v as usize * 2;
+    buf[at..at + 2].copy_from_slice(&DIGITS2[i..i + 2]);
 }
 
 /// Proleptic Gregorian `(year, month, day)` of `days` since 1970-01-01 (Howard Hinnant's `civil_from_days`).
@@ -45,7 +47,7 @@ pub(crate) fn write_date(out: &mut Vec<u8>, days: i64) {
             push2(out, (abs / 100) as u32);
             push2(out, (abs % 100) as u32);
         } else {
-            out.extend_from_slice(itoa::Buffer::new().format(abs).as_bytes());
+            write_u64(out, abs);
         }
     }
     out.push(b'-');
@@ -56,75 +58,100 @@ pub(crate) fn write_date(out: &mut Vec<u8>, days: i64) {
 
 /// Appends `HH:mm:ss` for `second_of_day` (0..86400) followed by the trimmed fraction of `nanos` (0..10^9).
 pub(crate) fn write_time(out: &mut Vec<u8>, second_of_day: u32, nanos: u32) {
-    push2(out, second_of_day / 3600);
-    out.push(b':');
-    push2(out, second_of_day / 60 % 60);
-    out.push(b':');
-    push2(out, second_of_day % 60);
-    write_fraction(out, nanos);
+    let mut buf = [0u8; 24];
+    let n = put_time(&mut buf, 0, second_of_day, nanos);
+    append_fixed(out, &buf, n);
 }
 
-/// Appends `.` and the nanosecond fraction without trailing zeros (`appendFraction(NANO_OF_SECOND, 0, 9, true)`),
-/// nothing when `nanos` is 0.
-#[inline]
-pub(crate) fn write_fraction(out: &mut Vec<u8>, nanos: u32) {
+/// Writes `HH:mm:ss[.fffffffff]` at `buf[at..]` (at most 18 bytes) and returns the end index.
+#[inline(always)]
+fn put_time(buf: &mut [u8], at: usize, second_of_day: u32, nanos: u32) -> usize {
+    put2(buf, at, second_of_day / 3600);
+    buf[at + 2] = b':';
+    put2(buf, at + 3, second_of_day / 60 % 60);
+    buf[at + 5] = b':';
+    put2(buf, at + 6, second_of_day % 60);
+    put_fraction(buf, at + 8, nanos)
+}
+
+/// Writes `.` and the nanosecond fraction without trailing zeros (`appendFraction(NANO_OF_SECOND, 0, 9, true)`)
+/// at `buf[at..]`, nothing when `nanos` is 0; returns the end index.
+#[inline(always)]
+fn put_fraction(buf: &mut [u8], at: usize, nanos: u32) -> usize {
     if nanos == 0 {
-        return;
+        return at;
     }
-    let mut digits = [b'0'; 10];
-    digits[0] = b'.';
-    let mut n = nanos;
-    let mut len = 10;
-    // Drop trailing zeros first, then write the remaining digits right to left.
+    buf[at] = b'.';
+    // Whole milliseconds (TIMESTAMP(3), the common case): three digits, then trim.
+    let (mut n, mut len) = if nanos.is_multiple_of(1_000_000) {
+        (nanos / 1_000_000, 3)
+    } else {
+        (nanos, 9)
+    };
     while n % 10 == 0 {
         n /= 10;
         len -= 1;
     }
-    let mut i = len;
-    while n > 0 {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
+    for i in (0..len).rev() {
+        buf[at + 1 + i] = b'0' + (n % 10) as u8;
         n /= 10;
     }
-    out.extend_from_slice(&digits[..len]);
+    at + 1 + len
 }
 
-/// Formats TIMESTAMP / TIMESTAMP_LTZ values, remembering the last day's date text (most rows of a batch share it).
+/// Formats TIMESTAMP / TIMESTAMP_LTZ values, remembering the text of the last whole second (rows of a batch are
+/// usually close in time, so most rows reuse it and only print their fraction).
 #[derive(Debug)]
 pub(crate) struct TimestampWriter {
     separator: u8,
     zone_suffix: bool,
-    cached_day: i64,
-    cached_date: [u8; 16],
-    cached_len: usize,
+    cached_second: i64,
+    /// `"yyyy-MM-dd HH:mm:ss` of `cached_second`: quote + date (at most 17 bytes) + separator + 8.
+    prefix: [u8; 32],
+    prefix_len: usize,
 }
 
 impl TimestampWriter {
     /// `separator` is `b' '` (SQL) or `b'T'` (ISO-8601); `zone_suffix` appends `Z` (TIMESTAMP_LTZ).
     pub(crate) fn new(separator: u8, zone_suffix: bool) -> Self {
-        Self { separator, zone_suffix, cached_day: i64::MIN, cached_date: [0; 16], cached_len: 0 }
+        Self {
+            separator,
+            zone_suffix,
+            cached_second: i64::MIN,
+            prefix: [0; 32],
+            prefix_len: 0,
+        }
     }
 
     /// Appends the quoted timestamp `seconds` since the epoch plus `nanos` (0..10^9).
     #[inline]
     pub(crate) fn write(&mut self, out: &mut Vec<u8>, seconds: i64, nanos: u32) {
-        let day = seconds.div_euclid(86_400);
-        let second_of_day = seconds.rem_euclid(86_400) as u32;
-        if day != self.cached_day {
-            let mut date = Vec::with_capacity(16);
-            write_date(&mut date, day);
-            self.cached_len = date.len().min(16);
-            self.cached_date[..self.cached_len].copy_from_slice(&date[..self.cached_len]);
-            self.cached_day = day;
+        if seconds != self.cached_second {
+            self.cache(seconds);
         }
-        out.push(b'"');
-        out.extend_from_slice(&self.cached_date[..self.cached_len]);
-        out.push(self.separator);
-        write_time(out, second_of_day, nanos);
+        append_fixed(out, &self.prefix, self.prefix_len);
+        // fraction (<= 10) + `Z` + `"`.
+        let mut buf = [0u8; 16];
+        let mut end = put_fraction(&mut buf, 0, nanos);
         if self.zone_suffix {
-            out.push(b'Z');
+            buf[end] = b'Z';
+            end += 1;
         }
-        out.push(b'"');
+        buf[end] = b'"';
+        append_fixed(out, &buf, end + 1);
+    }
+
+    #[cold]
+    fn cache(&mut self, seconds: i64) {
+        let mut text = vec![b'"'];
+        write_date(&mut text, seconds.div_euclid(86_400));
+        text.push(self.separator);
+        let mut time = [0u8; 24];
+        let n = put_time(&mut time, 0, seconds.rem_euclid(86_400) as u32, 0);
+        text.extend_from_slice(&time[..n]);
+        self.prefix[..text.len()].copy_from_slice(&text);
+        self.prefix_len = text.len();
+        self.cached_second = seconds;
     }
 }
 
@@ -157,16 +184,40 @@ mod tests {
     #[test]
     fn timestamps_trim_the_fraction() {
         let s = 1_704_164_645; // 2024-01-02T03:04:05Z
-        assert_eq!(ts(b' ', false, s, 123_456_000), "\"2024-01-02 03:04:05.123456\"");
-        assert_eq!(ts(b' ', true, s, 123_456_000), "\"2024-01-02 03:04:05.123456Z\"");
-        assert_eq!(ts(b'T', false, s, 123_456_000), "\"2024-01-02T03:04:05.123456\"");
-        assert_eq!(ts(b'T', true, s, 123_456_000), "\"2024-01-02T03:04:05.123456Z\"");
+        assert_eq!(
+            ts(b' ', false, s, 123_456_000),
+            "\"2024-01-02 03:04:05.123456\""
+        );
+        assert_eq!(
+            ts(b' ', true, s, 123_456_000),
+            "\"2024-01-02 03:04:05.123456Z\""
+        );
+        assert_eq!(
+            ts(b'T', false, s, 123_456_000),
+            "\"2024-01-02T03:04:05.123456\""
+        );
+        assert_eq!(
+            ts(b'T', true, s, 123_456_000),
+            "\"2024-01-02T03:04:05.123456Z\""
+        );
         assert_eq!(ts(b' ', false, s, 500_000_000), "\"2024-01-02 03:04:05.5\"");
         assert_eq!(ts(b' ', false, s, 0), "\"2024-01-02 03:04:05\"");
-        assert_eq!(ts(b' ', false, -2, 500_000_000), "\"1969-12-31 23:59:58.5\"");
-        assert_eq!(ts(b' ', true, -1, 999_500_000), "\"1969-12-31 23:59:59.9995Z\"");
-        assert_eq!(ts(b' ', true, -1, 999_000_500), "\"1969-12-31 23:59:59.9990005Z\"");
-        assert_eq!(ts(b' ', false, -62_135_596_800 - 86_400 * 366, 0), "\"0000-01-01 00:00:00\"");
+        assert_eq!(
+            ts(b' ', false, -2, 500_000_000),
+            "\"1969-12-31 23:59:58.5\""
+        );
+        assert_eq!(
+            ts(b' ', true, -1, 999_500_000),
+            "\"1969-12-31 23:59:59.9995Z\""
+        );
+        assert_eq!(
+            ts(b' ', true, -1, 999_000_500),
+            "\"1969-12-31 23:59:59.9990005Z\""
+        );
+        assert_eq!(
+            ts(b' ', false, -62_135_596_800 - 86_400 * 366, 0),
+            "\"0000-01-01 00:00:00\""
+        );
     }
 
     #[test]
@@ -175,6 +226,9 @@ mod tests {
         let mut out = Vec::new();
         w.write(&mut out, 86_399, 0);
         w.write(&mut out, 86_400, 1);
-        assert_eq!(out, b"\"1970-01-01 23:59:59\"\"1970-01-02 00:00:00.000000001\"");
+        assert_eq!(
+            out,
+            b"\"1970-01-01 23:59:59\"\"1970-01-02 00:00:00.000000001\""
+        );
     }
 }

@@ -1,0 +1,219 @@
+//! Small, branch-light appends into a slab `Vec<u8>`: the hot path of the Flink-mode row encoder.
+//!
+//! `Vec::extend_from_slice` calls `memmove` for every copy; for the 2-to-30-byte pieces a JSON row is made of
+//! (field names, numbers, dates) the call costs more than the copy. These helpers reserve a little slack, copy
+//! fixed-size chunks (which compile to a few vector moves) into the spare capacity, and then set the length to
+//! the bytes that count. Bytes written past the new length stay in spare capacity, where they are simply
+//! overwritten by the next append.
+
+/// Bytes copied per chunk by [`Padded`] appends.
+const CHUNK: usize = 16;
+
+/// A byte string stored with `CHUNK` bytes of zero padding so it can be copied in whole chunks.
+#[derive(Debug, Clone)]
+pub(crate) struct Padded {
+    bytes: Box<[u8]>,
+    len: usize,
+}
+
+impl Padded {
+    /// Stores `text` with padding.
+    pub(crate) fn new(text: &[u8]) -> Self {
+        let mut bytes = Vec::with_capacity(text.len() + CHUNK);
+        bytes.extend_from_slice(text);
+        bytes.resize(text.len() + CHUNK, 0);
+        Self {
+            bytes: bytes.into_boxed_slice(),
+            len: text.len(),
+        }
+    }
+
+    /// Appends the text, skipping its first `skip` bytes (`skip <= len`).
+    #[inline(always)]
+    pub(crate) fn append(&self, out: &mut Vec<u8>, skip: usize) {
+        debug_assert!(skip <= self.len);
+        let n = self.len - skip;
+        out.reserve(n + CHUNK);
+        let at = out.len();
+        // SAFETY: `reserve` guarantees `n + CHUNK` writable bytes after `at`. Each chunk copy reads
+        // `src + c .. src + c + CHUNK` with `c < n`, so at most `skip + n - 1 + CHUNK < self.bytes.len()`: inside the
+        // padded box, a distinct allocation. It writes `at + c .. at + c + CHUNK <= at + n + CHUNK`. The first `n`
+        // bytes written are the text, so the new length exposes only initialised bytes.
+        unsafe {
+            let dst = out.as_mut_ptr().add(at);
+            let src = self.bytes.as_ptr().add(skip);
+            std::ptr::copy_nonoverlapping(src, dst, CHUNK);
+            let mut c = CHUNK;
+            while c < n {
+                std::ptr::copy_nonoverlapping(src.add(c), dst.add(c), CHUNK);
+                c += CHUNK;
+            }
+            out.set_len(at + n);
+        }
+    }
+}
+
+/// `"00".."99"`, two ASCII digits per entry.
+pub(crate) const DIGITS2: &[u8; 200] = b"0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
+/// Appends the decimal text of `v` (as Java's `Long.toString`, which Jackson uses for integers).
+#[inline]
+pub(crate) fn write_i64(out: &mut Vec<u8>, v: i64) {
+    if v < 0 {
+        out.push(b'-');
+    }
+    write_u64(out, v.unsigned_abs());
+}
+
+/// Appends the decimal text of `v`.
+#[inline]
+pub(crate) fn write_u64(out: &mut Vec<u8>, v: u64) {
+    let n = decimal_digits(v);
+    out.reserve(20);
+    let at = out.len();
+    // SAFETY: `reserve(20)` makes `at..at + 20` writable and `n <= 20`; `put_digits` writes exactly
+    // `at..at + n`, so the new length exposes only initialised bytes.
+    unsafe {
+        put_digits(out.as_mut_ptr().add(at), n, v);
+        out.set_len(at + n);
+    }
+}
+
+/// Number of decimal digits of `v` (1 for 0).
+#[inline(always)]
+fn decimal_digits(v: u64) -> usize {
+    const POW10: [u64; 20] = {
+        let mut p = [1u64; 20];
+        let mut i = 1;
+        while i < 20 {
+            p[i] = p[i - 1] * 10;
+            i += 1;
+        }
+        p
+    };
+    // `t` = floor(log10(2^bits)) (1233/4096 ~ log10 2) is the digit count or one less; `v | 1` keeps 0 at one
+    // digit and crosses no power of ten (those are even, or 1).
+    let v = v | 1;
+    let t = ((64 - v.leading_zeros() as usize) * 1233) >> 12;
+    t + usize::from(v >= POW10[t])
+}
+
+/// Writes the `n` decimal digits of `v` at `dst .. dst + n`, two at a time from the right.
+///
+/// # Safety
+/// `dst .. dst + n` must be writable.
+#[inline(always)]
+unsafe fn put_digits(dst: *mut u8, n: usize, mut v: u64) {
+    let mut end = n;
+    while v >= 100 {
+        let d = (v % 100) as usize * 2;
+        v /= 100;
+        end -= 2;
+        // SAFETY: `end + 2 <= n`, inside the caller's writable range; DIGITS2 has 200 bytes and `d <= 198`.
+        unsafe { std::ptr::copy_nonoverlapping(DIGITS2.as_ptr().add(d), dst.add(end), 2) };
+    }
+    if v >= 10 {
+        // SAFETY: exactly two digits remain at `dst .. dst + 2`.
+        unsafe { std::ptr::copy_nonoverlapping(DIGITS2.as_ptr().add(v as usize * 2), dst, 2) };
+    } else {
+        // SAFETY: exactly one digit remains at `dst`.
+        unsafe { *dst = b'0' + v as u8 };
+    }
+}
+
+/// Appends `src[..n]` with one fixed-size copy of all `N` bytes (no `memmove` call for small `N`).
+///
+/// # Panics
+/// If `n > N`.
+#[inline(always)]
+pub(crate) fn append_fixed<const N: usize>(out: &mut Vec<u8>, src: &[u8; N], n: usize) {
+    assert!(n <= N);
+    out.reserve(N);
+    let at = out.len();
+    // SAFETY: `reserve(N)` makes `at..at + N` writable; all `N` source bytes are initialised and the buffers are
+    // distinct; only the first `n <= N` become part of the vector.
+    unsafe {
+        std::ptr::copy_nonoverlapping(src.as_ptr(), out.as_mut_ptr().add(at), N);
+        out.set_len(at + n);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn padded_appends_with_and_without_skip() {
+        for len in 0..40 {
+            let text: Vec<u8> = (0..len as u8).map(|b| b'a' + b % 26).collect();
+            let p = Padded::new(&text);
+            for skip in [0, len.min(1)] {
+                let mut out = b"x".to_vec();
+                p.append(&mut out, skip);
+                assert_eq!(&out[1..], &text[skip..]);
+            }
+        }
+    }
+
+    #[test]
+    fn integers_match_std() {
+        let mut cases = vec![
+            0i64,
+            1,
+            9,
+            10,
+            99,
+            100,
+            101,
+            12345,
+            -1,
+            -10,
+            i64::MIN,
+            i64::MAX,
+            i64::MIN + 1,
+        ];
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            cases.push(x as i64 >> (x % 64));
+        }
+        for v in cases {
+            let mut out = vec![b'['];
+            write_i64(&mut out, v);
+            assert_eq!(out, format!("[{v}").into_bytes());
+        }
+        for shift in 0..64 {
+            for v in [1u64 << shift, (1u64 << shift) - 1, (1u64 << shift) + 1] {
+                let mut out = Vec::new();
+                write_u64(&mut out, v);
+                assert_eq!(out, v.to_string().into_bytes());
+            }
+        }
+        let mut p = 1u64;
+        while let Some(next) = p.checked_mul(10) {
+            for v in [p - 1, p, p + 1, next - 1] {
+                let mut out = Vec::new();
+                write_u64(&mut out, v);
+                assert_eq!(out, v.to_string().into_bytes());
+            }
+            p = next;
+        }
+        let mut out = Vec::new();
+        write_u64(&mut out, u64::MAX);
+        assert_eq!(out, u64::MAX.to_string().into_bytes());
+    }
+
+    #[test]
+    fn append_fixed_exposes_only_n() {
+        let mut out = Vec::new();
+        append_fixed(&mut out, b"2024-01-02......", 10);
+        append_fixed(&mut out, b"+10000-01-01....", 12);
+        assert_eq!(out, b"2024-01-02+10000-01-01");
+    }
+}
