@@ -15,3 +15,5 @@ if ! cargo +nightly miri --version >/dev/null 2>&1; then
   exit 0
 fi
 cargo +nightly miri test -p bijou64-kafka --lib
+# The JSON slab writers: the chunked appends (out::) and the SWAR scan-and-store escaper's unsafe paths.
+cargo +nightly miri test -p streamfusion-json --lib -- out:: escape::tests::miri_unsafe_paths flink::temporal

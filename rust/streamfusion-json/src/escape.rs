@@ -38,10 +38,6 @@ pub(crate) fn write_jackson_str(out: &mut Vec<u8>, s: &str) {
 /// hex, non-ASCII raw), which arrow-json 60.1.0 uses for Utf8 values and keys; checked in the tests
 /// against `serde_json::to_string`.
 #[inline]
-#[allow(
-    dead_code,
-    reason = "plain mode currently delegates strings to arrow-json; this is its drop-in twin"
-)]
 pub(crate) fn write_serde_str(out: &mut Vec<u8>, s: &str) {
     write_escaped::<false>(out, s);
 }
@@ -89,6 +85,36 @@ fn write_escaped<const JACKSON: bool>(out: &mut Vec<u8>, s: &str) {
     let mut i = 0;
     // Input index after the last escape: output and input are byte-aligned copies from there on.
     let mut escaped_until = 0;
+    // Two words per step while 16 or more bytes remain (one branch per 16 clean bytes).
+    while i + 16 <= len {
+        let (w0, w1) = (load(bytes, i), load(bytes, i + 8));
+        // SAFETY: by the invariant, `w + 16 <= w + (len - i) <= capacity`; the sources are local values.
+        unsafe {
+            std::ptr::copy_nonoverlapping(w0.to_le_bytes().as_ptr(), out.as_mut_ptr().add(w), 8);
+            std::ptr::copy_nonoverlapping(
+                w1.to_le_bytes().as_ptr(),
+                out.as_mut_ptr().add(w + 8),
+                8,
+            );
+        }
+        let (m0, m1) = (attention_mask::<JACKSON>(w0), attention_mask::<JACKSON>(w1));
+        if m0 | m1 == 0 {
+            i += 16;
+            w += 16;
+            continue;
+        }
+        let clean = if m0 != 0 {
+            (m0.trailing_zeros() / 8) as usize
+        } else {
+            8 + (m1.trailing_zeros() / 8) as usize
+        };
+        // SAFETY: the `clean` bytes before the hit were just stored (initialised) and `w + clean <= capacity`.
+        unsafe { out.set_len(w + clean) };
+        i = escape_at::<JACKSON>(out, bytes, i + clean);
+        escaped_until = i;
+        out.reserve(len - i + 9);
+        w = out.len();
+    }
     while i + 8 <= len {
         let word = load(bytes, i);
         // SAFETY: by the invariant, `w + 8 <= w + (len - i) <= capacity`; the source is a local value.
@@ -225,6 +251,38 @@ fn escape_at<const JACKSON: bool>(out: &mut Vec<u8>, bytes: &[u8], at: usize) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Small enough for Miri (`scripts/miri.sh`): every path of the unsafe scan-and-store loop (clean words,
+    /// a hit in a word, the overlapping tail store, the byte tail, escapes that grow the output, a 4-byte
+    /// character) on a vector that starts without spare capacity.
+    #[test]
+    fn miri_unsafe_paths() {
+        let cases = [
+            ("", "\"\""),
+            ("abc", "\"abc\""),
+            ("abcdefgh", "\"abcdefgh\""),
+            ("abcdefghij", "\"abcdefghij\""),
+            ("abc\u{1}defghijklmnop", "\"abc\\u0001defghijklmnop\""),
+            ("abcdefghijklmn\"", "\"abcdefghijklmn\\\"\""),
+            ("\u{1f600}bcdefghijk\n", "\"\\uD83D\\uDE00bcdefghijk\\n\""),
+            (
+                "\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}",
+                "\"\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\\u0000\"",
+            ),
+        ];
+        for (input, expected) in cases {
+            let mut out = Vec::new();
+            write_jackson_str(&mut out, input);
+            assert_eq!(String::from_utf8(out).unwrap(), expected, "{input:?}");
+            let mut out = Vec::with_capacity(1);
+            write_serde_str(&mut out, input);
+            assert_eq!(
+                out,
+                serde_json::to_string(input).unwrap().into_bytes(),
+                "{input:?}"
+            );
+        }
+    }
 
     fn jackson(s: &str) -> String {
         let mut out = Vec::new();

@@ -1,12 +1,19 @@
 //! Plain mode: arrow-json's writer is the reference, so the rows are encoded by arrow-json itself
 //! (`make_encoder` over the projected columns, as `Writer::write_batches` does), straight into the slabs.
+//! Strings go through arrow-json's `EncoderFactory` hook to our SWAR escaper, which writes serde_json's bytes.
 
 use std::sync::Arc;
 
-use arrow_array::{new_empty_array, Array, ArrayRef, RecordBatch, StructArray};
+use arrow_array::cast::AsArray;
+use arrow_array::{
+    new_empty_array, Array, ArrayRef, GenericStringArray, OffsetSizeTrait, RecordBatch,
+    StringViewArray, StructArray,
+};
 use arrow_json::writer::{make_encoder, NullableEncoder};
-use arrow_json::EncoderOptions as ArrowJsonOptions;
-use arrow_schema::{DataType, Field, FieldRef, Fields, Schema};
+use arrow_json::{Encoder, EncoderFactory, EncoderOptions as ArrowJsonOptions};
+use arrow_schema::{ArrowError, DataType, Field, FieldRef, Fields, Schema};
+
+use crate::escape::write_serde_str;
 
 use crate::error::{Error, Result};
 use crate::layout::Layout;
@@ -46,7 +53,9 @@ impl PlainPlan {
     /// # Errors
     /// [`Error::UnsupportedType`] naming the first column arrow-json rejects.
     pub(crate) fn new(schema: &Schema, layout: &Layout, explicit_nulls: bool) -> Result<Self> {
-        let options = ArrowJsonOptions::default().with_explicit_nulls(explicit_nulls);
+        let options = ArrowJsonOptions::default()
+            .with_explicit_nulls(explicit_nulls)
+            .with_encoder_factory(Arc::new(SwarStrings));
         for field in schema.fields() {
             let empty = new_empty_array(field.data_type());
             let rejected = make_encoder(field, empty.as_ref(), &options).err();
@@ -96,5 +105,41 @@ impl PlainPlan {
             &self.value
         };
         Ok(make_encoder(root, array as &dyn Array, &self.options)?)
+    }
+}
+
+/// Routes Utf8, LargeUtf8 and Utf8View arrays (at any nesting level, map keys and dictionary values included) to
+/// the SWAR escaper; every other type falls back to arrow-json's own encoder.
+#[derive(Debug)]
+struct SwarStrings;
+
+impl EncoderFactory for SwarStrings {
+    fn make_default_encoder<'a>(
+        &self,
+        _field: &'a FieldRef,
+        array: &'a dyn Array,
+        _options: &'a ArrowJsonOptions,
+    ) -> Result<Option<NullableEncoder<'a>>, ArrowError> {
+        let encoder: Box<dyn Encoder + 'a> = match array.data_type() {
+            DataType::Utf8 => Box::new(Strings(array.as_string::<i32>())),
+            DataType::LargeUtf8 => Box::new(Strings(array.as_string::<i64>())),
+            DataType::Utf8View => Box::new(StringViews(array.as_string_view())),
+            _ => return Ok(None),
+        };
+        Ok(Some(NullableEncoder::new(encoder, array.nulls().cloned())))
+    }
+}
+
+struct Strings<'a, O: OffsetSizeTrait>(&'a GenericStringArray<O>);
+impl<O: OffsetSizeTrait> Encoder for Strings<'_, O> {
+    fn encode(&mut self, idx: usize, out: &mut Vec<u8>) {
+        write_serde_str(out, self.0.value(idx));
+    }
+}
+
+struct StringViews<'a>(&'a StringViewArray);
+impl Encoder for StringViews<'_> {
+    fn encode(&mut self, idx: usize, out: &mut Vec<u8>) {
+        write_serde_str(out, self.0.value(idx));
     }
 }
