@@ -28,6 +28,12 @@ impl Padded {
         }
     }
 
+    /// Replaces the first byte of a non-empty text.
+    pub(crate) fn set_first(&mut self, byte: u8) {
+        assert!(self.len > 0, "no first byte");
+        self.bytes[0] = byte;
+    }
+
     /// Appends the text, skipping its first `skip` bytes (`skip <= len`).
     #[inline(always)]
     pub(crate) fn append(&self, out: &mut Vec<u8>, skip: usize) {

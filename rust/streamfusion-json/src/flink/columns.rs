@@ -114,6 +114,8 @@ impl Node<'_> {
 
 /// A ROW bound to its field arrays (top-level columns or a struct's children).
 pub(crate) struct RowEnc<'a> {
+    /// `{"first":`, used when nulls are written (so the first field always opens the object).
+    open: Option<&'a Padded>,
     fields: Vec<(&'a Padded, Col<'a>)>,
     ignore_nulls: bool,
 }
@@ -132,6 +134,7 @@ impl<'a> RowEnc<'a> {
             .map(|(f, &a)| Ok((&f.name, bind(&f.path, &f.ty, a.as_ref(), o)?)))
             .collect::<Result<_>>()?;
         Ok(Self {
+            open: plan.fields.first().map(|f| &f.open),
             fields,
             ignore_nulls: o.ignore_null_fields,
         })
@@ -141,19 +144,30 @@ impl<'a> RowEnc<'a> {
     /// `encode.ignore-null-fields`.
     #[inline]
     pub(crate) fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
-        out.push(b'{');
-        let mut first = true;
-        for (name, col) in &mut self.fields {
-            let null = col.is_null(idx);
-            if null && self.ignore_nulls {
-                continue;
+        match self.open {
+            Some(open) if !self.ignore_nulls => {
+                // Every field is written: `{"a":` then `,"b":` ..., no per-field bookkeeping.
+                for (n, (name, col)) in self.fields.iter_mut().enumerate() {
+                    if n == 0 { open } else { *name }.append(out, 0);
+                    col.write_or_null(idx, out);
+                }
             }
-            name.append(out, usize::from(first));
-            first = false;
-            if null {
-                out.extend_from_slice(b"null");
-            } else {
-                col.write(idx, out);
+            _ => {
+                out.push(b'{');
+                let mut first = true;
+                for (name, col) in &mut self.fields {
+                    let null = col.is_null(idx);
+                    if null && self.ignore_nulls {
+                        continue;
+                    }
+                    name.append(out, usize::from(first));
+                    first = false;
+                    if null {
+                        out.extend_from_slice(b"null");
+                    } else {
+                        col.write(idx, out);
+                    }
+                }
             }
         }
         out.push(b'}');

@@ -65,6 +65,8 @@ pub(crate) struct FieldPlan {
     pub(crate) path: String,
     /// `,"name":` (Jackson-escaped). The first written field skips the comma.
     pub(crate) name: Padded,
+    /// `{"name":`: the object's opening as written when this is the first field and nulls are not skipped.
+    pub(crate) open: Padded,
     pub(crate) ty: Ty,
 }
 
@@ -151,8 +153,12 @@ pub(crate) fn plan_row<'a>(
                 format!("{parent}.{name}")
             };
             let ty = plan_type(&path, field.data_type(), o)?;
+            let name_text = field_name(name);
+            let mut open = name_text.clone();
+            open.set_first(b'{');
             Ok(FieldPlan {
-                name: field_name(name),
+                open,
+                name: name_text,
                 path,
                 ty,
             })
