@@ -42,6 +42,33 @@ pub(crate) fn write_serde_str(out: &mut Vec<u8>, s: &str) {
     write_escaped::<false>(out, s);
 }
 
+/// Whether any byte of `bytes` needs escaping under Jackson's rules (`JACKSON`) or serde_json's: one SWAR pass
+/// over a whole column's value buffer, 16 bytes per step. When it finds nothing, every string of the column is
+/// written with [`write_verbatim_str`], a bulk copy. (A non-zero [`attention_mask`] always holds a real hit.)
+pub(crate) fn needs_escaping<const JACKSON: bool>(bytes: &[u8]) -> bool {
+    let mut chunks = bytes.chunks_exact(16);
+    for chunk in &mut chunks {
+        let (w0, w1) = (load(chunk, 0), load(chunk, 8));
+        if attention_mask::<JACKSON>(w0) | attention_mask::<JACKSON>(w1) != 0 {
+            return true;
+        }
+    }
+    chunks
+        .remainder()
+        .iter()
+        .any(|&b| needs_attention::<JACKSON>(b))
+}
+
+/// Appends `s` quoted, without escaping: only for strings [`needs_escaping`] cleared.
+#[inline]
+pub(crate) fn write_verbatim_str(out: &mut Vec<u8>, s: &str) {
+    debug_assert!(!needs_escaping::<false>(s.as_bytes()));
+    out.reserve(s.len() + 2);
+    out.push(b'"');
+    out.extend_from_slice(s.as_bytes());
+    out.push(b'"');
+}
+
 /// Mask with the high bit set in (at least) the lowest byte of `w` that needs attention.
 ///
 /// Per byte `b` with its high bit clear, `b - 0x20`, `(b ^ '"') - 1` and `(b ^ '\\') - 1` have their high bit set
@@ -251,6 +278,37 @@ fn escape_at<const JACKSON: bool>(out: &mut Vec<u8>, bytes: &[u8], at: usize) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn needs_escaping_finds_every_class_at_every_position() {
+        for len in 0..40 {
+            let clean = "a".repeat(len);
+            assert!(
+                !needs_escaping::<true>(clean.as_bytes())
+                    && !needs_escaping::<false>(clean.as_bytes())
+            );
+            for at in 0..len {
+                for (hit, jackson_only) in [
+                    ("\"", false),
+                    ("\\", false),
+                    ("\u{1}", false),
+                    ("\u{1f}", false),
+                    ("\u{1f600}", true),
+                ] {
+                    let s = format!("{}{hit}{}", &clean[..at], &clean[at..]);
+                    assert!(needs_escaping::<true>(s.as_bytes()), "{s:?}");
+                    assert_eq!(
+                        needs_escaping::<false>(s.as_bytes()),
+                        !jackson_only,
+                        "{s:?}"
+                    );
+                }
+            }
+        }
+        assert!(!needs_escaping::<true>(
+            "caf\u{e9} / \u{2028} \u{7f} \u{ffff}".as_bytes()
+        ));
+    }
 
     /// Small enough for Miri (`scripts/miri.sh`): every path of the unsafe scan-and-store loop (clean words,
     /// a hit in a word, the overlapping tail store, the byte tail, escapes that grow the output, a 4-byte

@@ -13,7 +13,7 @@ use arrow_json::writer::{make_encoder, NullableEncoder};
 use arrow_json::{Encoder, EncoderFactory, EncoderOptions as ArrowJsonOptions};
 use arrow_schema::{ArrowError, DataType, Field, FieldRef, Fields, Schema};
 
-use crate::escape::write_serde_str;
+use crate::escape::{needs_escaping, write_serde_str, write_verbatim_str};
 
 use crate::error::{Error, Result};
 use crate::layout::Layout;
@@ -121,12 +121,30 @@ impl EncoderFactory for SwarStrings {
         _options: &'a ArrowJsonOptions,
     ) -> Result<Option<NullableEncoder<'a>>, ArrowError> {
         let encoder: Box<dyn Encoder + 'a> = match array.data_type() {
-            DataType::Utf8 => Box::new(Strings(array.as_string::<i32>())),
-            DataType::LargeUtf8 => Box::new(Strings(array.as_string::<i64>())),
+            DataType::Utf8 => strings(array.as_string::<i32>()),
+            DataType::LargeUtf8 => strings(array.as_string::<i64>()),
             DataType::Utf8View => Box::new(StringViews(array.as_string_view())),
             _ => return Ok(None),
         };
         Ok(Some(NullableEncoder::new(encoder, array.nulls().cloned())))
+    }
+}
+
+/// Verbatim copies when one SWAR pass over the column's value bytes finds nothing serde_json would escape.
+fn strings<'a, O: OffsetSizeTrait>(a: &'a GenericStringArray<O>) -> Box<dyn Encoder + 'a> {
+    let offsets = a.value_offsets();
+    let used = &a.value_data()[offsets[0].as_usize()..offsets[offsets.len() - 1].as_usize()];
+    if needs_escaping::<false>(used) {
+        Box::new(Strings(a))
+    } else {
+        Box::new(VerbatimStrings(a))
+    }
+}
+
+struct VerbatimStrings<'a, O: OffsetSizeTrait>(&'a GenericStringArray<O>);
+impl<O: OffsetSizeTrait> Encoder for VerbatimStrings<'_, O> {
+    fn encode(&mut self, idx: usize, out: &mut Vec<u8>) {
+        write_verbatim_str(out, self.0.value(idx));
     }
 }
 

@@ -19,7 +19,7 @@ use super::float::{write_f32, write_f64};
 use super::plan::{RowPlan, Ty, TypeOptions};
 use super::temporal::{write_date, write_time, TimestampWriter};
 use crate::error::{Error, Result};
-use crate::escape::write_jackson_str;
+use crate::escape::{needs_escaping, write_jackson_str, write_verbatim_str};
 use crate::options::MapNullKeyMode;
 use crate::out::{write_i64, Padded};
 
@@ -255,8 +255,8 @@ pub(crate) fn bind<'a>(
             _ => unreachable!("planned as decimal"),
         },
         Ty::Str => match array.data_type() {
-            DataType::Utf8 => Box::new(StrEnc(array.as_string::<i32>())),
-            DataType::LargeUtf8 => Box::new(StrEnc(array.as_string::<i64>())),
+            DataType::Utf8 => string(array.as_string::<i32>()),
+            DataType::LargeUtf8 => string(array.as_string::<i64>()),
             _ => Box::new(StrViewEnc(array.as_string_view())),
         },
         Ty::Binary => match array.data_type() {
@@ -476,6 +476,26 @@ where
             self.scale,
             self.style,
         );
+    }
+}
+
+/// A string column: when one SWAR pass over its value bytes finds nothing to escape (the common case), every
+/// value is copied verbatim; otherwise each value takes the escaping loop.
+fn string<'a, O: OffsetSizeTrait>(a: &'a GenericStringArray<O>) -> Box<dyn Enc + 'a> {
+    let offsets = a.value_offsets();
+    let used = &a.value_data()[offsets[0].as_usize()..offsets[offsets.len() - 1].as_usize()];
+    if needs_escaping::<true>(used) {
+        Box::new(StrEnc(a))
+    } else {
+        Box::new(VerbatimStrEnc(a))
+    }
+}
+
+struct VerbatimStrEnc<'a, O: OffsetSizeTrait>(&'a GenericStringArray<O>);
+impl<O: OffsetSizeTrait> Enc for VerbatimStrEnc<'_, O> {
+    #[inline]
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        write_verbatim_str(out, self.0.value(idx));
     }
 }
 
