@@ -4,7 +4,7 @@ use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::SchemaRef;
 
 use crate::error::{Error, Result};
-use crate::flink::columns::RowEnc;
+use crate::flink::columns::{Cx, Failure, RowEnc};
 use crate::flink::plan::{plan_row, RowPlan, TypeOptions};
 use crate::layout::Layout;
 use crate::options::{EncoderOptions, Mode};
@@ -168,7 +168,13 @@ impl Plan {
             projection
                 .iter()
                 .map(|(i, name)| {
-                    batch.column(*i).get_buffer_memory_size() + rows * (name.len() + 4)
+                    // The bytes this slice of the column covers (not its whole parent buffers).
+                    let data = batch
+                        .column(*i)
+                        .to_data()
+                        .get_slice_memory_size()
+                        .unwrap_or(0);
+                    data + rows * (name.len() + 4)
                 })
                 .sum()
         };
@@ -183,13 +189,18 @@ impl Plan {
                 let columns = |projection: &[(usize, String)]| -> Vec<&ArrayRef> {
                     projection.iter().map(|(i, _)| batch.column(*i)).collect()
                 };
+                let failure = Failure::default();
+                let cx = Cx {
+                    o: types,
+                    failure: &failure,
+                };
                 let mut key_enc = match (key, &self.layout.key) {
                     (Some(plan), Some(projection)) => {
-                        Some(RowEnc::bind(plan, &columns(projection), types)?)
+                        Some(RowEnc::bind(plan, &columns(projection), cx)?)
                     }
                     _ => None,
                 };
-                let mut value_enc = RowEnc::bind(value, &columns(&self.layout.value), types)?;
+                let mut value_enc = RowEnc::bind(value, &columns(&self.layout.value), cx)?;
                 for row in 0..rows {
                     let key_start = key_enc.as_mut().map(|k| {
                         let start = out.keys.len();
@@ -202,6 +213,10 @@ impl Plan {
                         start
                     });
                     out.push_row(key_start, value_start);
+                    if failure.is_set() {
+                        return Err(failure.error(row));
+                    }
+                    out.check_size()?;
                 }
             }
             Body::Plain(plain) => {
@@ -223,9 +238,10 @@ impl Plan {
                         start
                     });
                     out.push_row(key_start, value_start);
+                    out.check_size()?;
                 }
             }
         }
-        out.check_size()
+        Ok(())
     }
 }

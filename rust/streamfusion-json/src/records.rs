@@ -125,8 +125,9 @@ impl EncodedRecords {
         self.value_lengths.push(vl);
     }
 
-    /// Fails when a slab has grown past what `i32` offsets address. Checked once per batch: offsets are
-    /// computed with wrapping casts and only kept when this passes.
+    /// Fails when a slab has grown past what `i32` offsets address. Checked after every row: the offsets of
+    /// that row were computed with wrapping casts and are discarded with the batch when this fails.
+    #[inline]
     pub(crate) fn check_size(&self) -> Result<()> {
         if self.keys.len() > MAX_SLAB {
             return Err(Error::SlabTooLarge {

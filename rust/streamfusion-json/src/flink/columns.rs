@@ -23,6 +23,60 @@ use crate::escape::{needs_escaping, write_jackson_str, write_verbatim_str};
 use crate::options::MapNullKeyMode;
 use crate::out::{write_i64, Padded};
 
+/// What every encoder bound to one batch shares: the options and the failure slot.
+#[derive(Clone, Copy)]
+pub(crate) struct Cx<'a> {
+    pub(crate) o: &'a TypeOptions,
+    pub(crate) failure: &'a Failure,
+}
+
+/// The first value of a batch that Flink's types cannot hold, recorded by the encoder that meets it while
+/// writing. Values are checked only where Flink would convert them (never under a null parent, never in
+/// unreferenced slots of a child array); the batch loop checks [`Failure::is_set`] after every row and fails
+/// the batch naming that row.
+#[derive(Debug, Default)]
+pub(crate) struct Failure {
+    set: std::cell::Cell<bool>,
+    what: std::cell::RefCell<Option<(String, Failed)>>,
+}
+
+/// What [`Failure`] recorded.
+#[derive(Debug)]
+enum Failed {
+    /// A value outside its Flink type.
+    Value(String),
+    /// A null map key under `map-null-key.mode` = FAIL.
+    NullMapKey,
+}
+
+impl Failure {
+    #[cold]
+    fn record(&self, path: &str, what: Failed) {
+        if !self.set.replace(true) {
+            *self.what.borrow_mut() = Some((path.to_owned(), what));
+        }
+    }
+
+    /// Whether a value failed since the batch started.
+    #[inline]
+    pub(crate) fn is_set(&self) -> bool {
+        self.set.get()
+    }
+
+    /// The error for the recorded failure, met while writing batch row `row`.
+    pub(crate) fn error(&self, row: usize) -> Error {
+        match self.what.borrow_mut().take() {
+            Some((field, Failed::Value(message))) => Error::InvalidValue {
+                field,
+                row,
+                message,
+            },
+            Some((field, Failed::NullMapKey)) => Error::NullMapKey { field, row },
+            None => unreachable!("error() is called only after is_set()"),
+        }
+    }
+}
+
 /// Writes the JSON of one non-null slot.
 pub(crate) trait Enc {
     fn write(&mut self, idx: usize, out: &mut Vec<u8>);
@@ -37,6 +91,11 @@ pub(crate) struct Col<'a> {
 /// ROWs stay visible (not boxed behind `dyn Enc`) because duplicate map keys may need them merged.
 enum Kind<'a> {
     Row(RowEnc<'a>),
+    /// A dictionary: slot `i` is the values' slot `keys[i]` (so dictionaries of ROWs merge like ROWs).
+    Dictionary {
+        keys: Vec<usize>,
+        values: Box<Col<'a>>,
+    },
     Other(Box<dyn Enc + 'a>),
 }
 
@@ -46,11 +105,22 @@ impl<'a> Col<'a> {
         self.nulls.as_ref().is_some_and(|n| n.is_null(idx))
     }
 
+    /// Whether the values are ROWs (directly or through a dictionary), which repeated map keys merge.
+    fn is_row(&self) -> bool {
+        match &self.kind {
+            Kind::Row(_) => true,
+            Kind::Dictionary { values, .. } => values.is_row(),
+            Kind::Other(_) => false,
+        }
+    }
+
     /// Writes the non-null slot `idx`.
     #[inline]
     fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
         match &mut self.kind {
             Kind::Row(row) => row.write(idx, out),
+            // Logical nulls (a null key or a key pointing at a null value) never reach here.
+            Kind::Dictionary { keys, values } => values.write(keys[idx], out),
             Kind::Other(enc) => enc.write(idx, out),
         }
     }
@@ -73,6 +143,7 @@ impl<'a> Col<'a> {
         }
         match &mut self.kind {
             Kind::Row(row) => row.merge(idx, reuse),
+            Kind::Dictionary { keys, values } => values.node(keys[idx], reuse),
             Kind::Other(enc) => {
                 let mut raw = Vec::new();
                 enc.write(idx, &mut raw);
@@ -122,21 +193,17 @@ pub(crate) struct RowEnc<'a> {
 
 impl<'a> RowEnc<'a> {
     /// Binds `plan` to `arrays` (same order as the plan's fields).
-    pub(crate) fn bind(
-        plan: &'a RowPlan,
-        arrays: &[&'a ArrayRef],
-        o: &'a TypeOptions,
-    ) -> Result<Self> {
+    pub(crate) fn bind(plan: &'a RowPlan, arrays: &[&'a ArrayRef], cx: Cx<'a>) -> Result<Self> {
         let fields = plan
             .fields
             .iter()
             .zip(arrays)
-            .map(|(f, &a)| Ok((&f.name, bind(&f.path, &f.ty, a.as_ref(), o)?)))
+            .map(|(f, &a)| Ok((&f.name, bind(&f.path, &f.ty, a.as_ref(), cx)?)))
             .collect::<Result<_>>()?;
         Ok(Self {
             open: plan.fields.first().map(|f| &f.open),
             fields,
-            ignore_nulls: o.ignore_null_fields,
+            ignore_nulls: cx.o.ignore_null_fields,
         })
     }
 
@@ -195,26 +262,12 @@ impl<'a> RowEnc<'a> {
     }
 }
 
-fn invalid(path: &str, row: usize, message: String) -> Error {
-    Error::InvalidValue {
-        field: path.to_owned(),
-        row,
-        message,
-    }
-}
-
-/// Indices of the non-null slots of `array`.
-fn valid_indices(array: &dyn Array) -> impl Iterator<Item = usize> + '_ {
-    let nulls = array.logical_nulls();
-    (0..array.len()).filter(move |&i| nulls.as_ref().is_none_or(|n| n.is_valid(i)))
-}
-
-/// Binds `ty` to `array`, validating the values Flink's types cannot hold.
+/// Binds `ty` to `array`; values Flink's types cannot hold are reported to `cx.failure` when written.
 pub(crate) fn bind<'a>(
     path: &str,
     ty: &'a Ty,
     array: &'a dyn Array,
-    o: &'a TypeOptions,
+    cx: Cx<'a>,
 ) -> Result<Col<'a>> {
     let nulls = array.logical_nulls();
     if let Ty::Row(plan) = ty {
@@ -222,7 +275,21 @@ pub(crate) fn bind<'a>(
         let children: Vec<&ArrayRef> = s.columns().iter().collect();
         return Ok(Col {
             nulls,
-            kind: Kind::Row(RowEnc::bind(plan, &children, o)?),
+            kind: Kind::Row(RowEnc::bind(plan, &children, cx)?),
+        });
+    }
+    if let Ty::Dictionary(value) = ty {
+        let d = array.as_any_dictionary();
+        // An empty dictionary can only have null keys (which are never read); arrow asserts on normalising it.
+        let keys = if d.values().is_empty() {
+            vec![0; d.keys().len()]
+        } else {
+            d.normalized_keys()
+        };
+        let values = Box::new(bind(path, value, d.values().as_ref(), cx)?);
+        return Ok(Col {
+            nulls,
+            kind: Kind::Dictionary { keys, values },
         });
     }
     let enc: Box<dyn Enc + 'a> = match ty {
@@ -239,18 +306,14 @@ pub(crate) fn bind<'a>(
         Ty::F16 => Box::new(F16Enc(array.as_primitive())),
         Ty::F32 => Box::new(F32Enc(array.as_primitive())),
         Ty::F64 => Box::new(F64Enc(array.as_primitive())),
-        Ty::Decimal(style) => match array.data_type() {
-            DataType::Decimal32(_, s) => {
-                Box::new(DecimalEnc::<Decimal32Type>::new(array, *s, *style))
+        Ty::Decimal => match array.data_type() {
+            DataType::Decimal32(..) => Box::new(DecimalEnc::<Decimal32Type>::new(path, array, cx)),
+            DataType::Decimal64(..) => Box::new(DecimalEnc::<Decimal64Type>::new(path, array, cx)),
+            DataType::Decimal128(..) => {
+                Box::new(DecimalEnc::<Decimal128Type>::new(path, array, cx))
             }
-            DataType::Decimal64(_, s) => {
-                Box::new(DecimalEnc::<Decimal64Type>::new(array, *s, *style))
-            }
-            DataType::Decimal128(_, s) => {
-                Box::new(DecimalEnc::<Decimal128Type>::new(array, *s, *style))
-            }
-            DataType::Decimal256(_, s) => {
-                Box::new(DecimalEnc::<Decimal256Type>::new(array, *s, *style))
+            DataType::Decimal256(..) => {
+                Box::new(DecimalEnc::<Decimal256Type>::new(path, array, cx))
             }
             _ => unreachable!("planned as decimal"),
         },
@@ -266,44 +329,61 @@ pub(crate) fn bind<'a>(
             _ => Box::new(FixedBinEnc(array.as_fixed_size_binary())),
         },
         Ty::Date32 => Box::new(Date32Enc(array.as_primitive())),
-        Ty::Date64 => Box::new(Date64Enc(array.as_primitive())),
-        Ty::Time { unit, fraction } => {
-            let millis = time_millis(path, array, *unit, *fraction)?;
-            Box::new(TimeEnc {
-                millis,
-                fraction: *fraction,
-            })
-        }
+        Ty::Date64 => Box::new(Date64Enc {
+            values: array.as_primitive(),
+            path: path.to_owned(),
+            failure: cx.failure,
+        }),
+        Ty::Time { unit, fraction } => Box::new(TimeEnc {
+            millis: time_millis(array, *unit),
+            fraction: *fraction,
+            path: path.to_owned(),
+            failure: cx.failure,
+        }),
         Ty::Timestamp { unit, ltz } => {
-            let w = TimestampWriter::new(o.timestamp_separator, *ltz);
+            let w = TimestampWriter::new(cx.o.timestamp_separator, *ltz);
+            let (path, failure, ltz) = (path.to_owned(), cx.failure, *ltz);
             match unit {
-                TimeUnit::Second => {
-                    let a = array.as_primitive::<TimestampSecondType>();
-                    check_seconds(path, a)?;
-                    Box::new(TsEnc {
-                        values: a,
-                        w,
-                        scale: 1,
-                    })
-                }
+                TimeUnit::Second => Box::new(TsEnc {
+                    values: array.as_primitive::<TimestampSecondType>(),
+                    w,
+                    unit: *unit,
+                    ltz,
+                    path,
+                    failure,
+                }),
                 TimeUnit::Millisecond => Box::new(TsEnc {
                     values: array.as_primitive::<TimestampMillisecondType>(),
                     w,
-                    scale: 1_000,
+                    unit: *unit,
+                    ltz,
+                    path,
+                    failure,
                 }),
                 TimeUnit::Microsecond => Box::new(TsEnc {
                     values: array.as_primitive::<TimestampMicrosecondType>(),
                     w,
-                    scale: 1_000_000,
+                    unit: *unit,
+                    ltz,
+                    path,
+                    failure,
                 }),
                 TimeUnit::Nanosecond => Box::new(TsEnc {
                     values: array.as_primitive::<TimestampNanosecondType>(),
                     w,
-                    scale: 1_000_000_000,
+                    unit: *unit,
+                    ltz,
+                    path,
+                    failure,
                 }),
             }
         }
-        Ty::Duration(unit) => Box::new(MillisEnc(duration_millis(path, array, *unit)?)),
+        Ty::Duration(unit) => match unit {
+            TimeUnit::Second => duration::<DurationSecondType>(path, array, *unit, cx),
+            TimeUnit::Millisecond => duration::<DurationMillisecondType>(path, array, *unit, cx),
+            TimeUnit::Microsecond => duration::<DurationMicrosecondType>(path, array, *unit, cx),
+            TimeUnit::Nanosecond => duration::<DurationNanosecondType>(path, array, *unit, cx),
+        },
         Ty::IntervalYearMonth => int::<IntervalYearMonthType>(array),
         Ty::IntervalDayTime => {
             let a = array.as_primitive::<IntervalDayTimeType>();
@@ -315,44 +395,32 @@ pub(crate) fn bind<'a>(
             ))
         }
         Ty::List(element) => match array.data_type() {
-            DataType::List(_) => Box::new(ListEnc::new(path, array.as_list::<i32>(), element, o)?),
+            DataType::List(_) => Box::new(ListEnc::new(path, array.as_list::<i32>(), element, cx)?),
             DataType::LargeList(_) => {
-                Box::new(ListEnc::new(path, array.as_list::<i64>(), element, o)?)
+                Box::new(ListEnc::new(path, array.as_list::<i64>(), element, cx)?)
             }
             DataType::ListView(_) => Box::new(ListViewEnc::new(
                 path,
                 array.as_list_view::<i32>(),
                 element,
-                o,
+                cx,
             )?),
             DataType::LargeListView(_) => Box::new(ListViewEnc::new(
                 path,
                 array.as_list_view::<i64>(),
                 element,
-                o,
+                cx,
             )?),
             _ => {
                 let a = array.as_fixed_size_list();
                 let size = a.value_length() as usize;
-                let values = bind(&format!("{path}[]"), element, a.values().as_ref(), o)?;
+                let values = bind(&format!("{path}[]"), element, a.values().as_ref(), cx)?;
                 Box::new(FixedListEnc { values, size })
             }
         },
         Ty::Row(_) => unreachable!("bound above"),
-        Ty::Map(value) => Box::new(MapEnc::new(path, array.as_map(), value, o)?),
-        Ty::Dictionary(value) => {
-            let d = array.as_any_dictionary();
-            // An empty dictionary can only have null keys (which are never read); arrow asserts on normalising it.
-            let keys = if d.values().is_empty() {
-                vec![0; d.keys().len()]
-            } else {
-                d.normalized_keys()
-            };
-            Box::new(DictEnc {
-                keys,
-                values: bind(path, value, d.values().as_ref(), o)?,
-            })
-        }
+        Ty::Map(value) => Box::new(MapEnc::new(path, array.as_map(), value, cx)?),
+        Ty::Dictionary(_) => unreachable!("bound above"),
     };
     Ok(Col {
         nulls,
@@ -420,47 +488,58 @@ impl Enc for F64Enc<'_> {
     }
 }
 
-/// Decimal values as `i128` (precision <= 38 is checked by the plan, so Decimal256 values fit).
+/// Decimal values as `i128`; `None` for a Decimal256 value beyond it (never within precision 38).
 trait ToI128 {
-    fn to_i128_lossless(self) -> i128;
+    fn to_i128_checked(self) -> Option<i128>;
 }
 impl ToI128 for i32 {
-    fn to_i128_lossless(self) -> i128 {
-        self.into()
+    fn to_i128_checked(self) -> Option<i128> {
+        Some(self.into())
     }
 }
 impl ToI128 for i64 {
-    fn to_i128_lossless(self) -> i128 {
-        self.into()
+    fn to_i128_checked(self) -> Option<i128> {
+        Some(self.into())
     }
 }
 impl ToI128 for i128 {
-    fn to_i128_lossless(self) -> i128 {
-        self
+    fn to_i128_checked(self) -> Option<i128> {
+        Some(self)
     }
 }
 impl ToI128 for arrow_buffer::i256 {
-    fn to_i128_lossless(self) -> i128 {
-        // Precision <= 38 digits always fits; a value out of its declared precision saturates rather than panics.
-        self.to_i128().unwrap_or(if self.is_negative() {
-            i128::MIN
-        } else {
-            i128::MAX
-        })
+    fn to_i128_checked(self) -> Option<i128> {
+        self.to_i128()
     }
 }
 
+/// DECIMAL(p, s): `DecimalData` cannot hold a value with more than `p` digits (Flink's
+/// `DecimalData.fromBigDecimal` returns null for it), so such a value fails the batch.
 struct DecimalEnc<'a, T: ArrowPrimitiveType> {
     values: &'a PrimitiveArray<T>,
     scale: i8,
+    /// 10^precision: every unscaled value must be below it in magnitude.
+    limit: i128,
     style: DecimalStyle,
+    path: String,
+    failure: &'a Failure,
 }
 impl<'a, T: ArrowPrimitiveType> DecimalEnc<'a, T> {
-    fn new(array: &'a dyn Array, scale: i8, style: DecimalStyle) -> Self {
+    fn new(path: &str, array: &'a dyn Array, cx: Cx<'a>) -> Self {
+        let (precision, scale) = match array.data_type() {
+            DataType::Decimal32(p, s)
+            | DataType::Decimal64(p, s)
+            | DataType::Decimal128(p, s)
+            | DataType::Decimal256(p, s) => (*p, *s),
+            _ => unreachable!("planned as decimal"),
+        };
         Self {
             values: array.as_primitive::<T>(),
             scale,
-            style,
+            limit: 10i128.pow(u32::from(precision)),
+            style: cx.o.decimal,
+            path: path.to_owned(),
+            failure: cx.failure,
         }
     }
 }
@@ -470,12 +549,18 @@ where
 {
     #[inline]
     fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
-        write_decimal(
-            out,
-            self.values.value(idx).to_i128_lossless(),
-            self.scale,
-            self.style,
-        );
+        match self.values.value(idx).to_i128_checked() {
+            Some(v) if v.unsigned_abs() < self.limit.unsigned_abs() => {
+                write_decimal(out, v, self.scale, self.style)
+            }
+            _ => self.failure.record(
+                &self.path,
+                Failed::Value(format!(
+                    "unscaled decimal {:?} has more digits than its type's precision allows",
+                    self.values.value(idx)
+                )),
+            ),
+        }
     }
 }
 
@@ -565,19 +650,30 @@ impl Enc for Date32Enc<'_> {
     }
 }
 
-struct Date64Enc<'a>(&'a PrimitiveArray<Date64Type>);
+/// DATE from Date64: Flink's DATE is an `int` of days, so days beyond it fail the batch.
+struct Date64Enc<'a> {
+    values: &'a PrimitiveArray<Date64Type>,
+    path: String,
+    failure: &'a Failure,
+}
 impl Enc for Date64Enc<'_> {
     #[inline]
     fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
-        write_quoted_date(out, self.0.value(idx).div_euclid(86_400_000));
+        let days = self.values.value(idx).div_euclid(86_400_000);
+        if i32::try_from(days).is_ok() {
+            write_quoted_date(out, days);
+        } else {
+            self.failure.record(
+                &self.path,
+                Failed::Value(format!("DATE of {days} days overflows Flink's int days")),
+            );
+        }
     }
 }
 
-/// Flink's TIME value (int milliseconds of day, floored from finer units) of every slot, checked the way Flink's
-/// converter checks it: Flink <= 2.2 takes `LocalTime.ofSecondOfDay(millis / 1000)` (truncating division, so
-/// -999..=-1 ms is `00:00:00`), Flink 2.3 takes `LocalTime.ofNanoOfDay(millis * 1_000_000)` (0..one day).
-fn time_millis(path: &str, array: &dyn Array, unit: TimeUnit, fraction: bool) -> Result<Vec<i64>> {
-    let millis: Vec<i64> = match (array.data_type(), unit) {
+/// Flink's TIME value (int milliseconds of day, floored from finer units) of every slot.
+fn time_millis(array: &dyn Array, unit: TimeUnit) -> Vec<i64> {
+    match (array.data_type(), unit) {
         (DataType::Time32(_), TimeUnit::Second) => array
             .as_primitive::<Time32SecondType>()
             .values()
@@ -602,32 +698,32 @@ fn time_millis(path: &str, array: &dyn Array, unit: TimeUnit, fraction: bool) ->
             .iter()
             .map(|&v| v.div_euclid(1_000_000))
             .collect(),
-    };
-    let valid = |ms: i64| {
-        if fraction {
-            (0..86_400_000).contains(&ms)
-        } else {
-            (0..86_400).contains(&(ms / 1000))
-        }
-    };
-    if let Some(i) = valid_indices(array).find(|&i| !valid(millis[i])) {
-        return Err(invalid(
-            path,
-            i,
-            format!("TIME of {} ms is outside one day", millis[i]),
-        ));
     }
-    Ok(millis)
 }
 
-struct TimeEnc {
+/// TIME: Flink <= 2.2 takes `LocalTime.ofSecondOfDay(millis / 1000)` (truncating division, so -999..=-1 ms is
+/// `00:00:00`), Flink 2.3 `LocalTime.ofNanoOfDay(millis * 1_000_000)`; values outside fail the batch.
+struct TimeEnc<'a> {
     millis: Vec<i64>,
     fraction: bool,
+    path: String,
+    failure: &'a Failure,
 }
-impl Enc for TimeEnc {
+impl Enc for TimeEnc<'_> {
     #[inline]
     fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
         let ms = self.millis[idx];
+        let valid = if self.fraction {
+            (0..86_400_000).contains(&ms)
+        } else {
+            (0..86_400).contains(&(ms / 1000))
+        };
+        if !valid {
+            return self.failure.record(
+                &self.path,
+                Failed::Value(format!("TIME of {ms} ms is outside one day")),
+            );
+        }
         let nanos = if self.fraction {
             (ms % 1000) as u32 * 1_000_000
         } else {
@@ -639,66 +735,97 @@ impl Enc for TimeEnc {
     }
 }
 
-/// Flink holds a TIMESTAMP as epoch milliseconds in a `long`: seconds beyond that range have no Flink value.
-fn check_seconds(path: &str, a: &PrimitiveArray<TimestampSecondType>) -> Result<()> {
-    const LIMIT: i64 = i64::MAX / 1000;
-    match valid_indices(a).find(|&i| !(-LIMIT..=LIMIT).contains(&a.value(i))) {
-        Some(i) => Err(invalid(
-            path,
-            i,
-            format!("{} s overflows Flink's millisecond timestamp", a.value(i)),
-        )),
-        None => Ok(()),
-    }
-}
-
+/// TIMESTAMP and TIMESTAMP_LTZ. Flink holds both as `TimestampData` (epoch milliseconds as a `long` plus
+/// nanoseconds of the millisecond). TIMESTAMP_LTZ prints `toInstant()` in UTC. TIMESTAMP prints
+/// `toLocalDateTime()`, which casts the day count to `int`: beyond about 5.88 million years from 1970 it wraps,
+/// and so does our text.
 struct TsEnc<'a, T: ArrowPrimitiveType<Native = i64>> {
     values: &'a PrimitiveArray<T>,
     w: TimestampWriter,
-    /// Units per second.
-    scale: i64,
+    unit: TimeUnit,
+    ltz: bool,
+    path: String,
+    failure: &'a Failure,
 }
 impl<T: ArrowPrimitiveType<Native = i64>> Enc for TsEnc<'_, T> {
     #[inline]
     fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
         let v = self.values.value(idx);
-        let seconds = v.div_euclid(self.scale);
-        let nanos = (v.rem_euclid(self.scale) * (1_000_000_000 / self.scale)) as u32;
+        let (millis, nano_of_milli) = match self.unit {
+            TimeUnit::Second => match v.checked_mul(1000) {
+                Some(ms) => (ms, 0),
+                None => {
+                    return self.failure.record(
+                        &self.path,
+                        Failed::Value(format!("{v} s overflows Flink's millisecond timestamp")),
+                    )
+                }
+            },
+            TimeUnit::Millisecond => (v, 0),
+            TimeUnit::Microsecond => (v.div_euclid(1_000), v.rem_euclid(1_000) as u32 * 1_000),
+            TimeUnit::Nanosecond => (v.div_euclid(1_000_000), v.rem_euclid(1_000_000) as u32),
+        };
+        let (seconds, nanos) = if self.ltz {
+            (
+                millis.div_euclid(1000),
+                millis.rem_euclid(1000) as u32 * 1_000_000 + nano_of_milli,
+            )
+        } else {
+            // TimestampData.toLocalDateTime(): `int date = (int) (millis / DAY); int time = (int) (millis % DAY);
+            // if (time < 0) { --date; time += DAY; }`, all in Java's wrapping int arithmetic.
+            let mut date = (millis / 86_400_000) as i32;
+            let mut time = (millis % 86_400_000) as i32;
+            if time < 0 {
+                date = date.wrapping_sub(1);
+                time += 86_400_000;
+            }
+            let seconds = i64::from(date) * 86_400 + i64::from(time / 1000);
+            (seconds, (time % 1000) as u32 * 1_000_000 + nano_of_milli)
+        };
         self.w.write(out, seconds, nanos);
     }
 }
 
-/// INTERVAL DAY TO SECOND milliseconds (floored) of every Duration slot.
-fn duration_millis(path: &str, array: &dyn Array, unit: TimeUnit) -> Result<Vec<i64>> {
-    Ok(match unit {
-        TimeUnit::Second => {
-            let a = array.as_primitive::<DurationSecondType>();
-            if let Some(i) = valid_indices(a).find(|&i| a.value(i).checked_mul(1000).is_none()) {
-                return Err(invalid(
-                    path,
-                    i,
-                    format!("{} s overflows Flink's millisecond interval", a.value(i)),
-                ));
-            }
-            a.values().iter().map(|&v| v.wrapping_mul(1000)).collect()
-        }
-        TimeUnit::Millisecond => array
-            .as_primitive::<DurationMillisecondType>()
-            .values()
-            .to_vec(),
-        TimeUnit::Microsecond => array
-            .as_primitive::<DurationMicrosecondType>()
-            .values()
-            .iter()
-            .map(|&v| v.div_euclid(1_000))
-            .collect(),
-        TimeUnit::Nanosecond => array
-            .as_primitive::<DurationNanosecondType>()
-            .values()
-            .iter()
-            .map(|&v| v.div_euclid(1_000_000))
-            .collect(),
+/// INTERVAL DAY TO SECOND from a Duration: total milliseconds (floored); seconds whose milliseconds overflow
+/// a `long` fail the batch.
+fn duration<'a, T: ArrowPrimitiveType<Native = i64>>(
+    path: &str,
+    array: &'a dyn Array,
+    unit: TimeUnit,
+    cx: Cx<'a>,
+) -> Box<dyn Enc + 'a> {
+    Box::new(DurationEnc {
+        values: array.as_primitive::<T>(),
+        unit,
+        path: path.to_owned(),
+        failure: cx.failure,
     })
+}
+
+struct DurationEnc<'a, T: ArrowPrimitiveType<Native = i64>> {
+    values: &'a PrimitiveArray<T>,
+    unit: TimeUnit,
+    path: String,
+    failure: &'a Failure,
+}
+impl<T: ArrowPrimitiveType<Native = i64>> Enc for DurationEnc<'_, T> {
+    #[inline]
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        let v = self.values.value(idx);
+        let millis = match self.unit {
+            TimeUnit::Second => v.checked_mul(1000),
+            TimeUnit::Millisecond => Some(v),
+            TimeUnit::Microsecond => Some(v.div_euclid(1_000)),
+            TimeUnit::Nanosecond => Some(v.div_euclid(1_000_000)),
+        };
+        match millis {
+            Some(ms) => write_i64(out, ms),
+            None => self.failure.record(
+                &self.path,
+                Failed::Value(format!("{v} s overflows Flink's millisecond interval")),
+            ),
+        }
+    }
 }
 
 /// Writes `[e0,e1,...]` for the element range, null elements as `null` (even with ignore-null-fields).
@@ -719,15 +846,10 @@ struct ListEnc<'a, O: OffsetSizeTrait> {
     values: Col<'a>,
 }
 impl<'a, O: OffsetSizeTrait> ListEnc<'a, O> {
-    fn new(
-        path: &str,
-        a: &'a GenericListArray<O>,
-        element: &'a Ty,
-        o: &'a TypeOptions,
-    ) -> Result<Self> {
+    fn new(path: &str, a: &'a GenericListArray<O>, element: &'a Ty, cx: Cx<'a>) -> Result<Self> {
         Ok(Self {
             offsets: a.value_offsets(),
-            values: bind(&format!("{path}[]"), element, a.values().as_ref(), o)?,
+            values: bind(&format!("{path}[]"), element, a.values().as_ref(), cx)?,
         })
     }
 }
@@ -749,12 +871,12 @@ impl<'a, O: OffsetSizeTrait> ListViewEnc<'a, O> {
         path: &str,
         a: &'a GenericListViewArray<O>,
         element: &'a Ty,
-        o: &'a TypeOptions,
+        cx: Cx<'a>,
     ) -> Result<Self> {
         Ok(Self {
             offsets: a.value_offsets(),
             sizes: a.value_sizes(),
-            values: bind(&format!("{path}[]"), element, a.values().as_ref(), o)?,
+            values: bind(&format!("{path}[]"), element, a.values().as_ref(), cx)?,
         })
     }
 }
@@ -800,6 +922,8 @@ struct MapEnc<'a> {
     values: Col<'a>,
     null_key: MapNullKeyMode,
     literal: &'a str,
+    path: String,
+    failure: &'a Failure,
     /// Per row scratch: (key, index of the value that wins).
     entries: Vec<(&'a str, usize)>,
     index: HashMap<&'a str, usize>,
@@ -811,31 +935,22 @@ struct MapEnc<'a> {
 const LINEAR_DEDUPE_MAX: usize = 16;
 
 impl<'a> MapEnc<'a> {
-    fn new(path: &str, a: &'a MapArray, value: &'a Ty, o: &'a TypeOptions) -> Result<Self> {
+    fn new(path: &str, a: &'a MapArray, value: &'a Ty, cx: Cx<'a>) -> Result<Self> {
         let keys = match a.keys().data_type() {
             DataType::Utf8 => Keys::Utf8(a.keys().as_string::<i32>()),
             DataType::LargeUtf8 => Keys::Large(a.keys().as_string::<i64>()),
             _ => Keys::View(a.keys().as_string_view()),
         };
-        if o.map_null_key == MapNullKeyMode::Fail && a.keys().null_count() > 0 {
-            let offsets = a.value_offsets();
-            if let Some(row) = valid_indices(a).find(|&i| {
-                (offsets[i] as usize..offsets[i + 1] as usize).any(|j| a.keys().is_null(j))
-            }) {
-                return Err(Error::NullMapKey {
-                    field: path.to_owned(),
-                    row,
-                });
-            }
-        }
-        let values = bind(&format!("{path}{{}}"), value, a.values().as_ref(), o)?;
+        let values = bind(&format!("{path}{{}}"), value, a.values().as_ref(), cx)?;
         Ok(Self {
             offsets: a.value_offsets(),
             keys,
-            merge_rows: o.ignore_null_fields && matches!(values.kind, Kind::Row(_)),
+            merge_rows: cx.o.ignore_null_fields && values.is_row(),
             values,
-            null_key: o.map_null_key,
-            literal: &o.map_null_key_literal,
+            null_key: cx.o.map_null_key,
+            path: path.to_owned(),
+            failure: cx.failure,
+            literal: &cx.o.map_null_key_literal,
             entries: Vec::new(),
             index: HashMap::new(),
         })
@@ -896,14 +1011,18 @@ impl<'a> Enc for MapEnc<'a> {
 }
 
 impl<'a> MapEnc<'a> {
-    /// The JSON key of entry `j`: its string, the literal for a null key under LITERAL, `None` to drop it (DROP;
-    /// FAIL was checked when binding, so only valid map rows reach here).
+    /// The JSON key of entry `j`: its string, the literal for a null key under LITERAL, `None` to drop it (DROP,
+    /// and FAIL after recording the failure).
     #[inline]
     fn key(&self, j: usize) -> Option<&'a str> {
         match (self.keys.get(j), self.null_key) {
             (Some(k), _) => Some(k),
             (None, MapNullKeyMode::Literal) => Some(self.literal),
-            (None, _) => None,
+            (None, MapNullKeyMode::Drop) => None,
+            (None, MapNullKeyMode::Fail) => {
+                self.failure.record(&self.path, Failed::NullMapKey);
+                None
+            }
         }
     }
 }
@@ -917,17 +1036,5 @@ impl<'a> Keys<'a> {
             Keys::Large(a) => a.is_valid(j).then(|| a.value(j)),
             Keys::View(a) => a.is_valid(j).then(|| a.value(j)),
         }
-    }
-}
-
-struct DictEnc<'a> {
-    keys: Vec<usize>,
-    values: Col<'a>,
-}
-impl Enc for DictEnc<'_> {
-    #[inline]
-    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
-        // Logical nulls (a null key or a key pointing at a null value) never reach here.
-        self.values.write(self.keys[idx], out);
     }
 }

@@ -22,8 +22,8 @@ pub(crate) enum Ty {
     F32,
     /// DOUBLE.
     F64,
-    /// DECIMAL(p, s): the scale comes from the array's type.
-    Decimal(DecimalStyle),
+    /// DECIMAL(p, s): precision and scale come from the array's type, the style from the options.
+    Decimal,
     /// CHAR / VARCHAR / STRING.
     Str,
     /// BINARY / VARBINARY / BYTES: standard padded Base64.
@@ -191,7 +191,7 @@ pub(crate) fn plan_type(path: &str, dt: &DataType, o: &TypeOptions) -> Result<Ty
                     "Flink DECIMAL needs 1 <= precision <= 38 and 0 <= scale <= precision",
                 ));
             }
-            Ty::Decimal(o.decimal)
+            Ty::Decimal
         }
         D::Utf8 | D::LargeUtf8 | D::Utf8View => Ty::Str,
         D::Binary | D::LargeBinary | D::BinaryView | D::FixedSizeBinary(_) => Ty::Binary,

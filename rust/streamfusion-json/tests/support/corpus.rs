@@ -272,7 +272,94 @@ pub fn hand_written() -> Vec<Case> {
     nulls_cases(&mut c);
     layout(&mut c);
     errors(&mut c);
+    lazy_checks(&mut c);
     c
+}
+
+/// Values Flink only checks where it converts them, and the ranges where its own arithmetic wraps.
+fn lazy_checks(c: &mut Vec<Case>) {
+    // TimestampData.toLocalDateTime() casts the day count to int: TIMESTAMP wraps beyond ~5.88M years from 1970
+    // (second and millisecond units reach there); TIMESTAMP_LTZ goes through toInstant() and does not.
+    let extremes = vec![
+        Some(185_542_587_187_200_000),
+        Some(i64::MAX),
+        Some(i64::MIN),
+        Some(-185_542_587_187_200_001),
+        None,
+    ];
+    let seconds = vec![
+        Some(i64::MAX / 1000),
+        Some(i64::MIN / 1000),
+        Some(i64::MAX / 10_000),
+        Some(-(i64::MAX / 10_000)),
+        None,
+    ];
+    c.push(case(
+        "timestamp_day_wrap",
+        &[],
+        vec![batch(vec![
+            ("ms", ts::<TimestampMillisecondType>(extremes.clone(), None)),
+            (
+                "ms_ltz",
+                ts::<TimestampMillisecondType>(extremes, Some("+00:00")),
+            ),
+            ("s", ts::<TimestampSecondType>(seconds.clone(), None)),
+            ("s_ltz", ts::<TimestampSecondType>(seconds, Some("UTC"))),
+        ])],
+    ));
+    // A null parent (struct, list, map slot) hides child values Flink would reject: it never converts them.
+    let bad_time = || prim::<Time32MillisecondType>(vec![Some(90_000_000), Some(1_000)]);
+    let bad_seconds = || ts::<TimestampSecondType>(vec![Some(i64::MAX), Some(1)], None);
+    c.push(case(
+        "null_parents_hide_invalid_values",
+        &[],
+        vec![batch(vec![
+            (
+                "s",
+                strukt(
+                    vec![("t", bad_time()), ("ts", bad_seconds())],
+                    &[false, true],
+                ),
+            ),
+            ("l", list(bad_time(), &[1, 1], &[false, true])),
+            ("f", fixed_list(bad_time(), 1, &[false, true])),
+            (
+                "m",
+                map(
+                    strs(&[Some("k"), Some("k")]),
+                    bad_time(),
+                    &[1, 1],
+                    &[false, true],
+                ),
+            ),
+        ])],
+    ));
+    // Invalid values that are reached fail the batch (the harness reports them as Flink would meet them).
+    c.push(case(
+        "err_time_in_list",
+        &[],
+        vec![batch(vec![(
+            "l",
+            list(
+                prim::<Time32MillisecondType>(vec![Some(1_000), Some(2_000), Some(90_000_000)]),
+                &[3],
+                &[true],
+            ),
+        )])],
+    ));
+    c.push(case(
+        "err_decimal_beyond_precision",
+        &[],
+        vec![batch(vec![("d", decimal(&[Some(1), Some(123_456)], 5, 2))])],
+    ));
+    c.push(case(
+        "err_date64_beyond_int_days",
+        &[],
+        vec![batch(vec![(
+            "d",
+            prim::<Date64Type>(vec![Some(0), Some(i64::MAX)]),
+        )])],
+    ));
 }
 
 /// One column per supported scalar Arrow type (json-parity 2.1), rows: value, other value, null.
