@@ -10,6 +10,9 @@ use jni::JNIEnv;
 /// Java class of codec errors; constructed as `(String kind, int recordIndex, String message)`.
 const BIJOU64_EXCEPTION: &str = "org/bijou64/Bijou64Exception";
 
+/// Java class of JSON encoder errors; constructed as `(String kind, String message)`.
+const STREAMFUSION_EXCEPTION: &str = "org/streamfusion/kafka/StreamFusionException";
+
 /// Why a JNI call failed. Each variant becomes one Java exception (see `docs/jni.md`).
 #[derive(Debug, thiserror::Error)]
 pub enum JniError {
@@ -22,9 +25,22 @@ pub enum JniError {
     /// Offset/length outside an array: `java.lang.IndexOutOfBoundsException`.
     #[error("{0}")]
     OutOfBounds(String),
-    /// Any other bad argument (an unknown mapping code): `java.lang.IllegalArgumentException`.
+    /// Any other bad argument (an unknown mapping code, a released Arrow struct):
+    /// `java.lang.IllegalArgumentException`.
     #[error("{0}")]
     IllegalArgument(String),
+    /// A closed or unknown encoder handle: `java.lang.IllegalStateException`.
+    #[error("{0}")]
+    IllegalState(String),
+    /// A JSON encoder error. An option error (`InvalidOption`) becomes
+    /// `java.lang.IllegalArgumentException`; every other one
+    /// `org.streamfusion.kafka.StreamFusionException` with its kind.
+    #[error(transparent)]
+    StreamFusion(#[from] streamfusion_json::Error),
+    /// An Arrow batch that the C Data Interface import rejects:
+    /// `org.streamfusion.kafka.StreamFusionException` of kind `ARROW_IMPORT`.
+    #[error("Arrow C Data Interface import: {0}")]
+    ArrowImport(arrow_schema::ArrowError),
     /// A JNI call failed; if it left a Java exception pending, that one propagates,
     /// else `java.lang.IllegalStateException`.
     #[error("JNI call failed: {0}")]
@@ -70,9 +86,13 @@ fn throw(env: &mut JNIEnv<'_>, error: &JniError) {
         JniError::OutOfBounds(_) => {
             throw_simple(env, "java/lang/IndexOutOfBoundsException", &message)
         }
-        JniError::IllegalArgument(_) => {
+        JniError::IllegalArgument(_)
+        | JniError::StreamFusion(streamfusion_json::Error::InvalidOption { .. }) => {
             throw_simple(env, "java/lang/IllegalArgumentException", &message)
         }
+        JniError::IllegalState(_) => throw_simple(env, "java/lang/IllegalStateException", &message),
+        JniError::StreamFusion(encoder) => throw_kind(env, encoder_kind(encoder), &message),
+        JniError::ArrowImport(_) => throw_kind(env, "ARROW_IMPORT", &message),
         JniError::Jni(_) => throw_simple(env, "java/lang/IllegalStateException", &message),
     }
 }
@@ -98,6 +118,40 @@ fn throw_codec(
         ],
     )?;
     env.throw(jni::objects::JThrowable::from(exception))
+}
+
+/// The `StreamFusionException.Kind` name of an encoder error (option errors never get here).
+fn encoder_kind(error: &streamfusion_json::Error) -> &'static str {
+    use streamfusion_json::Error as E;
+    match error {
+        E::InvalidLayout(_) => "INVALID_LAYOUT",
+        E::InvalidFieldName { .. } => "INVALID_FIELD_NAME",
+        E::UnsupportedType { .. } => "UNSUPPORTED_TYPE",
+        E::SchemaMismatch { .. } => "SCHEMA_MISMATCH",
+        E::NullMapKey { .. } => "NULL_MAP_KEY",
+        E::InvalidValue { .. } => "INVALID_VALUE",
+        E::SlabTooLarge { .. } => "SLAB_TOO_LARGE",
+        E::Arrow(_) => "ARROW",
+        _ => "OTHER",
+    }
+}
+
+/// Throws `org.streamfusion.kafka.StreamFusionException(kind, message)`; if that class cannot be made
+/// (not on the class path), an `IllegalStateException` with the same message.
+fn throw_kind(env: &mut JNIEnv<'_>, kind: &str, message: &str) {
+    let thrown = (|| -> jni::errors::Result<()> {
+        let kind = env.new_string(kind)?;
+        let text = env.new_string(message)?;
+        let exception = env.new_object(
+            STREAMFUSION_EXCEPTION,
+            "(Ljava/lang/String;Ljava/lang/String;)V",
+            &[JValue::Object(&kind), JValue::Object(&text)],
+        )?;
+        env.throw(jni::objects::JThrowable::from(exception))
+    })();
+    if thrown.is_err() {
+        throw_simple(env, "java/lang/IllegalStateException", message);
+    }
 }
 
 fn throw_simple(env: &mut JNIEnv<'_>, class: &str, message: &str) {

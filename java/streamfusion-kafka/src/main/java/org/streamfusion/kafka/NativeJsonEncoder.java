@@ -1,0 +1,279 @@
+package org.streamfusion.kafka;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.apache.arrow.c.ArrowArray;
+import org.apache.arrow.c.ArrowSchema;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.NullVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.bijou64.Bijou64;
+
+/**
+ * Encodes Arrow Java batches ({@link VectorSchemaRoot}) into Kafka JSON records with the native StreamFusion
+ * encoder, one JNI crossing per batch. Output is byte-identical to Apache Flink's {@code json} format
+ * ({@code JsonRowDataSerializationSchema}) with the Kafka SQL connector's key/value layout, or to arrow-json's
+ * writer in {@code mode=plain}.
+ *
+ * <p><b>Options</b> keep Flink's names (without the {@code json.}/{@code key.json.}/{@code value.json.}
+ * prefixes): {@code timestamp-format.standard}, {@code map-null-key.mode}, {@code map-null-key.literal},
+ * {@code encode.decimal-as-plain-number}, {@code encode.ignore-null-fields}, {@code key.fields},
+ * {@code key.fields-prefix}, {@code value.fields-include}, plus {@code mode}, {@code flink.version},
+ * {@code changelog.row-kind-column} and {@code plain.explicit-nulls} ({@code docs/json-format.md}). They are
+ * parsed once, by the constructor; an unknown name or a bad value throws there.
+ *
+ * <p><b>Plan.</b> The first batch's schema fixes the plan (field encoders, key/value projections); every
+ * later batch must have the same schema, else {@link StreamFusionException} of kind
+ * {@link StreamFusionException.Kind#SCHEMA_MISMATCH}. A failed batch leaves the encoder usable.
+ *
+ * <p><b>Memory.</b> {@link #encode} exports the root through the Arrow C Data Interface into two structs
+ * allocated from the root's own allocator (so all vectors of a root must share one {@code RootAllocator},
+ * as Arrow's export requires); the native side takes the exported structs over and releases
+ * them (dropping its references to the root's buffers) before {@code encode} returns or throws. The root
+ * stays the caller's, unchanged, and may be refilled right after. The result is six fresh JVM arrays
+ * ({@link EncodedBatch}). The native encoder keeps one reusable scratch of records until {@link #close()}.
+ *
+ * <p><b>Threads.</b> One encoder per task is the intended use. Concurrent {@code encode} calls on one
+ * encoder are safe: they are serialised on the native side and each returns its own batch's records.
+ * {@link #close()} waits for encodes in flight; any later {@code encode} throws
+ * {@link IllegalStateException}. Counters may be read from any thread.
+ *
+ * <p><b>Loading.</b> The native library is the one bundled in {@code org.bijou64:bijou64} and loaded by its
+ * loader ({@link Bijou64#nativeAvailable()}); {@code -Dbijou64.useJava=true} disables it, and then the
+ * constructor throws {@link UnsupportedOperationException}.
+ */
+public final class NativeJsonEncoder implements AutoCloseable {
+    /** Exports roots whose vectors own no buffers; never holds memory between calls. */
+    private static final BufferAllocator NO_BUFFERS = new RootAllocator();
+
+    private final Map<String, String> options;
+    private final long handle;
+    private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
+    private volatile boolean closed;
+    /** The last schema whose field names were checked (roots reuse their Schema object across batches). */
+    private volatile Schema checkedSchema;
+
+    private final LongAdder batches = new LongAdder();
+    private final LongAdder rows = new LongAdder();
+    private final LongAdder keyBytes = new LongAdder();
+    private final LongAdder valueBytes = new LongAdder();
+    private final LongAdder encodeNanos = new LongAdder();
+
+    /**
+     * An encoder with {@code options}, parsed and checked once, here.
+     *
+     * @param options Flink-style option names and values; an empty map gives Flink's defaults (null keys,
+     *     the whole row as value)
+     * @throws NullPointerException if {@code options} or any of its keys or values is null
+     * @throws IllegalArgumentException for an unknown option name (a typo), a value outside the accepted set,
+     *     or a combination Flink rejects ({@code key.fields-prefix} without
+     *     {@code value.fields-include=EXCEPT_KEY}...); the message names the option
+     * @throws UnsupportedOperationException if the native library is not available (the cause says why)
+     */
+    public NativeJsonEncoder(Map<String, String> options) {
+        Objects.requireNonNull(options, "options");
+        Map<String, String> copy = new LinkedHashMap<>();
+        options.forEach((key, value) -> copy.put(Objects.requireNonNull(key, "option name"),
+                Objects.requireNonNull(value, () -> "option " + key + " is null")));
+        requireNative();
+        this.options = Collections.unmodifiableMap(copy);
+        this.handle = open(copy.keySet().toArray(new String[0]), copy.values().toArray(new String[0]));
+    }
+
+    private static void requireNative() {
+        if (!Bijou64.nativeAvailable()) {
+            Throwable cause = Bijou64.nativeLoadError().orElse(null);
+            throw new UnsupportedOperationException("the StreamFusion native library is not loaded: "
+                    + (cause == null ? "unknown reason" : cause.getMessage()), cause);
+        }
+    }
+
+    /** @return the options this encoder was created with (unmodifiable) */
+    public Map<String, String> options() {
+        return options;
+    }
+
+    /**
+     * Encodes one batch; equivalent to {@code encode(root, null)}.
+     *
+     * @param root the batch; not modified, still the caller's afterwards
+     * @return the batch's records, one per row
+     * @throws NullPointerException if {@code root} is null
+     * @throws IllegalStateException if this encoder is closed
+     * @throws StreamFusionException if the native encoder rejects the batch (schema mismatch, unsupported
+     *     type, invalid value, import error); the encoder stays usable
+     */
+    public EncodedBatch encode(VectorSchemaRoot root) {
+        return encode(root, null);
+    }
+
+    /**
+     * Encodes one batch whose dictionary-encoded columns take their dictionaries from {@code dictionaries}.
+     * One JNI crossing: the root is exported through the Arrow C Data Interface, encoded natively, and the
+     * records come back as six fresh arrays. Adds to this encoder's counters.
+     *
+     * @param root the batch; not modified, still the caller's afterwards
+     * @param dictionaries the dictionaries of dictionary-encoded columns, or null when there are none
+     * @return the batch's records, one per row
+     * @throws NullPointerException if {@code root} is null
+     * @throws IllegalStateException if this encoder is closed (checked before any native call)
+     * @throws StreamFusionException if the native encoder rejects the batch (or, before any native call, a
+     *     field name contains U+0000, which the C Data Interface cannot carry); the encoder stays usable
+     */
+    public EncodedBatch encode(VectorSchemaRoot root, DictionaryProvider dictionaries) {
+        Objects.requireNonNull(root, "root is null: pass a VectorSchemaRoot to encode");
+        ReentrantReadWriteLock.ReadLock lock = lifecycle.readLock();
+        lock.lock();
+        try {
+            ensureOpen();
+            long start = System.nanoTime();
+            Schema rootSchema = root.getSchema();
+            if (rootSchema != checkedSchema) {
+                requireCarriableNames(rootSchema.getFields(), "");
+                checkedSchema = rootSchema;
+            }
+            Object[] six;
+            BufferAllocator allocator = allocatorOf(root);
+            try (ArrowArray array = ArrowArray.allocateNew(allocator);
+                    ArrowSchema schema = ArrowSchema.allocateNew(allocator)) {
+                try {
+                    Data.exportVectorSchemaRoot(allocator, root, dictionaries, array, schema);
+                    // The native side moves both structs out (leaving them released here) and releases
+                    // them before returning, even when it throws.
+                    six = encode(handle, array.memoryAddress(), schema.memoryAddress());
+                } finally {
+                    // No-ops when the native side took them; frees the export if it never got there.
+                    array.release();
+                    schema.release();
+                }
+            }
+            EncodedBatch batch = EncodedBatch.fromNative(six, System.nanoTime() - start);
+            batches.increment();
+            rows.add(batch.size());
+            keyBytes.add(batch.keyBytes());
+            valueBytes.add(batch.valueBytes());
+            encodeNanos.add(batch.encodeNanos());
+            return batch;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The allocator the export must use: Arrow Java transfers the root's buffers into a struct vector of that
+     * allocator, which must share the root's {@code RootAllocator}. A root without allocator-backed vectors
+     * (none, or only {@code NullVector}s) exports through a shared allocator that holds memory only during a call.
+     */
+    private static BufferAllocator allocatorOf(VectorSchemaRoot root) {
+        for (FieldVector vector : root.getFieldVectors()) {
+            if (!(vector instanceof NullVector)) {
+                return vector.getAllocator();
+            }
+        }
+        return NO_BUFFERS;
+    }
+
+    /**
+     * The C Data Interface carries field names as NUL-terminated strings, so a name containing U+0000 would
+     * arrive truncated (and the record would silently get another name). Such a schema is rejected instead.
+     */
+    private static void requireCarriableNames(List<Field> fields, String parent) {
+        for (Field field : fields) {
+            String path = parent.isEmpty() ? field.getName() : parent + "." + field.getName();
+            if (field.getName().indexOf(0) >= 0) {
+                throw new StreamFusionException(StreamFusionException.Kind.INVALID_FIELD_NAME, "field `"
+                        + path.replace("\0", "\\u0000") + "`: the name contains U+0000, which the Arrow C "
+                        + "Data Interface cannot carry (names cross as NUL-terminated strings)");
+            }
+            requireCarriableNames(field.getChildren(), path);
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("NativeJsonEncoder is closed");
+        }
+    }
+
+    /** @return true once {@link #close()} has been called */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** @return batches encoded successfully so far */
+    public long batches() {
+        return batches.sum();
+    }
+
+    /** @return rows (records) encoded successfully so far */
+    public long rows() {
+        return rows.sum();
+    }
+
+    /** @return key bytes produced so far (null keys count 0) */
+    public long keyBytes() {
+        return keyBytes.sum();
+    }
+
+    /** @return value bytes produced so far (tombstones count 0) */
+    public long valueBytes() {
+        return valueBytes.sum();
+    }
+
+    /** @return total {@link EncodedBatch#encodeNanos()} of the successful batches so far */
+    public long encodeNanos() {
+        return encodeNanos.sum();
+    }
+
+    /**
+     * Frees the native encoder (its plan and scratch). Waits for
+     * encodes in flight. Idempotent: later calls do nothing. Batches already returned stay valid (they are
+     * plain JVM arrays).
+     */
+    @Override
+    public void close() {
+        ReentrantReadWriteLock.WriteLock lock = lifecycle.writeLock();
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            close(handle);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "NativeJsonEncoder[" + (closed ? "closed" : "open") + ", batches=" + batches() + ", rows="
+                + rows() + ", options=" + options + "]";
+    }
+
+    // JNI entry points: rust/jni/src/streamfusion.rs. docs/jni.md lists ownership and exceptions.
+
+    /** Parses the options once and returns a new handle; IllegalArgumentException for option errors. */
+    private static native long open(String[] optionKeys, String[] optionValues);
+
+    /**
+     * Takes over and releases the two exported structs (always), encodes the batch, returns
+     * {@code byte[] keys, byte[] values, int[] keyOffsets, int[] keyLengths, int[] valueOffsets,
+     * int[] valueLengths}. IllegalStateException for a closed handle, StreamFusionException for encoder errors.
+     */
+    private static native Object[] encode(long handle, long arrowArrayAddress, long arrowSchemaAddress);
+
+    /** Unregisters the handle; IllegalStateException if it is not open. */
+    private static native void close(long handle);
+}

@@ -1,0 +1,179 @@
+package org.streamfusion.kafka;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.streamfusion.kafka.Vectors.longs;
+import static org.streamfusion.kafka.Vectors.root;
+import static org.streamfusion.kafka.Vectors.strings;
+import static org.streamfusion.kafka.Vectors.values;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.NullVector;
+import org.apache.arrow.vector.UInt8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Every documented misuse throws its documented exception, and the JVM (and the encoder) keep running. */
+class BadInputTest {
+    private final BufferAllocator allocator = new RootAllocator();
+
+    @AfterEach
+    void noLeaks() {
+        allocator.close(); // also after failed encodes: the native side released every export
+    }
+
+    @Test
+    void encodeAfterCloseThrowsIllegalStateAndCloseIsIdempotent() {
+        NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of());
+        encoder.close();
+        encoder.close();
+        assertTrue(encoder.isClosed());
+        try (VectorSchemaRoot root = root(longs(allocator, "id", 1L))) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> encoder.encode(root));
+            assertTrue(e.getMessage().contains("closed"), e.getMessage());
+        }
+    }
+
+    @Test
+    void nullRootThrowsNullPointerNamingIt() {
+        try (NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of())) {
+            NullPointerException e = assertThrows(NullPointerException.class, () -> encoder.encode(null));
+            assertTrue(e.getMessage().contains("root"), e.getMessage());
+        }
+    }
+
+    @Test
+    void schemaDifferentFromTheFirstBatchThrowsAndTheEncoderStaysUsable() {
+        try (VectorSchemaRoot first = root(longs(allocator, "id", 1L));
+                VectorSchemaRoot other = root(strings(allocator, "id", "x"));
+                NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of())) {
+            encoder.encode(first);
+            StreamFusionException e = assertThrows(StreamFusionException.class, () -> encoder.encode(other));
+            assertEquals(StreamFusionException.Kind.SCHEMA_MISMATCH, e.kind());
+            assertTrue(e.getMessage().contains("`id`"), e.getMessage());
+            assertEquals(List.of("{\"id\":1}"), values(encoder.encode(first)));
+            assertEquals(2, encoder.batches(), "failed batches are not counted");
+        }
+    }
+
+    @Test
+    void unsupportedTypesThrowNamingTheField() {
+        NullVector nulls = new NullVector("n");
+        nulls.setValueCount(1);
+        UInt8Vector unsigned = new UInt8Vector("u64", allocator);
+        unsigned.allocateNew(1);
+        unsigned.set(0, 1L);
+        unsigned.setValueCount(1);
+        for (VectorSchemaRoot root : List.of(root(nulls), root(unsigned))) {
+            String field = root.getSchema().getFields().get(0).getName();
+            try (root; NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of())) {
+                StreamFusionException e = assertThrows(StreamFusionException.class, () -> encoder.encode(root));
+                assertEquals(StreamFusionException.Kind.UNSUPPORTED_TYPE, e.kind(), e.getMessage());
+                assertTrue(e.getMessage().contains("`" + field + "`"), e.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void fieldNamesWithNulAreRejectedBeforeTheyWouldBeTruncated() {
+        try (VectorSchemaRoot root = root(strings(allocator, "a\0b", "x"));
+                NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of())) {
+            StreamFusionException e = assertThrows(StreamFusionException.class, () -> encoder.encode(root));
+            assertEquals(StreamFusionException.Kind.INVALID_FIELD_NAME, e.kind());
+            assertTrue(e.getMessage().contains("`a\\u0000b`"), e.getMessage());
+        }
+    }
+
+    @Test
+    void layoutErrorsAreStreamFusionExceptions() {
+        try (VectorSchemaRoot root = root(longs(allocator, "id", 1L));
+                NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of("key.fields", "missing"))) {
+            StreamFusionException e = assertThrows(StreamFusionException.class, () -> encoder.encode(root));
+            assertEquals(StreamFusionException.Kind.INVALID_LAYOUT, e.kind(), e.getMessage());
+        }
+    }
+
+    @Test
+    void optionErrorsThrowIllegalArgumentAtConstruction() {
+        for (Map<String, String> bad : List.of(Map.of("key.field", "id"), Map.of("map-null-key.mode", "KEEP"),
+                Map.of("encode.ignore-null-fields", "yes"), Map.of("key.fields-prefix", "k_"),
+                Map.of("flink.version", "3.0"))) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> new NativeJsonEncoder(bad), bad.toString());
+            String name = bad.keySet().iterator().next();
+            assertTrue(e.getMessage().contains(name), e.getMessage());
+        }
+        Map<String, String> nullValue = new HashMap<>();
+        nullValue.put("key.fields", null);
+        assertThrows(NullPointerException.class, () -> new NativeJsonEncoder(nullValue));
+        assertThrows(NullPointerException.class, () -> new NativeJsonEncoder(null));
+    }
+
+    @Test
+    void concurrentEncodesOnOneEncoderAreSerialisedAndCorrect() throws Exception {
+        int threads = 4;
+        int batchesPerThread = 200;
+        try (NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of("key.fields", "id"))) {
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            try {
+                List<Future<Integer>> done = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    long id = t;
+                    done.add(pool.submit(() -> {
+                        String text = "thread-" + id + "-" + "x".repeat((int) id * 100);
+                        try (VectorSchemaRoot root = root(longs(allocator, "id", id, id),
+                                strings(allocator, "s", text, null))) {
+                            List<String> expected = List.of("{\"id\":" + id + ",\"s\":\"" + text + "\"}",
+                                    "{\"id\":" + id + ",\"s\":null}");
+                            for (int i = 0; i < batchesPerThread; i++) {
+                                assertEquals(expected, values(encoder.encode(root)), "thread " + id);
+                            }
+                        }
+                        return batchesPerThread;
+                    }));
+                }
+                for (Future<Integer> f : done) {
+                    assertEquals(batchesPerThread, f.get());
+                }
+            } finally {
+                pool.shutdown();
+            }
+            assertEquals((long) threads * batchesPerThread, encoder.batches());
+            assertEquals(2L * threads * batchesPerThread, encoder.rows());
+        }
+    }
+
+    @Test
+    void closeWhileOthersEncodeGivesResultsOrIllegalState() throws Exception {
+        NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of());
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (VectorSchemaRoot root = root(longs(allocator, "id", 5L))) {
+            Future<Integer> worker = pool.submit(() -> {
+                int ok = 0;
+                while (true) {
+                    try {
+                        assertEquals(List.of("{\"id\":5}"), values(encoder.encode(root)));
+                        ok++;
+                    } catch (IllegalStateException closed) {
+                        return ok;
+                    }
+                }
+            });
+            Thread.sleep(50);
+            encoder.close();
+            assertTrue(worker.get() >= 0);
+        } finally {
+            pool.shutdown();
+        }
+    }
+}

@@ -1,0 +1,467 @@
+//! Entry points of `org.streamfusion.kafka.NativeJsonEncoder` (module `java/streamfusion-kafka`).
+//!
+//! The model: a Java encoder owns one native [`JsonEncoder`] through a `long` handle with an explicit
+//! `open` / `encode` / `close` lifecycle. Handles live in a process-wide registry keyed by ids from a
+//! counter that never repeats, so a closed, never-opened or forged handle is looked up, not dereferenced:
+//! it throws `IllegalStateException` instead of being undefined behaviour. Each registered encoder sits
+//! behind its own mutex together with the one [`EncodedRecords`] it reuses across batches, so concurrent
+//! `encode` calls on one handle are serialised (safe, one at a time) and calls on different handles run in
+//! parallel.
+//!
+//! One batch crosses per `encode`: Java exports a `VectorSchemaRoot` through the Arrow C Data Interface
+//! (`org.apache.arrow.c.Data.exportVectorSchemaRoot`) and passes the addresses of the two structs. This
+//! module moves both structs out of Java's memory first thing (leaving released, empty structs behind),
+//! imports the batch without copying, encodes it, drops the imported data (which runs Java's release
+//! callback), and only then copies the six result arrays into fresh JVM arrays. Nothing native points at
+//! JVM memory after the call, and the JVM never sees a view of the reused scratch. `docs/jni.md` has the
+//! full ownership and exception rules.
+
+use std::collections::HashMap;
+use std::ffi::c_void;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, LazyLock, Mutex, MutexGuard, PoisonError};
+
+use arrow_array::ffi::{from_ffi, FFI_ArrowArray, FFI_ArrowSchema};
+use arrow_array::{Array, RecordBatch, RecordBatchOptions, StructArray};
+use arrow_schema::Schema;
+use jni::objects::{JClass, JObject, JObjectArray, JString};
+use jni::sys::{jint, jlong, jobjectArray};
+use jni::JNIEnv;
+use streamfusion_json::{EncodedRecords, EncoderOptions, JsonEncoder};
+
+use crate::error::{non_null, throwing, JniError};
+
+/// An encoder handle as the JVM holds it: a registry id, never a pointer. Ids start at 1 and are never
+/// reused, so 0 is never a valid handle (the Java side uses it for "closed").
+#[repr(transparent)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Handle(jlong);
+
+impl From<jlong> for Handle {
+    fn from(id: jlong) -> Self {
+        Self(id)
+    }
+}
+
+impl From<Handle> for jlong {
+    fn from(handle: Handle) -> Self {
+        handle.0
+    }
+}
+
+/// What one handle owns: the encoder (options and plan) and the records scratch reused by every batch.
+#[derive(Debug)]
+struct EncoderState {
+    encoder: JsonEncoder,
+    records: EncodedRecords,
+}
+
+type Shared = Arc<Mutex<EncoderState>>;
+
+static NEXT_ID: AtomicI64 = AtomicI64::new(1);
+static REGISTRY: LazyLock<Mutex<HashMap<Handle, Shared>>> = LazyLock::new(Mutex::default);
+
+/// The registry, whatever an earlier panic did: every operation on the map completes or leaves it as it
+/// was, so a poisoned lock still guards a consistent map.
+fn registry() -> MutexGuard<'static, HashMap<Handle, Shared>> {
+    REGISTRY.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Parses `pairs` once, creates an encoder and registers it.
+fn open_encoder(pairs: Vec<(String, String)>) -> Result<Handle, JniError> {
+    let encoder = JsonEncoder::new(EncoderOptions::from_pairs(pairs)?)?;
+    let handle = Handle(NEXT_ID.fetch_add(1, Ordering::Relaxed));
+    let state = EncoderState {
+        encoder,
+        records: EncodedRecords::new(),
+    };
+    registry().insert(handle, Arc::new(Mutex::new(state)));
+    Ok(handle)
+}
+
+/// The encoder behind `handle`; a closed or unknown handle is an error. The returned `Arc` keeps the
+/// encoder alive for the caller even if another thread closes the handle meanwhile.
+fn lookup(handle: Handle) -> Result<Shared, JniError> {
+    registry().get(&handle).cloned().ok_or_else(|| {
+        JniError::IllegalState(format!(
+            "StreamFusion encoder handle {} is closed or was never opened",
+            handle.0
+        ))
+    })
+}
+
+/// Removes `handle` from the registry; the encoder is dropped once no `encode` in flight still uses it.
+fn close_encoder(handle: Handle) -> Result<(), JniError> {
+    match registry().remove(&handle) {
+        Some(_) => Ok(()),
+        None => Err(JniError::IllegalState(format!(
+            "StreamFusion encoder handle {} is already closed or was never opened",
+            handle.0
+        ))),
+    }
+}
+
+/// Encodes `batch` with the encoder behind `handle` into its reused records and hands them to `f` while the
+/// handle's lock is held (so `f` sees this batch's records, not a concurrent caller's).
+fn encode_with<R>(
+    handle: Handle,
+    batch: RecordBatch,
+    f: impl FnOnce(&EncodedRecords) -> Result<R, JniError>,
+) -> Result<R, JniError> {
+    let shared = lookup(handle)?;
+    let mut state = shared.lock().map_err(|_| {
+        JniError::IllegalState(format!(
+            "StreamFusion encoder handle {} is unusable: an earlier call panicked inside it; close it",
+            handle.0
+        ))
+    })?;
+    let EncoderState { encoder, records } = &mut *state;
+    let result = encoder.encode_into(&batch, records);
+    // The imported Arrow data is released (Java's release callback runs) before any JVM array is made.
+    drop(batch);
+    result?;
+    f(records)
+}
+
+/// The leading fields of the C Data Interface's `ArrowSchema` up to `release`, to check it before moving it.
+#[repr(C)]
+struct SchemaHead {
+    format: *const c_void,
+    name: *const c_void,
+    metadata: *const c_void,
+    flags: i64,
+    n_children: i64,
+    children: *mut c_void,
+    dictionary: *mut c_void,
+    release: Option<unsafe extern "C" fn(*mut c_void)>,
+}
+
+/// The leading fields of the C Data Interface's `ArrowArray` up to `release`.
+#[repr(C)]
+struct ArrayHead {
+    length: i64,
+    null_count: i64,
+    offset: i64,
+    n_buffers: i64,
+    n_children: i64,
+    buffers: *mut c_void,
+    children: *mut c_void,
+    dictionary: *mut c_void,
+    release: Option<unsafe extern "C" fn(*mut c_void)>,
+}
+
+/// Moves the two exported structs out of the caller's memory (the caller's structs are left released),
+/// so that from here on they are released exactly once, by Rust, on every path. A zero address or a
+/// struct that is already released is an error; the other struct is still taken and released.
+///
+/// # Safety
+/// Each non-zero address must point to a properly aligned, initialised C Data Interface struct of its kind
+/// (`ArrowArray`, `ArrowSchema`) that the caller may hand over (an export not yet consumed).
+unsafe fn take_ffi(
+    array_address: jlong,
+    schema_address: jlong,
+) -> Result<(FFI_ArrowArray, FFI_ArrowSchema), JniError> {
+    let array_ptr = array_address as usize as *mut FFI_ArrowArray;
+    let schema_ptr = schema_address as usize as *mut FFI_ArrowSchema;
+    // SAFETY: the caller guarantees a non-null pointer refers to an initialised struct of the C layout that
+    // `ArrayHead`/`SchemaHead` mirror field by field up to `release`; reading it does not move it.
+    let array_live =
+        !array_ptr.is_null() && unsafe { (*array_ptr.cast::<ArrayHead>()).release.is_some() };
+    // SAFETY: as above, for the schema.
+    let schema_live =
+        !schema_ptr.is_null() && unsafe { (*schema_ptr.cast::<SchemaHead>()).release.is_some() };
+    // SAFETY: a live struct is valid for reads and writes (caller's guarantee); `from_raw` moves it out and
+    // leaves an empty released struct behind, so Java's later release of its struct is a no-op.
+    let array = array_live.then(|| unsafe { FFI_ArrowArray::from_raw(array_ptr) });
+    // SAFETY: as above, for the schema.
+    let schema = schema_live.then(|| unsafe { FFI_ArrowSchema::from_raw(schema_ptr) });
+    match (array, schema) {
+        (Some(array), Some(schema)) => Ok((array, schema)),
+        _ => Err(JniError::IllegalArgument(format!(
+            "the exported Arrow structs must be live: ArrowArray at {array_address:#x} is {}, \
+             ArrowSchema at {schema_address:#x} is {}",
+            liveness(array_ptr.is_null(), array_live),
+            liveness(schema_ptr.is_null(), schema_live),
+        ))),
+    }
+}
+
+fn liveness(null: bool, live: bool) -> &'static str {
+    match (null, live) {
+        (true, _) => "a null address",
+        (false, true) => "live",
+        (false, false) => "already released",
+    }
+}
+
+/// Imports a struct array exported from a `VectorSchemaRoot` as a [`RecordBatch`], without copying its
+/// buffers (the batch owns `array`; dropping the batch runs its release callback). The schema's own
+/// metadata is kept; `schema` is released when it is dropped here.
+fn import_batch(array: FFI_ArrowArray, schema: FFI_ArrowSchema) -> Result<RecordBatch, JniError> {
+    let arrow_schema = Schema::try_from(&schema).map_err(JniError::ArrowImport)?;
+    // SAFETY: `array` and `schema` are a matching pair moved out of one export by `take_ffi`, produced by an
+    // Arrow C Data Interface implementation (Arrow Java); `from_ffi` checks the buffers against the type.
+    let data = unsafe { from_ffi(array, &schema) }.map_err(JniError::ArrowImport)?;
+    let root = StructArray::from(data);
+    if root.null_count() != 0 {
+        return Err(JniError::IllegalArgument(
+            "the exported root struct has null rows; export a VectorSchemaRoot".to_owned(),
+        ));
+    }
+    let rows = root.len();
+    let (_, columns, _) = root.into_parts();
+    RecordBatch::try_new_with_options(
+        Arc::new(arrow_schema),
+        columns,
+        &RecordBatchOptions::new().with_row_count(Some(rows)),
+    )
+    .map_err(JniError::ArrowImport)
+}
+
+/// Reads a `String[]`, rejecting a null array or element (`name` names the argument).
+fn read_strings(
+    env: &mut JNIEnv<'_>,
+    array: &JObjectArray<'_>,
+    name: &'static str,
+) -> Result<Vec<String>, JniError> {
+    non_null(array, name)?;
+    let len = env.get_array_length(array)?;
+    let mut out = Vec::with_capacity(len as usize);
+    for i in 0..len {
+        let element = JString::from(env.get_object_array_element(array, i)?);
+        if element.is_null() {
+            return Err(JniError::NullArgument(name));
+        }
+        out.push(env.get_string(&element)?.into());
+        env.delete_local_ref(element)?;
+    }
+    Ok(out)
+}
+
+/// The six result arrays as fresh JVM arrays in an `Object[6]`: `byte[] keys, byte[] values,
+/// int[] keyOffsets, int[] keyLengths, int[] valueOffsets, int[] valueLengths`.
+fn to_java<'local>(
+    env: &mut JNIEnv<'local>,
+    records: &EncodedRecords,
+) -> Result<JObjectArray<'local>, JniError> {
+    let out = env.new_object_array(6, "java/lang/Object", JObject::null())?;
+    let keys = env.byte_array_from_slice(records.keys())?;
+    env.set_object_array_element(&out, 0, keys)?;
+    let values = env.byte_array_from_slice(records.values())?;
+    env.set_object_array_element(&out, 1, values)?;
+    let ints = [
+        records.key_offsets(),
+        records.key_lengths(),
+        records.value_offsets(),
+        records.value_lengths(),
+    ];
+    for (slot, ints) in (2..).zip(ints) {
+        let array = env.new_int_array(ints.len() as jint)?;
+        env.set_int_array_region(&array, 0, ints)?;
+        env.set_object_array_element(&out, slot, array)?;
+    }
+    Ok(out)
+}
+
+/// `private static native long open(String[] optionKeys, String[] optionValues)`: parses the options once
+/// and returns a new handle. Throws `IllegalArgumentException` for an unknown option, a bad value or
+/// arrays of different lengths; `NullPointerException` for a null array or element.
+#[no_mangle]
+pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonEncoder_open<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    option_keys: JObjectArray<'local>,
+    option_values: JObjectArray<'local>,
+) -> jlong {
+    throwing(&mut env, |env| {
+        let keys = read_strings(env, &option_keys, "optionKeys")?;
+        let values = read_strings(env, &option_values, "optionValues")?;
+        if keys.len() != values.len() {
+            return Err(JniError::IllegalArgument(format!(
+                "{} option keys but {} option values",
+                keys.len(),
+                values.len()
+            )));
+        }
+        Ok(open_encoder(keys.into_iter().zip(values).collect())?.into())
+    })
+}
+
+/// `private static native Object[] encode(long handle, long arrowArrayAddress, long arrowSchemaAddress)`:
+/// encodes one exported batch; returns the six arrays (see [`to_java`]). The structs are always consumed
+/// (released before this returns), even when it throws. Throws `IllegalStateException` for a closed
+/// handle, `IllegalArgumentException` for a null or released struct, and
+/// `org.streamfusion.kafka.StreamFusionException` for encoder and import errors.
+#[no_mangle]
+pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonEncoder_encode<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    handle: jlong,
+    arrow_array_address: jlong,
+    arrow_schema_address: jlong,
+) -> jobjectArray {
+    throwing(&mut env, |env| {
+        // SAFETY: the addresses come from `ArrowArray.memoryAddress()` / `ArrowSchema.memoryAddress()` of
+        // structs the Java caller just filled with `Data.exportVectorSchemaRoot` and hands over to us.
+        let (array, schema) = unsafe { take_ffi(arrow_array_address, arrow_schema_address) }?;
+        let handle = Handle::from(handle);
+        lookup(handle)?; // a closed handle is reported as such before the data is looked at
+        let batch = import_batch(array, schema)?;
+        let out = encode_with(handle, batch, |records| to_java(env, records))?;
+        Ok(Some(out.into_raw()))
+    })
+    .unwrap_or(std::ptr::null_mut())
+}
+
+/// `private static native void close(long handle)`: unregisters the handle (an `encode` still running on
+/// it finishes first and then frees the encoder). Throws `IllegalStateException` when the handle is
+/// already closed or was never opened; the Java class only calls it once.
+#[no_mangle]
+pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonEncoder_close<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    handle: jlong,
+) {
+    throwing(&mut env, |_| close_encoder(Handle::from(handle)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::ffi::to_ffi;
+    use arrow_array::{Int64Array, StringArray};
+
+    fn batch() -> RecordBatch {
+        RecordBatch::try_from_iter([
+            ("id", Arc::new(Int64Array::from(vec![1, 2])) as _),
+            (
+                "name",
+                Arc::new(StringArray::from(vec![Some("a\"b"), None])) as _,
+            ),
+        ])
+        .expect("batch")
+    }
+
+    /// Exports `batch` into two heap structs, as Java's `Data.exportVectorSchemaRoot` fills its own.
+    fn export(batch: &RecordBatch) -> (Box<FFI_ArrowArray>, Box<FFI_ArrowSchema>) {
+        let (array, _) = to_ffi(&StructArray::from(batch.clone()).into_data()).expect("export");
+        let schema = FFI_ArrowSchema::try_from(batch.schema().as_ref()).expect("schema");
+        (Box::new(array), Box::new(schema))
+    }
+
+    fn address<T>(b: &mut T) -> jlong {
+        b as *mut T as usize as jlong
+    }
+
+    fn encode(handle: Handle, batch: &RecordBatch) -> Result<Vec<Option<Vec<u8>>>, JniError> {
+        let (mut array, mut schema) = export(batch);
+        // SAFETY: two freshly exported structs.
+        let (array, schema) = unsafe { take_ffi(address(&mut *array), address(&mut *schema)) }?;
+        let imported = import_batch(array, schema)?;
+        encode_with(handle, imported, |records| {
+            Ok(records.iter().map(|(_, v)| v.map(<[u8]>::to_vec)).collect())
+        })
+    }
+
+    #[test]
+    fn round_trip_through_the_c_data_interface() {
+        let handle = open_encoder(vec![("key.fields".into(), "id".into())]).expect("open");
+        let values = encode(handle, &batch()).expect("encode");
+        assert_eq!(
+            values,
+            vec![
+                Some(br#"{"id":1,"name":"a\"b"}"#.to_vec()),
+                Some(br#"{"id":2,"name":null}"#.to_vec())
+            ]
+        );
+        // The scratch is reused: a second batch gives the same bytes.
+        assert_eq!(encode(handle, &batch()).expect("again"), values);
+        close_encoder(handle).expect("close");
+    }
+
+    #[test]
+    fn take_ffi_leaves_released_structs_and_rejects_them_next_time() {
+        let (mut array, mut schema) = export(&batch());
+        let (a, s) = (address(&mut *array), address(&mut *schema));
+        // SAFETY: freshly exported structs.
+        let taken = unsafe { take_ffi(a, s) }.expect("live");
+        assert!(array.is_released(), "the caller's struct is left released");
+        drop(taken);
+        // SAFETY: the structs are still valid memory, now released.
+        let again = unsafe { take_ffi(a, s) }.expect_err("released");
+        assert!(again.to_string().contains("already released"), "{again}");
+        // SAFETY: zero addresses are rejected without a read.
+        let null = unsafe { take_ffi(0, 0) }.expect_err("null");
+        assert!(null.to_string().contains("null address"), "{null}");
+    }
+
+    #[test]
+    fn one_null_address_still_releases_the_other_struct() {
+        let (mut array, _schema) = export(&batch());
+        // SAFETY: a fresh array struct and a zero schema address.
+        let error = unsafe { take_ffi(address(&mut *array), 0) }.expect_err("null schema");
+        assert!(matches!(error, JniError::IllegalArgument(_)), "{error}");
+        assert!(array.is_released(), "the array was taken and released");
+    }
+
+    #[test]
+    fn closed_unknown_and_reused_handles_are_errors() {
+        let handle = open_encoder(Vec::new()).expect("open");
+        close_encoder(handle).expect("close");
+        assert!(matches!(
+            close_encoder(handle),
+            Err(JniError::IllegalState(_))
+        ));
+        let closed = encode(handle, &batch()).expect_err("closed");
+        assert!(closed.to_string().contains("closed"), "{closed}");
+        assert!(matches!(lookup(Handle(0)), Err(JniError::IllegalState(_))));
+        assert!(matches!(lookup(Handle(-7)), Err(JniError::IllegalState(_))));
+        let next = open_encoder(Vec::new()).expect("open");
+        assert_ne!(next, handle, "ids are never reused");
+        close_encoder(next).expect("close");
+    }
+
+    #[test]
+    fn option_and_schema_errors_keep_their_kind() {
+        let typo = open_encoder(vec![("key.field".into(), "id".into())]).expect_err("typo");
+        assert!(
+            matches!(
+                &typo,
+                JniError::StreamFusion(streamfusion_json::Error::InvalidOption { .. })
+            ),
+            "{typo}"
+        );
+        let handle = open_encoder(Vec::new()).expect("open");
+        encode(handle, &batch()).expect("first batch plans");
+        let other =
+            RecordBatch::try_from_iter([("id", Arc::new(StringArray::from(vec!["x"])) as _)])
+                .expect("batch");
+        let mismatch = encode(handle, &other).expect_err("schema mismatch");
+        assert!(
+            matches!(
+                &mismatch,
+                JniError::StreamFusion(streamfusion_json::Error::SchemaMismatch { .. })
+            ),
+            "{mismatch}"
+        );
+        // The handle stays usable after an encoder error.
+        encode(handle, &batch()).expect("still usable");
+        close_encoder(handle).expect("close");
+    }
+
+    #[test]
+    fn concurrent_encodes_on_one_handle_are_serialised() {
+        let handle = open_encoder(Vec::new()).expect("open");
+        let expected = encode(handle, &batch()).expect("encode");
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    for _ in 0..50 {
+                        assert_eq!(encode(handle, &batch()).expect("encode"), expected);
+                    }
+                });
+            }
+        });
+        close_encoder(handle).expect("close");
+    }
+}
