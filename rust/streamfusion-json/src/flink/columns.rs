@@ -80,49 +80,37 @@ impl Failure {
 /// Writes the JSON of one non-null slot.
 pub(crate) trait Enc {
     fn write(&mut self, idx: usize, out: &mut Vec<u8>);
+
+    /// The node slot `idx` becomes when Jackson converts it with `reuse`, the node already stored under the same
+    /// map key (see [`Node`]); anything but a ROW is simply its text.
+    fn node(&mut self, idx: usize, _reuse: Option<Node>) -> Node {
+        let mut raw = Vec::new();
+        self.write(idx, &mut raw);
+        Node::Raw(raw)
+    }
+
+    /// Whether the values are ROWs (directly or through a dictionary), which repeated map keys merge.
+    fn is_row(&self) -> bool {
+        false
+    }
 }
 
 /// An encoder plus the logical nulls of its array.
 pub(crate) struct Col<'a> {
     nulls: Option<NullBuffer>,
-    kind: Kind<'a>,
+    enc: Box<dyn Enc + 'a>,
 }
 
-/// ROWs stay visible (not boxed behind `dyn Enc`) because duplicate map keys may need them merged.
-enum Kind<'a> {
-    Row(RowEnc<'a>),
-    /// A dictionary: slot `i` is the values' slot `keys[i]` (so dictionaries of ROWs merge like ROWs).
-    Dictionary {
-        keys: Vec<usize>,
-        values: Box<Col<'a>>,
-    },
-    Other(Box<dyn Enc + 'a>),
-}
-
-impl<'a> Col<'a> {
+impl Col<'_> {
     #[inline]
     pub(crate) fn is_null(&self, idx: usize) -> bool {
         self.nulls.as_ref().is_some_and(|n| n.is_null(idx))
     }
 
-    /// Whether the values are ROWs (directly or through a dictionary), which repeated map keys merge.
-    fn is_row(&self) -> bool {
-        match &self.kind {
-            Kind::Row(_) => true,
-            Kind::Dictionary { values, .. } => values.is_row(),
-            Kind::Other(_) => false,
-        }
-    }
-
     /// Writes the non-null slot `idx`.
     #[inline]
     fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
-        match &mut self.kind {
-            Kind::Row(row) => row.write(idx, out),
-            // Logical nulls (a null key or a key pointing at a null value) never reach here.
-            Kind::Dictionary { keys, values } => values.write(keys[idx], out),
-            Kind::Other(enc) => enc.write(idx, out),
-        }
+        self.enc.write(idx, out);
     }
 
     /// Writes slot `idx`, `null` when it is null.
@@ -131,24 +119,16 @@ impl<'a> Col<'a> {
         if self.is_null(idx) {
             out.extend_from_slice(b"null");
         } else {
-            self.write(idx, out);
+            self.enc.write(idx, out);
         }
     }
 
-    /// The JSON node slot `idx` becomes when Jackson converts it with `reuse` as the node already stored under
-    /// the same map key (see [`Node`]).
-    fn node(&mut self, idx: usize, reuse: Option<Node<'a>>) -> Node<'a> {
+    /// [`Enc::node`] of slot `idx`; a null slot is a null node (which a later ROW replaces with a fresh one).
+    fn node(&mut self, idx: usize, reuse: Option<Node>) -> Node {
         if self.is_null(idx) {
-            return Node::Raw(b"null".to_vec());
-        }
-        match &mut self.kind {
-            Kind::Row(row) => row.merge(idx, reuse),
-            Kind::Dictionary { keys, values } => values.node(keys[idx], reuse),
-            Kind::Other(enc) => {
-                let mut raw = Vec::new();
-                enc.write(idx, &mut raw);
-                Node::Raw(raw)
-            }
+            Node::Raw(b"null".to_vec())
+        } else {
+            self.enc.node(idx, reuse)
         }
     }
 }
@@ -160,20 +140,21 @@ impl<'a> Col<'a> {
 /// the ROW converter fills that `ObjectNode` in place and skips null fields, so fields of the earlier value
 /// survive and fields new to the node are appended (`RowDataToJsonConverters.createRowConverter`). Maps and
 /// arrays clear a reused node (`removeAll`), so only ROWs merge.
-enum Node<'n> {
+pub(crate) enum Node {
     /// Finished JSON text.
     Raw(Vec<u8>),
-    /// An object: fields in node insertion order, keyed by their `,"name":` text.
-    Object(Vec<(&'n Padded, Node<'n>)>),
+    /// An object: fields in node insertion order, each with the address of its plan entry (its identity) and
+    /// its `,"name":` text.
+    Object(Vec<(usize, Padded, Node)>),
 }
 
-impl Node<'_> {
+impl Node {
     fn write(&self, out: &mut Vec<u8>) {
         match self {
             Node::Raw(raw) => out.extend_from_slice(raw),
             Node::Object(fields) => {
                 out.push(b'{');
-                for (n, (name, node)) in fields.iter().enumerate() {
+                for (n, (_, name, node)) in fields.iter().enumerate() {
                     name.append(out, usize::from(n == 0));
                     node.write(out);
                 }
@@ -241,7 +222,7 @@ impl<'a> RowEnc<'a> {
     }
 
     /// Row `idx` converted into `reuse` when that is an object (Flink's ROW converter with a reused node).
-    fn merge(&mut self, idx: usize, reuse: Option<Node<'a>>) -> Node<'a> {
+    fn merge(&mut self, idx: usize, reuse: Option<Node>) -> Node {
         let mut fields = match reuse {
             Some(Node::Object(fields)) => fields,
             _ => Vec::new(),
@@ -250,15 +231,53 @@ impl<'a> RowEnc<'a> {
             if self.ignore_nulls && col.is_null(idx) {
                 continue;
             }
-            match fields.iter().position(|(n, _)| std::ptr::eq(*n, name)) {
+            let id = name as *const Padded as usize;
+            match fields.iter().position(|(n, _, _)| *n == id) {
                 Some(p) => {
-                    let previous = std::mem::replace(&mut fields[p].1, Node::Raw(Vec::new()));
-                    fields[p].1 = col.node(idx, Some(previous));
+                    let previous = std::mem::replace(&mut fields[p].2, Node::Raw(Vec::new()));
+                    fields[p].2 = col.node(idx, Some(previous));
                 }
-                None => fields.push((name, col.node(idx, None))),
+                None => fields.push((id, name.clone(), col.node(idx, None))),
             }
         }
         Node::Object(fields)
+    }
+}
+
+impl Enc for RowEnc<'_> {
+    #[inline]
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        RowEnc::write(self, idx, out);
+    }
+
+    fn node(&mut self, idx: usize, reuse: Option<Node>) -> Node {
+        self.merge(idx, reuse)
+    }
+
+    fn is_row(&self) -> bool {
+        true
+    }
+}
+
+/// A dictionary: slot `i` is the values' slot `keys[i]` (so dictionaries of ROWs merge like ROWs).
+struct DictEnc<'a> {
+    keys: Vec<usize>,
+    values: Col<'a>,
+}
+
+impl Enc for DictEnc<'_> {
+    #[inline]
+    fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
+        // Logical nulls (a null key or a key pointing at a null value) never reach here.
+        self.values.write(self.keys[idx], out);
+    }
+
+    fn node(&mut self, idx: usize, reuse: Option<Node>) -> Node {
+        self.values.node(self.keys[idx], reuse)
+    }
+
+    fn is_row(&self) -> bool {
+        self.values.enc.is_row()
     }
 }
 
@@ -275,7 +294,7 @@ pub(crate) fn bind<'a>(
         let children: Vec<&ArrayRef> = s.columns().iter().collect();
         return Ok(Col {
             nulls,
-            kind: Kind::Row(RowEnc::bind(plan, &children, cx)?),
+            enc: Box::new(RowEnc::bind(plan, &children, cx)?),
         });
     }
     if let Ty::Dictionary(value) = ty {
@@ -286,10 +305,10 @@ pub(crate) fn bind<'a>(
         } else {
             d.normalized_keys()
         };
-        let values = Box::new(bind(path, value, d.values().as_ref(), cx)?);
+        let values = bind(path, value, d.values().as_ref(), cx)?;
         return Ok(Col {
             nulls,
-            kind: Kind::Dictionary { keys, values },
+            enc: Box::new(DictEnc { keys, values }),
         });
     }
     let enc: Box<dyn Enc + 'a> = match ty {
@@ -422,10 +441,7 @@ pub(crate) fn bind<'a>(
         Ty::Map(value) => Box::new(MapEnc::new(path, array.as_map(), value, cx)?),
         Ty::Dictionary(_) => unreachable!("bound above"),
     };
-    Ok(Col {
-        nulls,
-        kind: Kind::Other(enc),
-    })
+    Ok(Col { nulls, enc })
 }
 
 struct BoolEnc<'a>(&'a arrow_array::BooleanArray);
@@ -765,7 +781,10 @@ impl<T: ArrowPrimitiveType<Native = i64>> Enc for TsEnc<'_, T> {
             TimeUnit::Microsecond => (v.div_euclid(1_000), v.rem_euclid(1_000) as u32 * 1_000),
             TimeUnit::Nanosecond => (v.div_euclid(1_000_000), v.rem_euclid(1_000_000) as u32),
         };
-        let (seconds, nanos) = if self.ltz {
+        /// From here on `millis / DAY` no longer fits an `int`.
+        const WRAP: u64 = 86_400_000 * (1 << 31);
+        let (seconds, nanos) = if self.ltz || millis.unsigned_abs() < WRAP {
+            // Within the int day range, Java's truncate-then-adjust equals floor division.
             (
                 millis.div_euclid(1000),
                 millis.rem_euclid(1000) as u32 * 1_000_000 + nano_of_milli,
@@ -945,7 +964,7 @@ impl<'a> MapEnc<'a> {
         Ok(Self {
             offsets: a.value_offsets(),
             keys,
-            merge_rows: cx.o.ignore_null_fields && values.is_row(),
+            merge_rows: cx.o.ignore_null_fields && values.enc.is_row(),
             values,
             null_key: cx.o.map_null_key,
             path: path.to_owned(),
