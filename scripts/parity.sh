@@ -16,7 +16,7 @@ start=$(date +%s)
 
 echo "== Parity corpus -> $corpus"
 rm -rf "$corpus"
-cargo run -q -p streamfusion-json --example parity_corpus -- "$corpus"
+cargo run --profile test -q -p streamfusion-json --example parity_corpus -- "$corpus"
 
 echo "== Flink goldens -> $goldens"
 bash scripts/flink-goldens.sh "$corpus" "$goldens"
