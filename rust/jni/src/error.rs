@@ -91,7 +91,7 @@ fn throw(env: &mut JNIEnv<'_>, error: &JniError) {
             throw_simple(env, "java/lang/IllegalArgumentException", &message)
         }
         JniError::IllegalState(_) => throw_simple(env, "java/lang/IllegalStateException", &message),
-        JniError::StreamFusion(encoder) => throw_kind(env, encoder_kind(encoder), &message),
+        JniError::StreamFusion(encoder) => throw_kind(env, encoder.kind(), &message),
         JniError::ArrowImport(_) => throw_kind(env, "ARROW_IMPORT", &message),
         JniError::Jni(_) => throw_simple(env, "java/lang/IllegalStateException", &message),
     }
@@ -118,22 +118,6 @@ fn throw_codec(
         ],
     )?;
     env.throw(jni::objects::JThrowable::from(exception))
-}
-
-/// The `StreamFusionException.Kind` name of an encoder error (option errors never get here).
-fn encoder_kind(error: &streamfusion_json::Error) -> &'static str {
-    use streamfusion_json::Error as E;
-    match error {
-        E::InvalidLayout(_) => "INVALID_LAYOUT",
-        E::InvalidFieldName { .. } => "INVALID_FIELD_NAME",
-        E::UnsupportedType { .. } => "UNSUPPORTED_TYPE",
-        E::SchemaMismatch { .. } => "SCHEMA_MISMATCH",
-        E::NullMapKey { .. } => "NULL_MAP_KEY",
-        E::InvalidValue { .. } => "INVALID_VALUE",
-        E::SlabTooLarge { .. } => "SLAB_TOO_LARGE",
-        E::Arrow(_) => "ARROW",
-        _ => "OTHER",
-    }
 }
 
 /// Throws `org.streamfusion.kafka.StreamFusionException(kind, message)`; if that class cannot be made

@@ -91,5 +91,24 @@ pub enum Error {
     Arrow(#[from] ArrowError),
 }
 
+impl Error {
+    /// A stable upper-case name of the error class (`INVALID_OPTION`, `INVALID_LAYOUT`, `INVALID_FIELD_NAME`,
+    /// `UNSUPPORTED_TYPE`, `SCHEMA_MISMATCH`, `NULL_MAP_KEY`, `INVALID_VALUE`, `SLAB_TOO_LARGE`, `ARROW`), for
+    /// bindings that map errors to their own types (the JVM's `StreamFusionException.Kind`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Error::InvalidOption { .. } => "INVALID_OPTION",
+            Error::InvalidLayout(_) => "INVALID_LAYOUT",
+            Error::InvalidFieldName { .. } => "INVALID_FIELD_NAME",
+            Error::UnsupportedType { .. } => "UNSUPPORTED_TYPE",
+            Error::SchemaMismatch { .. } => "SCHEMA_MISMATCH",
+            Error::NullMapKey { .. } => "NULL_MAP_KEY",
+            Error::InvalidValue { .. } => "INVALID_VALUE",
+            Error::SlabTooLarge { .. } => "SLAB_TOO_LARGE",
+            Error::Arrow(_) => "ARROW",
+        }
+    }
+}
+
 /// Result with this crate's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
