@@ -16,13 +16,15 @@ start=$(date +%s)
 
 echo "== Parity corpus -> $corpus"
 rm -rf "$corpus"
-cargo run --profile test -q -p streamfusion-json --example parity_corpus -- "$corpus"
+# Same profile and features as `cargo test --workspace --all-features` in scripts/test.sh, so nothing is rebuilt.
+cargo build -q --workspace --all-features --locked --profile test --example parity_corpus
+"${CARGO_TARGET_DIR:-$ROOT/target}/debug/examples/parity_corpus" "$corpus"
 
 echo "== Flink goldens -> $goldens"
 bash scripts/flink-goldens.sh "$corpus" "$goldens"
 
 echo "== Our Flink mode against every golden set"
 STREAMFUSION_PARITY_CORPUS=$corpus STREAMFUSION_PARITY_GOLDENS=$goldens \
-  cargo test -p streamfusion-json --test flink_parity -- --ignored --nocapture
+  cargo test -q --workspace --all-features --locked --test flink_parity -- --ignored --nocapture
 
 echo "parity: done in $(( $(date +%s) - start )) s"
