@@ -202,21 +202,16 @@ impl Plan {
                 };
                 let mut value_enc = RowEnc::bind(value, &columns(&self.layout.value), cx)?;
                 for row in 0..rows {
-                    let key_start = key_enc.as_mut().map(|k| {
-                        let start = out.keys.len();
-                        k.write(row, &mut out.keys);
-                        start
-                    });
-                    let value_start = (!is_tombstone(row)).then(|| {
-                        let start = out.values.len();
-                        value_enc.write(row, &mut out.values);
-                        start
-                    });
-                    out.push_row(key_start, value_start);
+                    out.write_row(
+                        key_enc
+                            .as_mut()
+                            .map(|k| move |slab: &mut Vec<u8>| k.write(row, slab)),
+                        (!is_tombstone(row))
+                            .then_some(|slab: &mut Vec<u8>| value_enc.write(row, slab)),
+                    )?;
                     if failure.is_set() {
                         return Err(failure.error(row));
                     }
-                    out.check_size()?;
                 }
             }
             Body::Plain(plain) => {
@@ -227,18 +222,13 @@ impl Plan {
                     .transpose()?;
                 let mut value_enc = plain.encoder(false, &value_array)?;
                 for row in 0..rows {
-                    let key_start = key_enc.as_mut().map(|k| {
-                        let start = out.keys.len();
-                        k.encode(row, &mut out.keys);
-                        start
-                    });
-                    let value_start = (!is_tombstone(row)).then(|| {
-                        let start = out.values.len();
-                        value_enc.encode(row, &mut out.values);
-                        start
-                    });
-                    out.push_row(key_start, value_start);
-                    out.check_size()?;
+                    out.write_row(
+                        key_enc
+                            .as_mut()
+                            .map(|k| move |slab: &mut Vec<u8>| k.encode(row, slab)),
+                        (!is_tombstone(row))
+                            .then_some(|slab: &mut Vec<u8>| value_enc.encode(row, slab)),
+                    )?;
                 }
             }
         }

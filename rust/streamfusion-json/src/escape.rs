@@ -18,6 +18,8 @@
 //! above a true hit may be spurious but the lowest one never is). Everything before it is copied
 //! with one `extend_from_slice`.
 
+use arrow_array::{GenericStringArray, OffsetSizeTrait};
+
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
@@ -57,6 +59,15 @@ pub(crate) fn needs_escaping<const JACKSON: bool>(bytes: &[u8]) -> bool {
         .remainder()
         .iter()
         .any(|&b| needs_attention::<JACKSON>(b))
+}
+
+/// [`needs_escaping`] over the value bytes a (possibly sliced) string array uses.
+pub(crate) fn column_needs_escaping<const JACKSON: bool, O: OffsetSizeTrait>(
+    a: &GenericStringArray<O>,
+) -> bool {
+    let offsets = a.value_offsets();
+    let used = &a.value_data()[offsets[0].as_usize()..offsets[offsets.len() - 1].as_usize()];
+    needs_escaping::<JACKSON>(used)
 }
 
 /// Appends `s` quoted, without escaping: only for strings [`needs_escaping`] cleared.

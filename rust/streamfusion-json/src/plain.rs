@@ -13,7 +13,7 @@ use arrow_json::writer::{make_encoder, NullableEncoder};
 use arrow_json::{Encoder, EncoderFactory, EncoderOptions as ArrowJsonOptions};
 use arrow_schema::{ArrowError, DataType, Field, FieldRef, Fields, Schema};
 
-use crate::escape::{needs_escaping, write_serde_str, write_verbatim_str};
+use crate::escape::{column_needs_escaping, write_serde_str, write_verbatim_str};
 
 use crate::error::{Error, Result};
 use crate::layout::Layout;
@@ -132,9 +132,7 @@ impl EncoderFactory for SwarStrings {
 
 /// Verbatim copies when one SWAR pass over the column's value bytes finds nothing serde_json would escape.
 fn strings<'a, O: OffsetSizeTrait>(a: &'a GenericStringArray<O>) -> Box<dyn Encoder + 'a> {
-    let offsets = a.value_offsets();
-    let used = &a.value_data()[offsets[0].as_usize()..offsets[offsets.len() - 1].as_usize()];
-    if needs_escaping::<false>(used) {
+    if column_needs_escaping::<false, O>(a) {
         Box::new(Strings(a))
     } else {
         Box::new(VerbatimStrings(a))

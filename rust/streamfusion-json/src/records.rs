@@ -113,10 +113,32 @@ impl EncodedRecords {
         self.value_lengths.reserve(rows);
     }
 
+    /// Appends one record: the key written by `key` (`None`: a null key) and the value written by `value`
+    /// (`None`: a tombstone), each straight into its slab, then records the offsets and checks the slab sizes.
+    #[inline]
+    pub(crate) fn write_row(
+        &mut self,
+        key: Option<impl FnOnce(&mut Vec<u8>)>,
+        value: Option<impl FnOnce(&mut Vec<u8>)>,
+    ) -> Result<()> {
+        let key_start = key.map(|write| {
+            let start = self.keys.len();
+            write(&mut self.keys);
+            start
+        });
+        let value_start = value.map(|write| {
+            let start = self.values.len();
+            write(&mut self.values);
+            start
+        });
+        self.push_row(key_start, value_start);
+        self.check_size()
+    }
+
     /// Records a row boundary: the key (if `key_start` is `Some`) ends at the current key slab length, the value
     /// (if `value_start` is `Some`) at the current value slab length; `None` records a null.
     #[inline]
-    pub(crate) fn push_row(&mut self, key_start: Option<usize>, value_start: Option<usize>) {
+    fn push_row(&mut self, key_start: Option<usize>, value_start: Option<usize>) {
         let (ko, kl) = span(key_start, self.keys.len());
         let (vo, vl) = span(value_start, self.values.len());
         self.key_offsets.push(ko);
@@ -128,7 +150,7 @@ impl EncodedRecords {
     /// Fails when a slab has grown past what `i32` offsets address. Checked after every row: the offsets of
     /// that row were computed with wrapping casts and are discarded with the batch when this fails.
     #[inline]
-    pub(crate) fn check_size(&self) -> Result<()> {
+    fn check_size(&self) -> Result<()> {
         if self.keys.len() > MAX_SLAB {
             return Err(Error::SlabTooLarge {
                 slab: "key",

@@ -19,7 +19,7 @@ use super::float::{write_f32, write_f64};
 use super::plan::{RowPlan, Ty, TypeOptions};
 use super::temporal::{write_date, write_time, TimestampWriter};
 use crate::error::{Error, Result};
-use crate::escape::{needs_escaping, write_jackson_str, write_verbatim_str};
+use crate::escape::{column_needs_escaping, write_jackson_str, write_verbatim_str};
 use crate::options::MapNullKeyMode;
 use crate::out::{write_i64, Padded};
 
@@ -583,9 +583,7 @@ where
 /// A string column: when one SWAR pass over its value bytes finds nothing to escape (the common case), every
 /// value is copied verbatim; otherwise each value takes the escaping loop.
 fn string<'a, O: OffsetSizeTrait>(a: &'a GenericStringArray<O>) -> Box<dyn Enc + 'a> {
-    let offsets = a.value_offsets();
-    let used = &a.value_data()[offsets[0].as_usize()..offsets[offsets.len() - 1].as_usize()];
-    if needs_escaping::<true>(used) {
+    if column_needs_escaping::<true, O>(a) {
         Box::new(StrEnc(a))
     } else {
         Box::new(VerbatimStrEnc(a))
