@@ -353,12 +353,25 @@ pub(crate) fn bind<'a>(
             path: path.to_owned(),
             failure: cx.failure,
         }),
-        Ty::Time { unit, fraction } => Box::new(TimeEnc {
-            millis: time_millis(array, *unit),
-            fraction: *fraction,
-            path: path.to_owned(),
-            failure: cx.failure,
-        }),
+        Ty::Time { unit, fraction } => {
+            let (path, fraction) = (path, *fraction);
+            match (array.data_type(), unit) {
+                (DataType::Time32(_), TimeUnit::Second) => {
+                    time::<Time32SecondType>(path, array, fraction, cx, |v| i64::from(v) * 1000)
+                }
+                (DataType::Time32(_), _) => {
+                    time::<Time32MillisecondType>(path, array, fraction, cx, i64::from)
+                }
+                (_, TimeUnit::Microsecond) => {
+                    time::<Time64MicrosecondType>(path, array, fraction, cx, |v| {
+                        v.div_euclid(1_000)
+                    })
+                }
+                _ => time::<Time64NanosecondType>(path, array, fraction, cx, |v| {
+                    v.div_euclid(1_000_000)
+                }),
+            }
+        }
         Ty::Timestamp { unit, ltz } => {
             let w = TimestampWriter::new(cx.o.timestamp_separator, *ltz);
             let (path, failure, ltz) = (path.to_owned(), cx.failure, *ltz);
@@ -404,15 +417,7 @@ pub(crate) fn bind<'a>(
             TimeUnit::Nanosecond => duration::<DurationNanosecondType>(path, array, *unit, cx),
         },
         Ty::IntervalYearMonth => int::<IntervalYearMonthType>(array),
-        Ty::IntervalDayTime => {
-            let a = array.as_primitive::<IntervalDayTimeType>();
-            Box::new(MillisEnc(
-                a.values()
-                    .iter()
-                    .map(|v| i64::from(v.days) * 86_400_000 + i64::from(v.milliseconds))
-                    .collect(),
-            ))
-        }
+        Ty::IntervalDayTime => Box::new(DayTimeEnc(array.as_primitive())),
         Ty::List(element) => match array.data_type() {
             DataType::List(_) => Box::new(ListEnc::new(path, array.as_list::<i32>(), element, cx)?),
             DataType::LargeList(_) => {
@@ -471,12 +476,16 @@ where
     }
 }
 
-/// Pre-computed milliseconds (durations, day-time intervals).
-struct MillisEnc(Vec<i64>);
-impl Enc for MillisEnc {
+/// INTERVAL DAY TO SECOND from Interval(DayTime): total milliseconds.
+struct DayTimeEnc<'a>(&'a PrimitiveArray<IntervalDayTimeType>);
+impl Enc for DayTimeEnc<'_> {
     #[inline]
     fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
-        write_i64(out, self.0[idx]);
+        let v = self.0.value(idx);
+        write_i64(
+            out,
+            i64::from(v.days) * 86_400_000 + i64::from(v.milliseconds),
+        );
     }
 }
 
@@ -685,48 +694,37 @@ impl Enc for Date64Enc<'_> {
     }
 }
 
-/// Flink's TIME value (int milliseconds of day, floored from finer units) of every slot.
-fn time_millis(array: &dyn Array, unit: TimeUnit) -> Vec<i64> {
-    match (array.data_type(), unit) {
-        (DataType::Time32(_), TimeUnit::Second) => array
-            .as_primitive::<Time32SecondType>()
-            .values()
-            .iter()
-            .map(|&v| i64::from(v) * 1000)
-            .collect(),
-        (DataType::Time32(_), _) => array
-            .as_primitive::<Time32MillisecondType>()
-            .values()
-            .iter()
-            .map(|&v| i64::from(v))
-            .collect(),
-        (_, TimeUnit::Microsecond) => array
-            .as_primitive::<Time64MicrosecondType>()
-            .values()
-            .iter()
-            .map(|&v| v.div_euclid(1_000))
-            .collect(),
-        _ => array
-            .as_primitive::<Time64NanosecondType>()
-            .values()
-            .iter()
-            .map(|&v| v.div_euclid(1_000_000))
-            .collect(),
-    }
+/// A TIME encoder over a Time32/Time64 array; `to_millis` gives Flink's TIME value (int milliseconds of day,
+/// floored from finer units).
+fn time<'a, T: ArrowPrimitiveType>(
+    path: &str,
+    array: &'a dyn Array,
+    fraction: bool,
+    cx: Cx<'a>,
+    to_millis: fn(T::Native) -> i64,
+) -> Box<dyn Enc + 'a> {
+    Box::new(TimeEnc {
+        values: array.as_primitive::<T>(),
+        to_millis,
+        fraction,
+        path: path.to_owned(),
+        failure: cx.failure,
+    })
 }
 
 /// TIME: Flink <= 2.2 takes `LocalTime.ofSecondOfDay(millis / 1000)` (truncating division, so -999..=-1 ms is
 /// `00:00:00`), Flink 2.3 `LocalTime.ofNanoOfDay(millis * 1_000_000)`; values outside fail the batch.
-struct TimeEnc<'a> {
-    millis: Vec<i64>,
+struct TimeEnc<'a, T: ArrowPrimitiveType> {
+    values: &'a PrimitiveArray<T>,
+    to_millis: fn(T::Native) -> i64,
     fraction: bool,
     path: String,
     failure: &'a Failure,
 }
-impl Enc for TimeEnc<'_> {
+impl<T: ArrowPrimitiveType> Enc for TimeEnc<'_, T> {
     #[inline]
     fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
-        let ms = self.millis[idx];
+        let ms = (self.to_millis)(self.values.value(idx));
         let valid = if self.fraction {
             (0..86_400_000).contains(&ms)
         } else {
