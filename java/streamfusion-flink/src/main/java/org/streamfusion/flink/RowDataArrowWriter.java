@@ -1,0 +1,330 @@
+package org.streamfusion.flink;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.DurationVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.IntervalYearVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TimeMilliVector;
+import org.apache.arrow.vector.TimeStampVector;
+import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.DateUnit;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.IntervalUnit;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.core.memory.MemorySegment;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.data.binary.BinaryStringData;
+import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.LocalZonedTimestampType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.TimestampType;
+
+/**
+ * Writes a batch of Flink {@link RowData} into Arrow Java vectors: the columnar form the native encoder reads
+ * (what a Flink sink operator pays before the one JNI crossing). One writer owns one {@link VectorSchemaRoot}
+ * and refills it for every batch, so buffers are allocated once and grow to the largest batch.
+ *
+ * <p><b>Types.</b> Each Flink type becomes the Arrow type the native encoder writes as that Flink type
+ * ({@code docs/json-format.md}): BOOLEAN → Bool; TINYINT, SMALLINT, INT, BIGINT → Int8..Int64; FLOAT →
+ * Float32; DOUBLE → Float64; CHAR, VARCHAR → Utf8; BINARY, VARBINARY → Binary; DECIMAL(p,s) → Decimal128(p,s);
+ * DATE → Date32; TIME → Time32(ms) (Flink keeps milliseconds); TIMESTAMP(p) → Timestamp(ms, µs or ns for
+ * p ≤ 3, ≤ 6, ≤ 9); TIMESTAMP_LTZ(p) → the same with zone {@code UTC}; INTERVAL YEAR TO MONTH → Interval(YearMonth);
+ * INTERVAL DAY TO SECOND → Duration(ms). ARRAY, MAP, MULTISET, ROW and the other types are rejected by the
+ * constructor (fill an Arrow root yourself and use {@code NativeJsonEncoder} for those). Every Arrow field is
+ * nullable; a null field becomes a null slot.
+ *
+ * <p><b>Values.</b> A timestamp is written at its column's precision: a {@link TimestampData} carrying finer
+ * digits than the column declares (which Flink's planner never produces), or a TIMESTAMP(7..9) outside the
+ * years 1677..2262 (Arrow's 64-bit nanoseconds), is rejected with {@link IllegalArgumentException} naming the
+ * column and row, never silently truncated.
+ *
+ * <p>Not thread-safe: one writer per task.
+ */
+public final class RowDataArrowWriter implements AutoCloseable {
+    /** Writes field {@code pos} of {@code row} (known non-null) into slot {@code index} of its vector. */
+    @FunctionalInterface
+    private interface ValueWriter {
+        void write(RowData row, int pos, int index);
+    }
+
+    private final RowType rowType;
+    private final VectorSchemaRoot root;
+    private final FieldVector[] vectors;
+    private final ValueWriter[] writers;
+    private final TinyIntVector rowKinds;
+
+    /**
+     * A writer for rows of {@code rowType}, its vectors allocated from {@code allocator}.
+     *
+     * @param rowType the rows' type (field names become the Arrow field names)
+     * @param allocator the allocator of the root's buffers; the caller closes it after this writer
+     * @param rowKindColumn the name of an extra Int8 column holding each row's {@code RowKind} byte value
+     *     (0 {@code +I}, 1 {@code -U}, 2 {@code +U}, 3 {@code -D}), appended after the row's fields; or null
+     *     for none
+     * @throws IllegalArgumentException for a type listed above as rejected (naming the field and type), or a
+     *     {@code rowKindColumn} that is also a field name
+     */
+    public RowDataArrowWriter(RowType rowType, BufferAllocator allocator, String rowKindColumn) {
+        this.rowType = Objects.requireNonNull(rowType, "rowType");
+        Objects.requireNonNull(allocator, "allocator");
+        List<RowType.RowField> fields = rowType.getFields();
+        List<Field> arrowFields = new ArrayList<>(fields.size() + 1);
+        for (RowType.RowField field : fields) {
+            arrowFields.add(new Field(field.getName(), FieldType.nullable(arrowType(field)), null));
+        }
+        if (rowKindColumn != null) {
+            if (rowType.getFieldNames().contains(rowKindColumn)) {
+                throw new IllegalArgumentException("the row-kind column name `" + rowKindColumn
+                        + "` is also a field of " + rowType);
+            }
+            arrowFields.add(new Field(rowKindColumn, FieldType.nullable(new ArrowType.Int(8, true)), null));
+        }
+        this.root = VectorSchemaRoot.create(new Schema(arrowFields), allocator);
+        this.vectors = new FieldVector[fields.size()];
+        this.writers = new ValueWriter[fields.size()];
+        for (int i = 0; i < fields.size(); i++) {
+            vectors[i] = root.getVector(i);
+            writers[i] = writer(fields.get(i), vectors[i]);
+        }
+        this.rowKinds = rowKindColumn == null ? null : (TinyIntVector) root.getVector(fields.size());
+    }
+
+    /** @return the root the batches are written into (owned by this writer; read it, do not close it) */
+    public VectorSchemaRoot root() {
+        return root;
+    }
+
+    /** @return the Flink row type this writer was built for */
+    public RowType rowType() {
+        return rowType;
+    }
+
+    /**
+     * Replaces the root's contents with {@code rows}, in order: row {@code i} of the list is row {@code i} of
+     * the root. Buffers are reused and grow as needed.
+     *
+     * @param rows the batch; every row has {@code rowType}'s arity
+     * @return the root, holding exactly {@code rows.size()} rows
+     * @throws NullPointerException if {@code rows} or one of its rows is null
+     * @throws IllegalArgumentException for a timestamp the column cannot hold (see the class comment)
+     */
+    public VectorSchemaRoot write(List<? extends RowData> rows) {
+        Objects.requireNonNull(rows, "rows");
+        for (FieldVector vector : root.getFieldVectors()) {
+            vector.reset();
+        }
+        int n = rows.size();
+        for (int index = 0; index < n; index++) {
+            RowData row = Objects.requireNonNull(rows.get(index), "row");
+            for (int pos = 0; pos < writers.length; pos++) {
+                if (row.isNullAt(pos)) {
+                    vectors[pos].setNull(index);
+                } else {
+                    writers[pos].write(row, pos, index);
+                }
+            }
+            if (rowKinds != null) {
+                rowKinds.setSafe(index, row.getRowKind().toByteValue());
+            }
+        }
+        root.setRowCount(n);
+        return root;
+    }
+
+    /** Closes the root (frees its buffers). */
+    @Override
+    public void close() {
+        root.close();
+    }
+
+    private static ArrowType arrowType(RowType.RowField field) {
+        LogicalType type = field.getType();
+        switch (type.getTypeRoot()) {
+            case BOOLEAN:
+                return ArrowType.Bool.INSTANCE;
+            case TINYINT:
+                return new ArrowType.Int(8, true);
+            case SMALLINT:
+                return new ArrowType.Int(16, true);
+            case INTEGER:
+                return new ArrowType.Int(32, true);
+            case BIGINT:
+                return new ArrowType.Int(64, true);
+            case FLOAT:
+                return new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
+            case DOUBLE:
+                return new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+            case CHAR:
+            case VARCHAR:
+                return ArrowType.Utf8.INSTANCE;
+            case BINARY:
+            case VARBINARY:
+                return ArrowType.Binary.INSTANCE;
+            case DECIMAL:
+                DecimalType decimal = (DecimalType) type;
+                return new ArrowType.Decimal(decimal.getPrecision(), decimal.getScale(), 128);
+            case DATE:
+                return new ArrowType.Date(DateUnit.DAY);
+            case TIME_WITHOUT_TIME_ZONE:
+                return new ArrowType.Time(TimeUnit.MILLISECOND, 32);
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+                return new ArrowType.Timestamp(unit(((TimestampType) type).getPrecision()), null);
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                return new ArrowType.Timestamp(unit(((LocalZonedTimestampType) type).getPrecision()), "UTC");
+            case INTERVAL_YEAR_MONTH:
+                return new ArrowType.Interval(IntervalUnit.YEAR_MONTH);
+            case INTERVAL_DAY_TIME:
+                return new ArrowType.Duration(TimeUnit.MILLISECOND);
+            default:
+                throw new IllegalArgumentException("field `" + field.getName() + "` has type " + type
+                        + ", which the RowData Arrow writer does not support (supported: BOOLEAN, TINYINT.."
+                        + "BIGINT, FLOAT, DOUBLE, CHAR, VARCHAR, BINARY, VARBINARY, DECIMAL, DATE, TIME, "
+                        + "TIMESTAMP, TIMESTAMP_LTZ, INTERVAL); fill an Arrow root and use NativeJsonEncoder");
+        }
+    }
+
+    private static TimeUnit unit(int precision) {
+        return precision <= 3 ? TimeUnit.MILLISECOND : precision <= 6 ? TimeUnit.MICROSECOND : TimeUnit.NANOSECOND;
+    }
+
+    private static ValueWriter writer(RowType.RowField field, FieldVector vector) {
+        LogicalType type = field.getType();
+        switch (type.getTypeRoot()) {
+            case BOOLEAN: {
+                BitVector v = (BitVector) vector;
+                return (row, pos, i) -> v.setSafe(i, row.getBoolean(pos) ? 1 : 0);
+            }
+            case TINYINT: {
+                TinyIntVector v = (TinyIntVector) vector;
+                return (row, pos, i) -> v.setSafe(i, row.getByte(pos));
+            }
+            case SMALLINT: {
+                SmallIntVector v = (SmallIntVector) vector;
+                return (row, pos, i) -> v.setSafe(i, row.getShort(pos));
+            }
+            case INTEGER: {
+                IntVector v = (IntVector) vector;
+                return (row, pos, i) -> v.setSafe(i, row.getInt(pos));
+            }
+            case BIGINT: {
+                BigIntVector v = (BigIntVector) vector;
+                return (row, pos, i) -> v.setSafe(i, row.getLong(pos));
+            }
+            case FLOAT: {
+                Float4Vector v = (Float4Vector) vector;
+                return (row, pos, i) -> v.setSafe(i, row.getFloat(pos));
+            }
+            case DOUBLE: {
+                Float8Vector v = (Float8Vector) vector;
+                return (row, pos, i) -> v.setSafe(i, row.getDouble(pos));
+            }
+            case CHAR:
+            case VARCHAR: {
+                VarCharVector v = (VarCharVector) vector;
+                return (row, pos, i) -> writeString(v, i, row.getString(pos));
+            }
+            case BINARY:
+            case VARBINARY: {
+                VarBinaryVector v = (VarBinaryVector) vector;
+                return (row, pos, i) -> v.setSafe(i, row.getBinary(pos));
+            }
+            case DECIMAL: {
+                DecimalVector v = (DecimalVector) vector;
+                DecimalType decimal = (DecimalType) type;
+                int precision = decimal.getPrecision();
+                int scale = decimal.getScale();
+                return (row, pos, i) -> {
+                    DecimalData d = row.getDecimal(pos, precision, scale);
+                    if (d.isCompact()) {
+                        v.setSafe(i, d.toUnscaledLong());
+                    } else {
+                        v.setSafe(i, d.toBigDecimal());
+                    }
+                };
+            }
+            case DATE: {
+                DateDayVector v = (DateDayVector) vector;
+                return (row, pos, i) -> v.setSafe(i, row.getInt(pos));
+            }
+            case TIME_WITHOUT_TIME_ZONE: {
+                TimeMilliVector v = (TimeMilliVector) vector;
+                return (row, pos, i) -> v.setSafe(i, row.getInt(pos));
+            }
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+                return timestamp(field.getName(), (TimeStampVector) vector, ((TimestampType) type).getPrecision());
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                return timestamp(field.getName(), (TimeStampVector) vector,
+                        ((LocalZonedTimestampType) type).getPrecision());
+            case INTERVAL_YEAR_MONTH: {
+                IntervalYearVector v = (IntervalYearVector) vector;
+                return (row, pos, i) -> v.setSafe(i, row.getInt(pos));
+            }
+            case INTERVAL_DAY_TIME: {
+                DurationVector v = (DurationVector) vector;
+                return (row, pos, i) -> v.setSafe(i, row.getLong(pos));
+            }
+            default:
+                throw new AssertionError("arrowType accepted " + type);
+        }
+    }
+
+    /**
+     * Copies the UTF-8 bytes straight from a {@link BinaryStringData}'s heap segment when it has one (the
+     * form rows take in Flink's network stack); otherwise from {@link StringData#toBytes()}.
+     */
+    private static void writeString(VarCharVector v, int index, StringData s) {
+        if (s instanceof BinaryStringData) {
+            BinaryStringData b = (BinaryStringData) s;
+            MemorySegment[] segments = b.getSegments();
+            if (segments.length == 1 && !segments[0].isOffHeap()) {
+                v.setSafe(index, segments[0].getArray(), b.getOffset(), b.getSizeInBytes());
+                return;
+            }
+        }
+        byte[] bytes = s.toBytes();
+        v.setSafe(index, bytes, 0, bytes.length);
+    }
+
+    private static ValueWriter timestamp(String name, TimeStampVector v, int precision) {
+        long perMilli = precision <= 3 ? 1 : precision <= 6 ? 1_000 : 1_000_000;
+        int nanosPerUnit = (int) (1_000_000 / perMilli);
+        return (row, pos, i) -> {
+            TimestampData t = row.getTimestamp(pos, precision);
+            int nanoOfMilli = t.getNanoOfMillisecond();
+            if (nanoOfMilli % nanosPerUnit != 0) {
+                throw new IllegalArgumentException("field `" + name + "` row " + i + ": " + t
+                        + " has digits beyond the column's precision " + precision);
+            }
+            long value;
+            try {
+                value = Math.addExact(Math.multiplyExact(t.getMillisecond(), perMilli), nanoOfMilli / nanosPerUnit);
+            } catch (ArithmeticException e) {
+                throw new IllegalArgumentException("field `" + name + "` row " + i + ": " + t
+                        + " is outside the range of 64-bit " + (perMilli == 1_000_000 ? "nanoseconds" : "microseconds"), e);
+            }
+            v.setSafe(i, value);
+        };
+    }
+}

@@ -1,0 +1,355 @@
+package org.streamfusion.flink;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.util.EnvironmentInformation;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.bijou64.Bijou64;
+import org.streamfusion.kafka.EncodedBatch;
+import org.streamfusion.kafka.NativeJsonEncoder;
+
+/**
+ * Encodes batches of Flink {@link RowData} into Kafka JSON records, byte-identical to Flink's {@code json}
+ * format ({@code JsonRowDataSerializationSchema}) with the Kafka SQL connector's key/value layout: what a Flink
+ * sink operator holding a buffer of rows calls once per batch.
+ *
+ * <p><b>Two paths, chosen per batch.</b> A batch of at least {@code native.min-batch-rows} rows is written
+ * into Arrow vectors ({@link RowDataArrowWriter}) and encoded by the native encoder in one JNI crossing
+ * ({@link NativeJsonEncoder}); a smaller batch goes through Flink's own serializer row by row
+ * ({@code FlinkPerRowEncoder}), because below that size the fixed cost of filling vectors and crossing JNI is
+ * more than the per-row work it saves. The default threshold, {@value #DEFAULT_NATIVE_MIN_BATCH_ROWS}, is
+ * the crossover measured by the JMH benchmark {@code RowDataJsonBenchmark} ({@code docs/benchmarks.md}). Both
+ * paths give the same bytes (the test suite checks it against Flink's serializer). When the native library is
+ * not available every batch takes the JVM path.
+ *
+ * <p><b>Options.</b> Flink's names, as for {@link NativeJsonEncoder} ({@code docs/json-format.md}):
+ * {@code timestamp-format.standard}, {@code map-null-key.mode}, {@code map-null-key.literal},
+ * {@code encode.decimal-as-plain-number}, {@code encode.ignore-null-fields}, {@code key.fields},
+ * {@code key.fields-prefix}, {@code value.fields-include}, {@code flink.version}; plus
+ * <ul>
+ *   <li>{@code changelog.mode}: {@code insert-only} (default; the row kind is ignored, as the {@code kafka}
+ *       connector does) or {@code upsert} (as {@code upsert-kafka} writes: {@code -U} and {@code -D} rows become
+ *       tombstones with their key; needs {@code key.fields});</li>
+ *   <li>{@code native.min-batch-rows}: the smallest batch encoded natively, an integer ≥ 0 (0: always
+ *       native).</li>
+ * </ul>
+ * {@code flink.version} defaults to the release of the Flink on the classpath, and may only be set to that
+ * release, since small batches are written by that Flink's serializer. {@code mode=plain} and
+ * {@code changelog.row-kind-column} do not apply to RowData (use {@code changelog.mode}) and are rejected.
+ *
+ * <p><b>Threads.</b> One encoder per task. Calls are serialised ({@code synchronized}), so sharing one is
+ * safe but gains nothing. Not usable after {@link #close()}.
+ */
+public final class RowDataJsonEncoder implements AutoCloseable {
+    /** Option: the smallest batch (rows) that is encoded natively; smaller ones use Flink's serializer. */
+    public static final String NATIVE_MIN_BATCH_ROWS = "native.min-batch-rows";
+    /** Option: {@code insert-only} or {@code upsert}. */
+    public static final String CHANGELOG_MODE = "changelog.mode";
+    /**
+     * The default of {@code native.min-batch-rows}: the batch size from which the native path is faster than
+     * Flink's serializer per row on Nexmark bid and q9 rows (JMH, {@code docs/benchmarks.md}).
+     */
+    public static final int DEFAULT_NATIVE_MIN_BATCH_ROWS = 16;
+
+    static final String IGNORE_NULL_FIELDS = "encode.ignore-null-fields";
+    /** The Arrow column that carries each row's {@code RowKind} to the native encoder in upsert mode. */
+    static final String ROW_KIND_COLUMN = "$streamfusion.row_kind";
+
+    /** The options passed on to the encoders (with {@code changelog.row-kind-column}, set internally). */
+    private static final List<String> KNOWN_OPTIONS = List.of("mode", "flink.version", "timestamp-format.standard",
+            "map-null-key.mode", "map-null-key.literal", "encode.decimal-as-plain-number", IGNORE_NULL_FIELDS,
+            "key.fields", "key.fields-prefix", "value.fields-include", "changelog.row-kind-column");
+    private static final ConfigOption<List<String>> KEY_FIELDS =
+            ConfigOptions.key("key.fields").stringType().asList().defaultValues();
+    private static final ConfigOption<String> KEY_FIELDS_PREFIX =
+            ConfigOptions.key("key.fields-prefix").stringType().defaultValue("");
+    private static final ConfigOption<String> VALUE_FIELDS_INCLUDE =
+            ConfigOptions.key("value.fields-include").stringType().defaultValue("ALL");
+
+    private final RowType rowType;
+    private final Map<String, String> options;
+    private final int nativeMinBatchRows;
+    private final FlinkPerRowEncoder jvm;
+    private final BufferAllocator allocator;
+    private final RowDataArrowWriter writer;
+    private final NativeJsonEncoder nativeEncoder;
+    private boolean closed;
+
+    private long nativeBatches;
+    private long jvmBatches;
+    private long rows;
+    private long keyBytes;
+    private long valueBytes;
+    private long encodeNanos;
+
+    /**
+     * An encoder for rows of {@code rowType} with {@code options}, all checked here.
+     *
+     * @param rowType the rows' type; its field names are the JSON field names
+     * @param options option names and values (see the class comment); empty gives Flink's defaults
+     * @throws NullPointerException if an argument, an option name or an option value is null
+     * @throws IllegalArgumentException for an unknown option, a bad value, a layout that does not fit
+     *     {@code rowType} ({@code key.fields} naming a missing field...) or a field type the Arrow writer does
+     *     not support; the message names the option or field
+     */
+    public RowDataJsonEncoder(RowType rowType, Map<String, String> options) {
+        this.rowType = Objects.requireNonNull(rowType, "rowType");
+        Objects.requireNonNull(options, "options");
+        Map<String, String> copy = new LinkedHashMap<>();
+        options.forEach((key, value) -> copy.put(Objects.requireNonNull(key, "option name"),
+                Objects.requireNonNull(value, () -> "option " + key + " is null")));
+        this.options = Collections.unmodifiableMap(new LinkedHashMap<>(copy));
+
+        this.nativeMinBatchRows = parseMinRows(copy.remove(NATIVE_MIN_BATCH_ROWS));
+        boolean upsert = parseChangelogMode(copy.remove(CHANGELOG_MODE));
+        for (String rejected : List.of("changelog.row-kind-column", "plain.explicit-nulls")) {
+            if (copy.containsKey(rejected)) {
+                throw new IllegalArgumentException("option " + rejected + " does not apply to RowData input"
+                        + (rejected.startsWith("changelog") ? ": use changelog.mode=upsert" : ""));
+            }
+        }
+        String mode = copy.get("mode");
+        if (mode != null && !mode.equals("flink")) {
+            throw new IllegalArgumentException("option mode=" + mode + " does not apply to RowData input: "
+                    + "RowDataJsonEncoder writes Flink's json format (mode=flink)");
+        }
+        checkFlinkVersion(copy);
+
+        Configuration layout = Configuration.fromMap(copy);
+        List<String> keyFields = layout.get(KEY_FIELDS);
+        String keyPrefix = layout.get(KEY_FIELDS_PREFIX);
+        boolean exceptKey = layout.get(VALUE_FIELDS_INCLUDE).equalsIgnoreCase("EXCEPT_KEY");
+        if (upsert) {
+            if (keyFields.isEmpty()) {
+                throw new IllegalArgumentException("changelog.mode=upsert needs key.fields: a tombstone is "
+                        + "only meaningful with the key of the row it deletes");
+            }
+            copy.put("changelog.row-kind-column", ROW_KIND_COLUMN);
+        }
+
+        if (Bijou64.nativeAvailable()) {
+            // The options are checked by the native parser, the layout against the schema by planning an
+            // empty batch now, so every mistake surfaces here, with the native encoder's message.
+            allocator = new RootAllocator();
+            RowDataArrowWriter w = null;
+            NativeJsonEncoder e = null;
+            try {
+                w = new RowDataArrowWriter(rowType, allocator, upsert ? ROW_KIND_COLUMN : null);
+                e = new NativeJsonEncoder(copy);
+                e.encode(w.write(List.of()));
+            } catch (RuntimeException failure) {
+                closeAll(e, w, allocator);
+                if (failure instanceof IllegalArgumentException) {
+                    throw failure;
+                }
+                throw new IllegalArgumentException(failure.getMessage(), failure);
+            }
+            writer = w;
+            nativeEncoder = e;
+        } else {
+            allocator = null;
+            writer = null;
+            nativeEncoder = null;
+            checkWithoutNative(copy, keyFields, keyPrefix, exceptKey);
+        }
+        jvm = new FlinkPerRowEncoder(rowType, copy, keyFields, keyPrefix, exceptKey, upsert);
+    }
+
+    private static int parseMinRows(String value) {
+        if (value == null) {
+            return DEFAULT_NATIVE_MIN_BATCH_ROWS;
+        }
+        try {
+            int rows = Integer.parseInt(value.trim());
+            if (rows >= 0) {
+                return rows;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("option " + NATIVE_MIN_BATCH_ROWS + "=" + value
+                + ": expected an integer >= 0 (rows)");
+    }
+
+    private static boolean parseChangelogMode(String value) {
+        if (value == null || value.equals("insert-only")) {
+            return false;
+        }
+        if (value.equals("upsert")) {
+            return true;
+        }
+        throw new IllegalArgumentException("option " + CHANGELOG_MODE + "=" + value
+                + ": expected insert-only or upsert");
+    }
+
+    /** {@code flink.version} must name the Flink on the classpath, whose serializer writes small batches. */
+    private static void checkFlinkVersion(Map<String, String> options) {
+        String runtime = runtimeFlinkVersion();
+        String requested = options.get("flink.version");
+        if (runtime == null) {
+            return;
+        }
+        if (requested == null) {
+            options.put("flink.version", runtime);
+        } else if (!requested.equals(runtime)) {
+            throw new IllegalArgumentException("option flink.version=" + requested + " but Flink " + runtime
+                    + " is on the classpath, and its serializer writes the batches smaller than "
+                    + NATIVE_MIN_BATCH_ROWS + ": leave flink.version out (it defaults to " + runtime + ")");
+        }
+    }
+
+    /** The major.minor of the Flink on the classpath, or null when it cannot be told. */
+    private static String runtimeFlinkVersion() {
+        String version = EnvironmentInformation.getVersion();
+        String[] parts = version == null ? new String[0] : version.split("\\.");
+        if (parts.length < 2 || !parts[0].chars().allMatch(Character::isDigit)
+                || !parts[1].chars().allMatch(Character::isDigit)) {
+            return null;
+        }
+        return parts[0] + "." + parts[1];
+    }
+
+    /** The option names and layout rules the native encoder checks, for when there is no native library. */
+    private void checkWithoutNative(Map<String, String> options, List<String> keyFields, String keyPrefix,
+            boolean exceptKey) {
+        for (String name : options.keySet()) {
+            if (!KNOWN_OPTIONS.contains(name)) {
+                throw new IllegalArgumentException("unknown option " + name + "; known: " + KNOWN_OPTIONS + ", "
+                        + CHANGELOG_MODE + ", " + NATIVE_MIN_BATCH_ROWS);
+            }
+        }
+        for (String key : keyFields) {
+            if (!rowType.getFieldNames().contains(key)) {
+                throw new IllegalArgumentException("key.fields names `" + key + "`, which is not a field of "
+                        + rowType);
+            }
+            if (!key.startsWith(keyPrefix)) {
+                throw new IllegalArgumentException("key field `" + key + "` does not start with key.fields-prefix `"
+                        + keyPrefix + "`");
+            }
+        }
+        if (!keyPrefix.isEmpty() && !exceptKey) {
+            throw new IllegalArgumentException("key.fields-prefix needs value.fields-include=EXCEPT_KEY");
+        }
+    }
+
+    /** @return the options this encoder was created with (unmodifiable) */
+    public Map<String, String> options() {
+        return options;
+    }
+
+    /** @return the smallest batch encoded natively ({@code native.min-batch-rows}) */
+    public int nativeMinBatchRows() {
+        return nativeMinBatchRows;
+    }
+
+    /** @return true when the native library is loaded and batches of {@link #nativeMinBatchRows()} rows use it */
+    public boolean nativeAvailable() {
+        return nativeEncoder != null;
+    }
+
+    /**
+     * Encodes one batch: one record per row, in order.
+     *
+     * @param rows the batch; each row has the encoder's row type (arity and field types)
+     * @return the records
+     * @throws NullPointerException if {@code rows} or a row is null
+     * @throws IllegalStateException if this encoder is closed
+     * @throws IllegalArgumentException for a timestamp the Arrow column cannot hold ({@link RowDataArrowWriter})
+     * @throws org.streamfusion.kafka.StreamFusionException if the native encoder rejects a value (an invalid
+     *     decimal...); the encoder stays usable
+     */
+    public synchronized EncodedBatch encode(List<? extends RowData> rows) {
+        Objects.requireNonNull(rows, "rows");
+        if (closed) {
+            throw new IllegalStateException("RowDataJsonEncoder is closed");
+        }
+        long start = System.nanoTime();
+        EncodedBatch batch;
+        if (nativeEncoder != null && rows.size() >= nativeMinBatchRows) {
+            batch = nativeEncoder.encode(writer.write(rows));
+            nativeBatches++;
+        } else {
+            batch = jvm.encode(rows);
+            jvmBatches++;
+        }
+        encodeNanos += System.nanoTime() - start;
+        this.rows += batch.size();
+        keyBytes += batch.keyBytes();
+        valueBytes += batch.valueBytes();
+        return batch;
+    }
+
+    /** @return batches encoded natively so far */
+    public synchronized long nativeBatches() {
+        return nativeBatches;
+    }
+
+    /** @return batches encoded row by row by Flink's serializer so far */
+    public synchronized long jvmBatches() {
+        return jvmBatches;
+    }
+
+    /** @return rows (records) encoded so far */
+    public synchronized long rows() {
+        return rows;
+    }
+
+    /** @return key bytes written so far (null keys count 0) */
+    public synchronized long keyBytes() {
+        return keyBytes;
+    }
+
+    /** @return value bytes written so far (tombstones count 0) */
+    public synchronized long valueBytes() {
+        return valueBytes;
+    }
+
+    /** @return wall-clock nanoseconds spent in {@link #encode} so far, filling vectors included */
+    public synchronized long encodeNanos() {
+        return encodeNanos;
+    }
+
+    /** Frees the native encoder and the Arrow vectors. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            closeAll(nativeEncoder, writer, allocator);
+        }
+    }
+
+    private static void closeAll(AutoCloseable... resources) {
+        RuntimeException first = null;
+        for (AutoCloseable resource : resources) {
+            if (resource == null) {
+                continue;
+            }
+            try {
+                resource.close();
+            } catch (Exception e) {
+                if (first == null) {
+                    first = e instanceof RuntimeException ? (RuntimeException) e : new IllegalStateException(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RowDataJsonEncoder[" + rowType + ", native batches=" + nativeBatches() + ", JVM batches="
+                + jvmBatches() + ", options=" + options + "]";
+    }
+}
