@@ -8,23 +8,24 @@
 //! `encode` calls on one handle are serialised (safe, one at a time) and calls on different handles run in
 //! parallel.
 //!
-//! One batch crosses per `encode`: Java exports a `VectorSchemaRoot` through the Arrow C Data Interface
-//! (`org.apache.arrow.c.Data.exportVectorSchemaRoot`) and passes the addresses of the two structs. This
-//! module moves both structs out of Java's memory first thing (leaving released, empty structs behind),
-//! imports the batch without copying, encodes it, drops the imported data (which runs Java's release
-//! callback), and only then copies the six result arrays into fresh JVM arrays. Nothing native points at
-//! JVM memory after the call, and the JVM never sees a view of the reused scratch. `docs/jni.md` has the
-//! full ownership and exception rules.
+//! One batch crosses per `encode`: Java exports each column of a `VectorSchemaRoot` through the Arrow C Data
+//! Interface (`org.apache.arrow.c.Data.exportVector`, one `ArrowArray` per column) and the root's schema
+//! (`Data.exportSchema`) only when it differs from the last one that crossed, and passes the addresses. This
+//! module moves every struct out of Java's memory first thing (leaving released, empty structs behind),
+//! imports the columns without copying, with the data types of the schema it holds for the handle, encodes
+//! them, drops the imported data (which runs Java's release callbacks), and only then copies the six result
+//! arrays into fresh JVM arrays. Nothing native points at JVM memory after the call, and the JVM never sees a
+//! view of the reused scratch. `docs/jni.md` has the full ownership and exception rules.
 
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, LazyLock, Mutex, MutexGuard, PoisonError};
 
-use arrow_array::ffi::{from_ffi, FFI_ArrowArray, FFI_ArrowSchema};
-use arrow_array::{Array, RecordBatch, RecordBatchOptions, StructArray};
-use arrow_schema::Schema;
-use jni::objects::{JClass, JObject, JObjectArray, JString};
+use arrow_array::ffi::{from_ffi_and_data_type, FFI_ArrowArray, FFI_ArrowSchema};
+use arrow_array::{make_array, RecordBatch, RecordBatchOptions};
+use arrow_schema::{Schema, SchemaRef};
+use jni::objects::{JClass, JLongArray, JObject, JObjectArray, JString};
 use jni::sys::{jint, jlong, jobjectArray};
 use jni::JNIEnv;
 use streamfusion_json::{EncodedRecords, EncoderOptions, JsonEncoder};
@@ -49,11 +50,13 @@ impl From<Handle> for jlong {
     }
 }
 
-/// What one handle owns: the encoder (options and plan) and the records scratch reused by every batch.
+/// What one handle owns: the encoder (options and plan), the records scratch reused by every batch, and the
+/// schema of the last batch whose schema crossed (reused by the batches that send none).
 #[derive(Debug)]
 struct EncoderState {
     encoder: JsonEncoder,
     records: EncodedRecords,
+    schema: Option<SchemaRef>,
 }
 
 type Shared = Arc<Mutex<EncoderState>>;
@@ -74,6 +77,7 @@ fn open_encoder(pairs: Vec<(String, String)>) -> Result<Handle, JniError> {
     let state = EncoderState {
         encoder,
         records: EncodedRecords::new(),
+        schema: None,
     };
     registry().insert(handle, Arc::new(Mutex::new(state)));
     Ok(handle)
@@ -101,11 +105,11 @@ fn close_encoder(handle: Handle) -> Result<(), JniError> {
     }
 }
 
-/// Encodes `batch` with the encoder behind `handle` into its reused records and hands them to `f` while the
-/// handle's lock is held (so `f` sees this batch's records, not a concurrent caller's).
+/// Imports `exported` with the encoder behind `handle`, encodes it into the handle's reused records and hands
+/// them to `f` while the handle's lock is held (so `f` sees this batch's records, not a concurrent caller's).
 fn encode_with<R>(
     handle: Handle,
-    batch: RecordBatch,
+    exported: Exported,
     f: impl FnOnce(&EncodedRecords) -> Result<R, JniError>,
 ) -> Result<R, JniError> {
     let shared = lookup(handle)?;
@@ -115,9 +119,14 @@ fn encode_with<R>(
             handle.0
         ))
     })?;
-    let EncoderState { encoder, records } = &mut *state;
+    let EncoderState {
+        encoder,
+        records,
+        schema,
+    } = &mut *state;
+    let batch = import_batch(schema, exported)?;
     let result = encoder.encode_into(&batch, records);
-    // The imported Arrow data is released (Java's release callback runs) before any JVM array is made.
+    // The imported Arrow data is released (Java's release callbacks run) before any JVM array is made.
     drop(batch);
     result?;
     f(records)
@@ -150,40 +159,73 @@ struct ArrayHead {
     release: Option<unsafe extern "C" fn(*mut c_void)>,
 }
 
-/// Moves the two exported structs out of the caller's memory (the caller's structs are left released),
-/// so that from here on they are released exactly once, by Rust, on every path. A zero address or a
-/// struct that is already released is an error; the other struct is still taken and released.
+/// One batch as it crossed: an exported array per column, the exported schema when it changed, the row count.
+#[derive(Debug)]
+struct Exported {
+    columns: Vec<FFI_ArrowArray>,
+    schema: Option<FFI_ArrowSchema>,
+    rows: usize,
+}
+
+/// Moves the exported structs out of the caller's memory (the caller's structs are left released), so that
+/// from here on each is released exactly once, by Rust, on every path. A schema address of 0 means "the
+/// schema that crossed last". A zero array address, or a struct that is already released, is an error;
+/// every other struct is still taken and released.
 ///
 /// # Safety
 /// Each non-zero address must point to a properly aligned, initialised C Data Interface struct of its kind
-/// (`ArrowArray`, `ArrowSchema`) that the caller may hand over (an export not yet consumed).
-unsafe fn take_ffi(
-    array_address: jlong,
+/// (`ArrowArray` for `array_addresses`, `ArrowSchema` for `schema_address`) that the caller may hand over
+/// (an export not yet consumed).
+unsafe fn take_exported(
+    array_addresses: &[jlong],
     schema_address: jlong,
-) -> Result<(FFI_ArrowArray, FFI_ArrowSchema), JniError> {
-    let array_ptr = array_address as usize as *mut FFI_ArrowArray;
-    let schema_ptr = schema_address as usize as *mut FFI_ArrowSchema;
-    // SAFETY: the caller guarantees a non-null pointer refers to an initialised struct of the C layout that
-    // `ArrayHead`/`SchemaHead` mirror field by field up to `release`; reading it does not move it.
-    let array_live =
-        !array_ptr.is_null() && unsafe { (*array_ptr.cast::<ArrayHead>()).release.is_some() };
-    // SAFETY: as above, for the schema.
-    let schema_live =
-        !schema_ptr.is_null() && unsafe { (*schema_ptr.cast::<SchemaHead>()).release.is_some() };
-    // SAFETY: a live struct is valid for reads and writes (caller's guarantee); `from_raw` moves it out and
-    // leaves an empty released struct behind, so Java's later release of its struct is a no-op.
-    let array = array_live.then(|| unsafe { FFI_ArrowArray::from_raw(array_ptr) });
-    // SAFETY: as above, for the schema.
-    let schema = schema_live.then(|| unsafe { FFI_ArrowSchema::from_raw(schema_ptr) });
-    match (array, schema) {
-        (Some(array), Some(schema)) => Ok((array, schema)),
-        _ => Err(JniError::IllegalArgument(format!(
-            "the exported Arrow structs must be live: ArrowArray at {array_address:#x} is {}, \
-             ArrowSchema at {schema_address:#x} is {}",
-            liveness(array_ptr.is_null(), array_live),
-            liveness(schema_ptr.is_null(), schema_live),
-        ))),
+    rows: jint,
+) -> Result<Exported, JniError> {
+    let mut columns = Vec::with_capacity(array_addresses.len());
+    let mut dead = None;
+    for (column, &address) in array_addresses.iter().enumerate() {
+        let ptr = address as usize as *mut FFI_ArrowArray;
+        // SAFETY: the caller guarantees a non-null pointer refers to an initialised struct of the C layout
+        // that `ArrayHead` mirrors field by field up to `release`; reading it does not move it.
+        let live = !ptr.is_null() && unsafe { (*ptr.cast::<ArrayHead>()).release.is_some() };
+        if live {
+            // SAFETY: a live struct is valid for reads and writes (caller's guarantee); `from_raw` moves it
+            // out and leaves an empty released struct behind, so Java's later release is a no-op.
+            columns.push(unsafe { FFI_ArrowArray::from_raw(ptr) });
+        } else if dead.is_none() {
+            dead = Some(format!(
+                "the ArrowArray of column {column} at {address:#x} is {}",
+                liveness(ptr.is_null(), live)
+            ));
+        }
     }
+    let schema_ptr = schema_address as usize as *mut FFI_ArrowSchema;
+    let schema = if schema_ptr.is_null() {
+        None
+    } else {
+        // SAFETY: as above, for the schema and `SchemaHead`.
+        let live = unsafe { (*schema_ptr.cast::<SchemaHead>()).release.is_some() };
+        if !live && dead.is_none() {
+            dead = Some(format!(
+                "the ArrowSchema at {schema_address:#x} is {}",
+                liveness(false, live)
+            ));
+        }
+        // SAFETY: as above, for the schema.
+        live.then(|| unsafe { FFI_ArrowSchema::from_raw(schema_ptr) })
+    };
+    if let Some(dead) = dead {
+        return Err(JniError::IllegalArgument(format!(
+            "the exported Arrow structs must be live: {dead}"
+        )));
+    }
+    let rows = usize::try_from(rows)
+        .map_err(|_| JniError::IllegalArgument(format!("row count {rows} is negative")))?;
+    Ok(Exported {
+        columns,
+        schema,
+        rows,
+    })
 }
 
 fn liveness(null: bool, live: bool) -> &'static str {
@@ -194,25 +236,57 @@ fn liveness(null: bool, live: bool) -> &'static str {
     }
 }
 
-/// Imports a struct array exported from a `VectorSchemaRoot` as a [`RecordBatch`], without copying its
-/// buffers (the batch owns `array`; dropping the batch runs its release callback). The schema's own
-/// metadata is kept; `schema` is released when it is dropped here.
-fn import_batch(array: FFI_ArrowArray, schema: FFI_ArrowSchema) -> Result<RecordBatch, JniError> {
-    let arrow_schema = Schema::try_from(&schema).map_err(JniError::ArrowImport)?;
-    // SAFETY: `array` and `schema` are a matching pair moved out of one export by `take_ffi`, produced by an
-    // Arrow C Data Interface implementation (Arrow Java); `from_ffi` checks the buffers against the type.
-    let data = unsafe { from_ffi(array, &schema) }.map_err(JniError::ArrowImport)?;
-    let root = StructArray::from(data);
-    if root.null_count() != 0 {
-        return Err(JniError::IllegalArgument(
-            "the exported root struct has null rows; export a VectorSchemaRoot".to_owned(),
+/// Imports the columns of `exported` as a [`RecordBatch`], without copying their buffers (the batch owns
+/// the arrays; dropping it runs their release callbacks). A schema that crossed replaces `held` (the root's
+/// own metadata kept); without one, `held` gives the columns' types.
+fn import_batch(held: &mut Option<SchemaRef>, exported: Exported) -> Result<RecordBatch, JniError> {
+    let Exported {
+        columns,
+        schema,
+        rows,
+    } = exported;
+    if let Some(schema) = schema {
+        *held = None;
+        *held = Some(Arc::new(
+            Schema::try_from(&schema).map_err(JniError::ArrowImport)?,
         ));
     }
-    let rows = root.len();
-    let (_, columns, _) = root.into_parts();
+    let schema = held.clone().ok_or_else(|| {
+        JniError::IllegalArgument(
+            "no schema has crossed for this handle yet: the first batch must export its schema"
+                .to_owned(),
+        )
+    })?;
+    if schema.fields().len() != columns.len() {
+        return Err(JniError::IllegalArgument(format!(
+            "{} exported columns for a schema of {} fields",
+            columns.len(),
+            schema.fields().len()
+        )));
+    }
+    let arrays = schema
+        .fields()
+        .iter()
+        .zip(columns)
+        .map(|(field, column)| {
+            // SAFETY: `column` was moved out of an export of a vector whose field is `field` (the schema
+            // that crossed with it or before it, for the same root); `from_ffi_and_data_type` checks the
+            // buffer count and layout against the type.
+            let data = unsafe { from_ffi_and_data_type(column, field.data_type().clone()) }
+                .map_err(JniError::ArrowImport)?;
+            if data.len() != rows {
+                return Err(JniError::IllegalArgument(format!(
+                    "column `{}` has {} values but the root has {rows} rows",
+                    field.name(),
+                    data.len()
+                )));
+            }
+            Ok(make_array(data))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     RecordBatch::try_new_with_options(
-        Arc::new(arrow_schema),
-        columns,
+        schema,
+        arrays,
         &RecordBatchOptions::new().with_row_count(Some(rows)),
     )
     .map_err(JniError::ArrowImport)
@@ -287,27 +361,32 @@ pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonEncoder_open<'local
     })
 }
 
-/// `private static native Object[] encode(long handle, long arrowArrayAddress, long arrowSchemaAddress)`:
-/// encodes one exported batch; returns the six arrays (see [`to_java`]). The structs are always consumed
-/// (released before this returns), even when it throws. Throws `IllegalStateException` for a closed
-/// handle, `IllegalArgumentException` for a null or released struct, and
+/// `private static native Object[] encode(long handle, long[] arrowArrayAddresses, long arrowSchemaAddress,
+/// int rowCount)`: encodes one exported batch (one `ArrowArray` per column; the `ArrowSchema` of the root, or
+/// 0 when it is the one that crossed last for this handle); returns the six arrays (see [`to_java`]). The
+/// structs are consumed (released before this returns), even when it throws. Throws `IllegalStateException`
+/// for a closed handle, `IllegalArgumentException` for a null or released struct, a column count or length
+/// that does not fit the schema, or a first batch without schema, and
 /// `org.streamfusion.kafka.StreamFusionException` for encoder and import errors.
 #[no_mangle]
 pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonEncoder_encode<'local>(
     mut env: JNIEnv<'local>,
     _class: JClass<'local>,
     handle: jlong,
-    arrow_array_address: jlong,
+    arrow_array_addresses: JLongArray<'local>,
     arrow_schema_address: jlong,
+    row_count: jint,
 ) -> jobjectArray {
     throwing(&mut env, |env| {
+        non_null(&arrow_array_addresses, "arrowArrayAddresses")?;
+        let mut addresses = vec![0; env.get_array_length(&arrow_array_addresses)? as usize];
+        env.get_long_array_region(&arrow_array_addresses, 0, &mut addresses)?;
         // SAFETY: the addresses come from `ArrowArray.memoryAddress()` / `ArrowSchema.memoryAddress()` of
-        // structs the Java caller just filled with `Data.exportVectorSchemaRoot` and hands over to us.
-        let (array, schema) = unsafe { take_ffi(arrow_array_address, arrow_schema_address) }?;
+        // structs the Java caller just filled with `Data.exportVector` / `Data.exportSchema` and hands over.
+        let exported = unsafe { take_exported(&addresses, arrow_schema_address, row_count) }?;
         let handle = Handle::from(handle);
         lookup(handle)?; // a closed handle is reported as such before the data is looked at
-        let batch = import_batch(array, schema)?;
-        let out = encode_with(handle, batch, |records| to_java(env, records))?;
+        let out = encode_with(handle, exported, |records| to_java(env, records))?;
         Ok(Some(out.into_raw()))
     })
     .unwrap_or(std::ptr::null_mut())
@@ -329,7 +408,7 @@ pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonEncoder_close<'loca
 mod tests {
     use super::*;
     use arrow_array::ffi::to_ffi;
-    use arrow_array::{Int64Array, StringArray};
+    use arrow_array::{Array, Int64Array, StringArray};
 
     fn batch() -> RecordBatch {
         RecordBatch::try_from_iter([
@@ -342,25 +421,49 @@ mod tests {
         .expect("batch")
     }
 
-    /// Exports `batch` into two heap structs, as Java's `Data.exportVectorSchemaRoot` fills its own.
-    fn export(batch: &RecordBatch) -> (Box<FFI_ArrowArray>, Box<FFI_ArrowSchema>) {
-        let (array, _) = to_ffi(&StructArray::from(batch.clone()).into_data()).expect("export");
+    /// Exports `batch` as `NativeJsonEncoder` does: one heap `ArrowArray` per column, and its schema.
+    fn export(batch: &RecordBatch) -> (Vec<FFI_ArrowArray>, Box<FFI_ArrowSchema>) {
+        let arrays = batch
+            .columns()
+            .iter()
+            .map(|column| to_ffi(&column.to_data()).expect("export").0)
+            .collect();
         let schema = FFI_ArrowSchema::try_from(batch.schema().as_ref()).expect("schema");
-        (Box::new(array), Box::new(schema))
+        (arrays, Box::new(schema))
     }
 
     fn address<T>(b: &mut T) -> jlong {
         b as *mut T as usize as jlong
     }
 
+    fn addresses(arrays: &mut [FFI_ArrowArray]) -> Vec<jlong> {
+        arrays.iter_mut().map(address).collect()
+    }
+
+    fn values(records: &EncodedRecords) -> Result<Vec<Option<Vec<u8>>>, JniError> {
+        Ok(records.iter().map(|(_, v)| v.map(<[u8]>::to_vec)).collect())
+    }
+
+    /// Encodes `batch` through the crossing; its schema crosses too when `send_schema`.
+    fn encode_sending(
+        handle: Handle,
+        batch: &RecordBatch,
+        send_schema: bool,
+    ) -> Result<Vec<Option<Vec<u8>>>, JniError> {
+        let (mut arrays, mut schema) = export(batch);
+        let schema_address = if send_schema {
+            address(&mut *schema)
+        } else {
+            0
+        };
+        let rows = batch.num_rows() as jint;
+        // SAFETY: freshly exported structs.
+        let exported = unsafe { take_exported(&addresses(&mut arrays), schema_address, rows) }?;
+        encode_with(handle, exported, values)
+    }
+
     fn encode(handle: Handle, batch: &RecordBatch) -> Result<Vec<Option<Vec<u8>>>, JniError> {
-        let (mut array, mut schema) = export(batch);
-        // SAFETY: two freshly exported structs.
-        let (array, schema) = unsafe { take_ffi(address(&mut *array), address(&mut *schema)) }?;
-        let imported = import_batch(array, schema)?;
-        encode_with(handle, imported, |records| {
-            Ok(records.iter().map(|(_, v)| v.map(<[u8]>::to_vec)).collect())
-        })
+        encode_sending(handle, batch, true)
     }
 
     #[test]
@@ -374,34 +477,95 @@ mod tests {
                 Some(br#"{"id":2,"name":null}"#.to_vec())
             ]
         );
-        // The scratch is reused: a second batch gives the same bytes.
-        assert_eq!(encode(handle, &batch()).expect("again"), values);
+        // The scratch and the schema that crossed are reused: a second batch without schema, same bytes.
+        assert_eq!(
+            encode_sending(handle, &batch(), false).expect("again"),
+            values
+        );
         close_encoder(handle).expect("close");
     }
 
     #[test]
-    fn take_ffi_leaves_released_structs_and_rejects_them_next_time() {
-        let (mut array, mut schema) = export(&batch());
-        let (a, s) = (address(&mut *array), address(&mut *schema));
+    fn the_first_batch_must_send_its_schema_and_columns_must_fit_it() {
+        let handle = open_encoder(Vec::new()).expect("open");
+        let first = encode_sending(handle, &batch(), false).expect_err("no schema yet");
+        assert!(
+            first.to_string().contains("no schema has crossed"),
+            "{first}"
+        );
+        encode(handle, &batch()).expect("with schema");
+        // One column short of the held schema.
+        let (mut arrays, _schema) = export(&batch());
+        let mut short = addresses(&mut arrays);
+        short.pop();
+        // SAFETY: freshly exported structs (the last one stays Rust's and is dropped with `arrays`).
+        let exported = unsafe { take_exported(&short, 0, 2) }.expect("live");
+        let count = encode_with(handle, exported, values).expect_err("column count");
+        assert!(
+            count
+                .to_string()
+                .contains("1 exported columns for a schema of 2 fields"),
+            "{count}"
+        );
+        // A row count other than the columns' length.
+        let (mut arrays, _schema) = export(&batch());
         // SAFETY: freshly exported structs.
-        let taken = unsafe { take_ffi(a, s) }.expect("live");
-        assert!(array.is_released(), "the caller's struct is left released");
+        let exported = unsafe { take_exported(&addresses(&mut arrays), 0, 3) }.expect("live");
+        let rows = encode_with(handle, exported, values).expect_err("row count");
+        assert!(
+            rows.to_string()
+                .contains("has 2 values but the root has 3 rows"),
+            "{rows}"
+        );
+        close_encoder(handle).expect("close");
+    }
+
+    #[test]
+    fn take_exported_leaves_released_structs_and_rejects_them_next_time() {
+        let (mut arrays, mut schema) = export(&batch());
+        let (a, s) = (addresses(&mut arrays), address(&mut *schema));
+        // SAFETY: freshly exported structs.
+        let taken = unsafe { take_exported(&a, s, 2) }.expect("live");
+        assert!(
+            arrays.iter().all(|a| a.is_released()),
+            "the caller's structs are left released"
+        );
         drop(taken);
         // SAFETY: the structs are still valid memory, now released.
-        let again = unsafe { take_ffi(a, s) }.expect_err("released");
+        let again = unsafe { take_exported(&a, s, 2) }.expect_err("released");
         assert!(again.to_string().contains("already released"), "{again}");
         // SAFETY: zero addresses are rejected without a read.
-        let null = unsafe { take_ffi(0, 0) }.expect_err("null");
+        let null = unsafe { take_exported(&[0], 0, 0) }.expect_err("null");
         assert!(null.to_string().contains("null address"), "{null}");
     }
 
     #[test]
-    fn one_null_address_still_releases_the_other_struct() {
-        let (mut array, _schema) = export(&batch());
-        // SAFETY: a fresh array struct and a zero schema address.
-        let error = unsafe { take_ffi(address(&mut *array), 0) }.expect_err("null schema");
+    fn one_dead_struct_still_releases_the_others() {
+        let (mut arrays, mut schema) = export(&batch());
+        let mut a = addresses(&mut arrays);
+        a.insert(1, 0);
+        // SAFETY: fresh structs and one zero address.
+        let error =
+            unsafe { take_exported(&a, address(&mut *schema), 2) }.expect_err("null column");
         assert!(matches!(error, JniError::IllegalArgument(_)), "{error}");
-        assert!(array.is_released(), "the array was taken and released");
+        assert!(error.to_string().contains("column 1"), "{error}");
+        assert!(
+            arrays.iter().all(|a| a.is_released()),
+            "the live arrays were taken and released"
+        );
+        // SAFETY: the schema struct is valid memory; it was taken, so it is released now.
+        let schema_after =
+            unsafe { take_exported(&[], address(&mut *schema), 0) }.expect_err("released");
+        assert!(
+            schema_after.to_string().contains("already released"),
+            "{schema_after}"
+        );
+        // A negative row count is rejected after the structs are taken.
+        let (mut arrays, _schema) = export(&batch());
+        // SAFETY: freshly exported structs.
+        let negative = unsafe { take_exported(&addresses(&mut arrays), 0, -1) }.expect_err("rows");
+        assert!(negative.to_string().contains("negative"), "{negative}");
+        assert!(arrays.iter().all(|a| a.is_released()));
     }
 
     #[test]

@@ -13,7 +13,8 @@ import java.util.TreeSet;
 
 /**
  * Prints the ratio tables of one JMH JSON result file ({@code -rf json}): per-record serde against Kafka's Long
- * serde, bulk calls per value with JNI/Java, and the JNI crossing pairs. Every ratio is between two scores of the
+ * serde, bulk calls per value with JNI/Java, the JNI crossing pairs, and StreamFusion's JSON paths against
+ * Flink's serializer per row (with the crossover batch size and the fixed cost of one crossing). Every ratio is between two scores of the
  * same file, so of the same run on the same machine. Benchmarks missing from the file (a filtered run) are left
  * out. {@code scripts/run-jmh.sh} calls it after JMH:
  *
@@ -25,6 +26,7 @@ public final class Summary {
     /** JMH score (nanoseconds per op) by {@code SimpleClass.method} and parameters. */
     private final Map<String, Double> scores = new LinkedHashMap<>();
     private final TreeSet<Integer> sizes = new TreeSet<>();
+    private final TreeSet<Integer> batches = new TreeSet<>();
 
     private Summary() {
     }
@@ -59,7 +61,14 @@ public final class Summary {
             if (size != null) {
                 sizes.add(Integer.parseInt((String) size));
             }
-            scores.put(key(name, (String) params.get("distribution"), size == null ? null : (String) size),
+            // StreamFusion's benchmarks vary the row shape and the batch size instead.
+            Object variant = params.getOrDefault("distribution", params.get("shape"));
+            Object batch = params.get("batch");
+            if (batch != null) {
+                batches.add(Integer.parseInt((String) batch));
+                size = batch;
+            }
+            scores.put(key(name, (String) variant, size == null ? null : (String) size),
                     ((Number) metric.get("score")).doubleValue());
         }
     }
@@ -80,8 +89,9 @@ public final class Summary {
                 "longDeserializer", "LongDeserializer");
         bulk(out);
         crossing(out);
+        rowDataJson(out);
         if (out.length() == 0) {
-            out.append("(no results of org.bijou64.benchmarks in this file)\n");
+            out.append("(no results of org.bijou64.benchmarks or org.streamfusion.benchmarks in this file)\n");
         }
         return out.toString();
     }
@@ -172,6 +182,71 @@ public final class Summary {
         }
         out.append("JNI crossing: ns per call (JNI - Java = the fixed cost of one crossing)\n");
         table(out, new String[] {"call", "Java", "JNI", "JNI - Java"}, rows);
+    }
+
+    /**
+     * StreamFusion: Flink's serializer per row against the native batch paths, per row, with the speed-ups
+     * (Flink time / path time) and, per shape, the smallest measured batch from which each path beats Flink
+     * at every larger measured size (the crossover).
+     */
+    private void rowDataJson(StringBuilder out) {
+        String[] paths = {"nativeFromArrow", "nativeFromRowData", "auto"};
+        List<String[]> rows = new ArrayList<>();
+        List<String> crossovers = new ArrayList<>();
+        for (String shape : new String[] {"bid", "q9"}) {
+            for (int batch : batches) {
+                Double flink = score("RowDataJsonBenchmark.flinkPerRow", shape, batch);
+                if (flink == null) {
+                    continue;
+                }
+                String[] row = new String[3 + paths.length];
+                row[0] = shape;
+                row[1] = Integer.toString(batch);
+                row[2] = ns(per(flink, batch));
+                for (int p = 0; p < paths.length; p++) {
+                    Double path = score("RowDataJsonBenchmark." + paths[p], shape, batch);
+                    row[3 + p] = path == null ? "-" : ns(per(path, batch)) + " (" + speedup(flink, path) + ")";
+                }
+                rows.add(row);
+            }
+            for (String path : paths) {
+                Integer from = null;
+                for (int batch : batches.descendingSet()) {
+                    Double flink = score("RowDataJsonBenchmark.flinkPerRow", shape, batch);
+                    Double ours = score("RowDataJsonBenchmark." + path, shape, batch);
+                    if (flink == null || ours == null || ours >= flink) {
+                        break;
+                    }
+                    from = batch;
+                }
+                if (score("RowDataJsonBenchmark.flinkPerRow", shape, batches.isEmpty() ? null : batches.last()) != null) {
+                    crossovers.add(String.format(Locale.ROOT, "  %-4s %-18s %s", shape, path, from == null
+                            ? "Flink's serializer is faster at every batch size measured"
+                            : "faster than Flink per row from " + from + " rows per batch up"));
+                }
+            }
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        out.append("StreamFusion JSON, Flink rows to Kafka records: ns per row (x = Flink time / path time, above 1 "
+                + "means faster than Flink)\n");
+        table(out, new String[] {"shape", "batch", "Flink per row", "native from Arrow", "native from RowData",
+            "auto"}, rows);
+        out.append("Crossover:\n");
+        for (String line : crossovers) {
+            out.append(line).append('\n');
+        }
+        Double crossing = score("CrossingBenchmark.oneCell", null, null);
+        if (crossing != null) {
+            out.append("Fixed cost of one crossing (one BIGINT row, export to six arrays back): ").append(ns(crossing))
+                    .append(" ns\n");
+        }
+        out.append('\n');
+    }
+
+    private static String speedup(Double base, Double value) {
+        return String.format(Locale.ROOT, "%.1fx", base / value);
     }
 
     private static Double per(Double score, int size) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
@@ -74,6 +75,7 @@ public final class RowDataArrowWriter implements AutoCloseable {
     private final FieldVector[] vectors;
     private final ValueWriter[] writers;
     private final TinyIntVector rowKinds;
+    private final List<BaseVariableWidthVector> variableWidth = new ArrayList<>();
 
     /**
      * A writer for rows of {@code rowType}, its vectors allocated from {@code allocator}.
@@ -109,6 +111,11 @@ public final class RowDataArrowWriter implements AutoCloseable {
             writers[i] = writer(fields.get(i), vectors[i]);
         }
         this.rowKinds = rowKindColumn == null ? null : (TinyIntVector) root.getVector(fields.size());
+        for (FieldVector vector : vectors) {
+            if (vector instanceof BaseVariableWidthVector) {
+                variableWidth.add((BaseVariableWidthVector) vector);
+            }
+        }
     }
 
     /** @return the root the batches are written into (owned by this writer; read it, do not close it) */
@@ -132,8 +139,11 @@ public final class RowDataArrowWriter implements AutoCloseable {
      */
     public VectorSchemaRoot write(List<? extends RowData> rows) {
         Objects.requireNonNull(rows, "rows");
-        for (FieldVector vector : root.getFieldVectors()) {
-            vector.reset();
+        // No zeroing of the previous batch's buffers: every slot below the new row count is written (value and
+        // validity bit, or the validity bit cleared), the row count hides the rest, and a variable-width
+        // vector only needs to forget its last written slot so its offsets restart at 0.
+        for (BaseVariableWidthVector vector : variableWidth) {
+            vector.setLastSet(-1);
         }
         int n = rows.size();
         for (int index = 0; index < n; index++) {

@@ -1,11 +1,13 @@
 package org.streamfusion.kafka;
 
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.apache.arrow.c.ArrowArray;
 import org.apache.arrow.c.ArrowSchema;
@@ -13,7 +15,6 @@ import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.NullVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -37,15 +38,17 @@ import org.bijou64.Bijou64;
  * later batch must have the same schema, else {@link StreamFusionException} of kind
  * {@link StreamFusionException.Kind#SCHEMA_MISMATCH}. A failed batch leaves the encoder usable.
  *
- * <p><b>Memory.</b> {@link #encode} exports the root through the Arrow C Data Interface into two structs
- * allocated from the root's own allocator (so all vectors of a root must share one {@code RootAllocator},
- * as Arrow's export requires); the native side takes the exported structs over and releases
- * them (dropping its references to the root's buffers) before {@code encode} returns or throws. The root
- * stays the caller's, unchanged, and may be refilled right after. The result is six fresh JVM arrays
- * ({@link EncodedBatch}). The native encoder keeps one reusable scratch of records until {@link #close()}.
+ * <p><b>Memory.</b> {@link #encode} exports each column of the root through the Arrow C Data Interface
+ * ({@code Data.exportVector}) into structs this encoder keeps for reuse, and the root's schema
+ * ({@code Data.exportSchema}) only when it is not the {@link Schema} object that crossed last (roots keep
+ * theirs across batches) or dictionaries are given. The native side takes the exported structs over and
+ * releases them (dropping its references to the root's buffers) before {@code encode} returns or throws. The
+ * root stays the caller's, unchanged, and may be refilled right after. The result is six fresh JVM arrays
+ * ({@link EncodedBatch}). The native encoder keeps one reusable scratch of records, and the last schema that
+ * crossed, until {@link #close()}.
  *
  * <p><b>Threads.</b> One encoder per task is the intended use. Concurrent {@code encode} calls on one
- * encoder are safe: they are serialised on the native side and each returns its own batch's records.
+ * encoder are safe: they are serialised and each returns its own batch's records.
  * {@link #close()} waits for encodes in flight; any later {@code encode} throws
  * {@link IllegalStateException}. Counters may be read from any thread.
  *
@@ -54,15 +57,25 @@ import org.bijou64.Bijou64;
  * constructor throws {@link UnsupportedOperationException}.
  */
 public final class NativeJsonEncoder implements AutoCloseable {
-    /** Exports roots whose vectors own no buffers; never holds memory between calls. */
-    private static final BufferAllocator NO_BUFFERS = new RootAllocator();
+    /**
+     * The memory of the exported structs and of the exporter's own bookkeeping (the column buffers are the
+     * root's, retained by the export and released by the native side).
+     */
+    private static final BufferAllocator EXPORTS = new RootAllocator();
 
     private final Map<String, String> options;
     private final long handle;
     private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
     private volatile boolean closed;
+    /** Serialises encodes: the export structs below are reused by every batch. */
+    private final ReentrantLock exporting = new ReentrantLock();
     /** The last schema whose field names were checked (roots reuse their Schema object across batches). */
-    private volatile Schema checkedSchema;
+    private Schema checkedSchema;
+    /** The schema the native side holds for this handle (the last one that crossed), or null. */
+    private Schema crossedSchema;
+    private final ArrowSchema schemaStruct = ArrowSchema.allocateNew(EXPORTS);
+    private ArrowArray[] arrayStructs = new ArrowArray[0];
+    private long[] arrayAddresses = new long[0];
 
     private final LongAdder batches = new LongAdder();
     private final LongAdder rows = new LongAdder();
@@ -137,51 +150,68 @@ public final class NativeJsonEncoder implements AutoCloseable {
         lock.lock();
         try {
             ensureOpen();
-            long start = System.nanoTime();
-            Schema rootSchema = root.getSchema();
-            if (rootSchema != checkedSchema) {
-                requireCarriableNames(rootSchema.getFields(), "");
-                checkedSchema = rootSchema;
+            exporting.lock();
+            try {
+                long start = System.nanoTime();
+                Object[] six = crossOnce(root, dictionaries);
+                EncodedBatch batch = EncodedBatch.fromNative(six, System.nanoTime() - start);
+                batches.increment();
+                rows.add(batch.size());
+                keyBytes.add(batch.keyBytes());
+                valueBytes.add(batch.valueBytes());
+                encodeNanos.add(batch.encodeNanos());
+                return batch;
+            } finally {
+                exporting.unlock();
             }
-            Object[] six;
-            BufferAllocator allocator = allocatorOf(root);
-            try (ArrowArray array = ArrowArray.allocateNew(allocator);
-                    ArrowSchema schema = ArrowSchema.allocateNew(allocator)) {
-                try {
-                    Data.exportVectorSchemaRoot(allocator, root, dictionaries, array, schema);
-                    // The native side moves both structs out (leaving them released here) and releases
-                    // them before returning, even when it throws.
-                    six = encode(handle, array.memoryAddress(), schema.memoryAddress());
-                } finally {
-                    // No-ops when the native side took them; frees the export if it never got there.
-                    array.release();
-                    schema.release();
-                }
-            }
-            EncodedBatch batch = EncodedBatch.fromNative(six, System.nanoTime() - start);
-            batches.increment();
-            rows.add(batch.size());
-            keyBytes.add(batch.keyBytes());
-            valueBytes.add(batch.valueBytes());
-            encodeNanos.add(batch.encodeNanos());
-            return batch;
         } finally {
             lock.unlock();
         }
     }
 
-    /**
-     * The allocator the export must use: Arrow Java transfers the root's buffers into a struct vector of that
-     * allocator, which must share the root's {@code RootAllocator}. A root without allocator-backed vectors
-     * (none, or only {@code NullVector}s) exports through a shared allocator that holds memory only during a call.
-     */
-    private static BufferAllocator allocatorOf(VectorSchemaRoot root) {
-        for (FieldVector vector : root.getFieldVectors()) {
-            if (!(vector instanceof NullVector)) {
-                return vector.getAllocator();
-            }
+    /** Exports the columns (and the schema when it changed) and makes the one native call. */
+    private Object[] crossOnce(VectorSchemaRoot root, DictionaryProvider dictionaries) {
+        Schema rootSchema = root.getSchema();
+        if (rootSchema != checkedSchema) {
+            requireCarriableNames(rootSchema.getFields(), "");
+            checkedSchema = rootSchema;
         }
-        return NO_BUFFERS;
+        List<FieldVector> vectors = root.getFieldVectors();
+        int columns = vectors.size();
+        if (arrayStructs.length != columns) {
+            ArrowArray[] resized = Arrays.copyOf(arrayStructs, columns);
+            for (int i = arrayStructs.length; i < columns; i++) {
+                resized[i] = ArrowArray.allocateNew(EXPORTS);
+            }
+            for (int i = columns; i < arrayStructs.length; i++) {
+                arrayStructs[i].close();
+            }
+            arrayStructs = resized;
+            arrayAddresses = new long[columns];
+        }
+        boolean sendSchema = rootSchema != crossedSchema || dictionaries != null;
+        crossedSchema = null; // until the native side has it
+        try {
+            if (sendSchema) {
+                Data.exportSchema(EXPORTS, rootSchema, dictionaries, schemaStruct);
+            }
+            for (int i = 0; i < columns; i++) {
+                Data.exportVector(EXPORTS, vectors.get(i), dictionaries, arrayStructs[i]);
+                arrayAddresses[i] = arrayStructs[i].memoryAddress();
+            }
+            // The native side moves every struct out (leaving it released here) and releases them all
+            // before returning, even when it throws.
+            Object[] six = encode(handle, arrayAddresses, sendSchema ? schemaStruct.memoryAddress() : 0,
+                    root.getRowCount());
+            crossedSchema = rootSchema;
+            return six;
+        } finally {
+            // No-ops for the structs the native side took; frees an export that never got there.
+            for (int i = 0; i < columns; i++) {
+                arrayStructs[i].release();
+            }
+            schemaStruct.release();
+        }
     }
 
     /**
@@ -251,6 +281,15 @@ public final class NativeJsonEncoder implements AutoCloseable {
             }
             closed = true;
             close(handle);
+            exporting.lock();
+            try {
+                for (ArrowArray struct : arrayStructs) {
+                    struct.close();
+                }
+                schemaStruct.close();
+            } finally {
+                exporting.unlock();
+            }
         } finally {
             lock.unlock();
         }
@@ -268,11 +307,13 @@ public final class NativeJsonEncoder implements AutoCloseable {
     private static native long open(String[] optionKeys, String[] optionValues);
 
     /**
-     * Takes over and releases the two exported structs (always), encodes the batch, returns
-     * {@code byte[] keys, byte[] values, int[] keyOffsets, int[] keyLengths, int[] valueOffsets,
-     * int[] valueLengths}. IllegalStateException for a closed handle, StreamFusionException for encoder errors.
+     * Takes over and releases the exported structs (one ArrowArray per column, and the ArrowSchema unless its
+     * address is 0: the schema that crossed last), encodes the batch, returns {@code byte[] keys,
+     * byte[] values, int[] keyOffsets, int[] keyLengths, int[] valueOffsets, int[] valueLengths}.
+     * IllegalStateException for a closed handle, StreamFusionException for encoder errors.
      */
-    private static native Object[] encode(long handle, long arrowArrayAddress, long arrowSchemaAddress);
+    private static native Object[] encode(long handle, long[] arrowArrayAddresses, long arrowSchemaAddress,
+            int rowCount);
 
     /** Unregisters the handle; IllegalStateException if it is not open. */
     private static native void close(long handle);
