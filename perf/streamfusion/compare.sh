@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# End to end on a real broker (issue #5): Nexmark-shaped Flink rows produced as Kafka JSON records by Flink's
+# JsonRowDataSerializationSchema, one row at a time (flink-per-row), and by StreamFusion's RowDataJsonEncoder, one
+# batch at a time (native-batch), with the same idempotent producer settings as perf/kafka (512 KiB batches,
+# linger 20 ms, acks=all); every record is read back (read_committed) and its key and value bytes compared with
+# Flink's serializer. Prints a table and writes perf/streamfusion/results/results-<UTC>.csv. See
+# perf/streamfusion/README.md.
+#
+# Exit status: 0 all runs verified; 1 error (no Java/Maven, build failed, no broker); 2 usage; 3 a run was not
+# verified (after the table is printed).
+set -euo pipefail
+
+usage() {
+  cat <<'EOF'
+usage: compare.sh [--rebuild] [--rows N] [--batch N] [--shape bid|q9[,..]] [--iterations N]
+                  [--bootstrap HOST:PORT] [--topic BASE] [--compression C[,C..]]
+                  [--modes flink-per-row,native-batch] [--seed S] [--key-fields F[;F..]]
+                  [--keep-topics] [--results-dir DIR | --no-csv]
+
+  --rows         rows per pass (default 200000)
+  --batch        rows per native encode call (default 4096; the last batch may be smaller)
+  --shape        bid (default), q9, or both comma-separated
+  --iterations   measured passes per mode, after one warm-up pass (default 3; the median is reported)
+  --bootstrap    Kafka bootstrap servers (default 127.0.0.1:19092, the local broker: kafka/broker start)
+  --topic        topic base name: TOPIC-<shape>-<mode>-<compression>-<UTC> (default streamfusion-benchmark-topic)
+  --compression  producer compression.type, comma-separated for several (default none; e.g. none,zstd)
+  --modes        flink-per-row, native-batch (default both)
+  --seed         seed of the rows (default 42)
+  --key-fields   Flink key.fields (default auction for bid, id for q9; '' for null keys)
+  --keep-topics  do not delete the topics after the run
+  --results-dir  where results-<UTC>.csv goes (default perf/streamfusion/results)
+  --no-csv       write no CSV
+  --rebuild      rebuild the Maven modules even if they look up to date
+
+example: perf/streamfusion/compare.sh --rows 200000 --iterations 3 --batch 4096
+environment: COMPARE_JAVA_OPTS (default "-Xms1g -Xmx2g"), MVN (default mvn)
+EOF
+}
+
+die() { echo "compare.sh: $*" >&2; exit 1; }
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+
+rebuild=false
+java_args=()
+for arg in "$@"; do
+  case "$arg" in
+    -h|--help) usage; exit 0 ;;
+    --rebuild) rebuild=true ;;
+    *) java_args+=("$arg") ;;
+  esac
+done
+
+command -v java >/dev/null 2>&1 || die "java not found: install a JDK 17 or newer (e.g. apt-get install openjdk-17-jdk-headless)"
+java_major="$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')"
+if [[ -z "$java_major" || "${java_major%%.*}" -lt 17 ]]; then
+  die "java $java_major found, 17 or newer is needed"
+fi
+
+# --- build the module and its reactor dependencies, if missing or stale ----------------------------------------
+target="$here/target"
+classpath_file="$target/classpath.txt"
+jar="$target/streamfusion-perf-0.1.0-SNAPSHOT.jar"
+
+needs_build() {
+  $rebuild && return 0
+  [[ -s "$classpath_file" && -f "$jar" ]] || return 0
+  local entry
+  while IFS= read -r entry; do
+    [[ -z "$entry" || -e "$entry" ]] || return 0
+  done < <(tr ':' '\n' < "$classpath_file")
+  # Any source of this module, of the modules it builds on or of the native library newer than the last build?
+  local sources=("$root/java/pom.xml" "$root/java/bijou64" "$root/java/streamfusion-kafka" \
+                 "$root/java/streamfusion-flink" "$here/pom.xml" "$here/src" "$root/rust" "$root/Cargo.toml" \
+                 "$root/Cargo.lock")
+  local existing=() s
+  for s in "${sources[@]}"; do [[ -e "$s" ]] && existing+=("$s"); done
+  [[ -n "$(find "${existing[@]}" -name target -prune -o -type f -newer "$classpath_file" -print -quit)" ]]
+}
+
+if needs_build; then
+  mvn_cmd="${MVN:-mvn}"
+  command -v "$mvn_cmd" >/dev/null 2>&1 || die "Maven ($mvn_cmd) not found: install Maven 3.8+ (e.g. apt-get install maven)"
+  echo "compare.sh: building streamfusion-perf and the modules it needs (mvn install, native library included)..." >&2
+  mkdir -p "$target"
+  build_log="$(mktemp -t streamfusion-compare-build.XXXXXX)"
+  # build-classpath runs in every reactor module and each overwrites the one file; this module depends on the
+  # others, so it runs last and its runtime classpath stays.
+  if ! (cd "$root" && "$mvn_cmd" -B -q -f "$root/java/pom.xml" -pl ../perf/streamfusion -am \
+        install dependency:build-classpath -DskipTests \
+        -Dmdep.outputFile="$classpath_file.partial" -DincludeScope=runtime) >"$build_log" 2>&1; then
+    tail -n 40 "$build_log" >&2
+    rm -f "$classpath_file" "$classpath_file.partial"
+    die "the Maven build failed (full log: $build_log)"
+  fi
+  rm -f "$build_log"
+  [[ -s "$classpath_file.partial" && -f "$jar" ]] || die "the build did not produce $jar and a classpath"
+  mv -f "$classpath_file.partial" "$classpath_file"
+  touch "$classpath_file" # the build's timestamp, for the staleness check above
+fi
+
+status=0
+# --results-dir first, so that a --results-dir or --no-csv of the caller overrides it.
+# shellcheck disable=SC2086 # COMPARE_JAVA_OPTS is a list of JVM options
+# A JVM crash report goes to target/, not into the caller's working directory.
+java ${COMPARE_JAVA_OPTS:--Xms1g -Xmx2g} --add-opens=java.base/java.nio=ALL-UNNAMED \
+  "-XX:ErrorFile=$target/hs_err_pid%p.log" \
+  -cp "$jar:$(cat "$classpath_file")" org.streamfusion.perf.ProducerComparison \
+  --results-dir "$root/perf/streamfusion/results" "${java_args[@]}" || status=$?
+exit "$status"
