@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # JMH microbenchmarks (DESIGN.md 3.7, java/benchmarks/README.md): Kafka's LongSerializer/LongDeserializer
 # against the bijou64 serdes (pure Java and JNI) per record, the bulk slab calls (Java vs JNI, 16 to 65,536
-# values), and the fixed cost of one JNI crossing, over the sequential, uniform and boundary distributions.
+# values), and the fixed cost of one JNI crossing, over the sequential, uniform and boundary distributions;
+# and StreamFusion's JSON paths (org.streamfusion.benchmarks) against Flink's serializer per row, batches of 1
+# to 8192 Nexmark bid and q9 rows, with the crossover batch size and the fixed cost of one crossing.
 # Builds java/benchmarks when its jar is missing or older than the sources, runs it, writes
 # perf/jmh/results-<UTC>.json, and prints JMH's table followed by the ratio tables (same run, same machine).
 set -euo pipefail
@@ -17,6 +19,7 @@ usage: scripts/run-jmh.sh [--quick] [--rebuild] [JMH args...]
                 scripts/run-jmh.sh BulkBenchmark -p size=4096      only the bulk benchmark, one size
                 scripts/run-jmh.sh -p distribution=uniform -i 10   one distribution, ten iterations
                 scripts/run-jmh.sh -prof gc PerRecord              with allocation rates
+                scripts/run-jmh.sh org.streamfusion.benchmarks     only StreamFusion (about 6 minutes)
               (java -jar java/benchmarks/target/benchmarks.jar -h lists every JMH option)
 
 defaults: -f 1 -wi 3 -w 1s -i 5 -r 1s -foe true -rf json -rff perf/jmh/results-<UTC>.json
@@ -64,7 +67,10 @@ stale_source() {
        "$root/java/bijou64/pom.xml" "$root/java/bijou64/src/main" \
        "$root/java/bijou64-kafka-serializers/pom.xml" "$root/java/bijou64-kafka-serializers/src/main" \
        "$root/perf/kafka/pom.xml" "$root/perf/kafka/src/main" \
-       "$root/rust/jni" "$root/rust/bijou64-kafka" "$root/Cargo.toml" "$root/Cargo.lock" \
+       "$root/java/streamfusion-kafka/pom.xml" "$root/java/streamfusion-kafka/src/main" \
+       "$root/java/streamfusion-flink/pom.xml" "$root/java/streamfusion-flink/src/main" \
+       "$root/perf/streamfusion/pom.xml" "$root/perf/streamfusion/src/main" \
+       "$root/rust/jni" "$root/rust/bijou64-kafka" "$root/rust/streamfusion-json" "$root/Cargo.toml" "$root/Cargo.lock" \
        -type f -newer "$jar" -not -path '*/target/*' -print -quit 2>/dev/null || true
 }
 if [[ $rebuild == true || ! -f $jar || -n $(stale_source) ]]; then
