@@ -2,13 +2,17 @@
 # The main job: builds everything (Rust core, JNI library, Java modules), starts the local Kafka broker,
 # runs the producer comparison (Kafka LongSerializer vs bijou64 through JNI and pure Java, plus the Rust
 # rdkafka producer with 8-byte and bijou64 values; none and zstd) on the sequential and mixed distributions,
-# and prints the table (a CSV and a chart land in perf/kafka/results/). The broker keeps running afterwards
-# (stop it with `kafka/broker stop`).
+# and prints the table (a CSV and a chart land in perf/kafka/results/). Then the StreamFusion end-to-end run:
+# Nexmark bid rows produced as Flink JSON by Flink's serializer per row and by the native batch encoder, same
+# broker, same producer settings, every record read back and checked against Flink's bytes; prints rows/s of
+# both and their ratio (a CSV lands in perf/streamfusion/results/). Both run even if the first fails; the exit
+# status is non-zero if either did. The broker keeps running afterwards (stop it with `kafka/broker stop`).
 set -euo pipefail
-usage() { echo "usage: $0 [MESSAGES [ITERATIONS]]   (defaults: 50000 3)" >&2; exit 2; }
-[ $# -le 2 ] || usage
+usage() { echo "usage: $0 [MESSAGES [ITERATIONS [ROWS]]]   (defaults: 50000 3 200000; ROWS: StreamFusion rows per pass)" >&2; exit 2; }
+[ $# -le 3 ] || usage
 messages=${1:-50000}
 iterations=${2:-3}
+rows=${3:-200000}
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 require_toolchain
 cd "$ROOT"
@@ -20,7 +24,18 @@ echo "== Starting the local Kafka broker"
 start_broker
 
 echo "== Producer comparison: $messages messages, $iterations measured iterations per mode"
+status=0
 perf/kafka/compare-benchmarks.sh --ci --distribution sequential,mixed "$messages" "$iterations" \
-  bijou64-benchmark-topic 127.0.0.1:19092
+  bijou64-benchmark-topic 127.0.0.1:19092 || status=$?
+
+echo
+echo "== StreamFusion end to end: $rows Nexmark bid rows, Flink per row vs native batches of 4096, $iterations measured iterations per mode"
+sf_status=0
+perf/streamfusion/compare.sh --shape bid --rows "$rows" --batch 4096 --iterations "$iterations" \
+  --bootstrap 127.0.0.1:19092 --topic streamfusion-benchmark-topic || sf_status=$?
 echo
 echo "The broker is still running at 127.0.0.1:19092; stop it with: kafka/broker stop"
+if [ "$status" -ne 0 ]; then
+  exit "$status"
+fi
+exit "$sf_status"

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.streamfusion.flink.RowDataJsonEncoder;
 import org.streamfusion.perf.ProducerComparison.Config;
 import org.streamfusion.perf.ProducerComparison.Mode;
 import org.streamfusion.perf.ProducerComparison.Result;
@@ -122,7 +123,8 @@ class ProducerComparisonTest {
     @Test
     void aLastBatchBelowTheNativeThresholdTakesTheJvmPathAndVerifies() {
         assertTrue(Bijou64.nativeAvailable(), "the native library must be loaded for native-batch");
-        int rows = 2 * 4096 + 10; // the last batch: 10 rows < native.min-batch-rows (16)
+        int rows = 2 * 4096 + 10; // the last batch: 10 rows, under native.min-batch-rows
+        assertTrue(10 < RowDataJsonEncoder.DEFAULT_NATIVE_MIN_BATCH_ROWS);
         List<Result> results = run(config(rows, 4096));
         assertAllVerified(results, rows);
         assertEquals(2, results.get(1).nativeBatches());
