@@ -1,0 +1,93 @@
+//! The crate's [`Error`] and what the caller should do about each.
+
+use rdkafka::error::KafkaError;
+
+/// Everything a [`Sink`](crate::Sink) can fail with. The variant says what the caller must do next:
+///
+/// | variant | state after | caller |
+/// | --- | --- | --- |
+/// | [`Aborted`](Error::Aborted) | the open transaction was aborted; the producer is usable | replay the interval since the last successful checkpoint |
+/// | [`Fatal`](Error::Fatal) | the producer was dropped; the next call builds a new one (`init_transactions` fences and aborts the old transaction) | call [`recover`](crate::Sink::recover) and replay from what it returns |
+/// | [`Delivery`](Error::Delivery) | at-least-once: a record was not acknowledged | replay from the last checkpoint |
+/// | others | no Kafka state changed | fix the cause (configuration, topic) |
+///
+/// Retriable errors (librdkafka `is_retriable`) never surface: the sink retries the same call until the
+/// transaction timeout passes, then reports [`Fatal`](Error::Fatal).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The configuration is invalid (for example `RoundRobin { partitions: 0 }`, or more partitions than the
+    /// topic has).
+    #[error("invalid sink configuration: {0}")]
+    Config(String),
+    /// A topic does not exist or has no partitions (the data topic must be created beforehand).
+    #[error("topic {topic} does not exist or has no partitions")]
+    UnknownTopic {
+        /// The topic name.
+        topic: String,
+    },
+    /// A Kafka client call failed without touching the transaction (producer or consumer creation, metadata,
+    /// topic creation, reading progress).
+    #[error("{operation} failed: {source}")]
+    Kafka {
+        /// What the sink was doing.
+        operation: &'static str,
+        /// The librdkafka error.
+        #[source]
+        source: KafkaError,
+    },
+    /// The transaction hit an abortable error (librdkafka `txn_requires_abort`, for example a record that
+    /// could not be delivered); the sink aborted it. Nothing since the last checkpoint is visible to
+    /// `read_committed` readers: replay that interval.
+    #[error(
+        "{operation}: transaction aborted, replay the interval since the last checkpoint: {source}"
+    )]
+    Aborted {
+        /// What the sink was doing.
+        operation: &'static str,
+        /// The error that required the abort.
+        #[source]
+        source: KafkaError,
+    },
+    /// The producer is unusable: fenced by a newer instance with the same writer id
+    /// (`PRODUCER_FENCED` / `INVALID_PRODUCER_EPOCH`), an invalid transaction state, any librdkafka fatal error,
+    /// or a commit whose outcome stayed unknown until the transaction timeout. The sink dropped the producer
+    /// and builds a new one on the next call; call [`recover`](crate::Sink::recover) to learn what committed.
+    #[error("{operation}: fatal producer error, recover and replay: {source}")]
+    Fatal {
+        /// What the sink was doing.
+        operation: &'static str,
+        /// The fatal error.
+        #[source]
+        source: KafkaError,
+    },
+    /// At-least-once: a record was not acknowledged (reported by its delivery callback). Replay from the last
+    /// checkpoint.
+    #[error("delivery of a record failed, replay from the last checkpoint: {0}")]
+    Delivery(#[source] KafkaError),
+    /// A record in the progress topic under this writer's key is not a progress record this crate wrote.
+    #[error("progress record at offset {offset} is corrupt: {reason}")]
+    CorruptProgress {
+        /// The record's offset in the progress topic.
+        offset: i64,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+}
+
+impl Error {
+    /// Whether the caller must replay the records written since the last successful checkpoint
+    /// ([`Aborted`](Error::Aborted), [`Fatal`](Error::Fatal), [`Delivery`](Error::Delivery)).
+    pub fn requires_replay(&self) -> bool {
+        matches!(
+            self,
+            Error::Aborted { .. } | Error::Fatal { .. } | Error::Delivery(_)
+        )
+    }
+
+    /// Whether the producer was dropped ([`Fatal`](Error::Fatal)): the next call builds a new one, and the caller
+    /// should [`recover`](crate::Sink::recover) first.
+    pub fn is_fatal(&self) -> bool {
+        matches!(self, Error::Fatal { .. })
+    }
+}

@@ -1,0 +1,596 @@
+//! [`Sink`]: the producer loop, transactions, checkpoints and recovery.
+
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
+use rdkafka::client::DefaultClientContext;
+use rdkafka::config::ClientConfig;
+use rdkafka::consumer::{BaseConsumer, Consumer};
+use rdkafka::error::{KafkaError, KafkaResult, RDKafkaErrorCode};
+use rdkafka::message::{DeliveryResult, Message};
+use rdkafka::producer::{BaseProducer, BaseRecord, Producer, ProducerContext};
+use rdkafka::util::Timeout;
+use rdkafka::{ClientContext, Offset, TopicPartitionList};
+use streamfusion_json::EncodedRecords;
+
+use crate::config::{Mode, Partitioning, SinkConfig};
+use crate::error::Error;
+use crate::partition::partition_for_key;
+use crate::progress::Progress;
+
+/// How long a topic missing from the metadata is asked for again before it is reported unknown.
+const TOPIC_APPEARS: Duration = Duration::from_secs(2);
+/// Pause between two polls of a condition the broker will reach on its own (metadata, last stable offset).
+const BACKOFF: Duration = Duration::from_millis(20);
+
+/// Remembers the first failed delivery since it was last taken.
+#[derive(Default)]
+struct DeliveryErrors(Mutex<Option<KafkaError>>);
+
+impl DeliveryErrors {
+    fn take(&self) -> Option<KafkaError> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
+    }
+}
+
+impl ClientContext for DeliveryErrors {}
+
+impl ProducerContext for DeliveryErrors {
+    type DeliveryOpaque = ();
+
+    fn delivery(&self, result: &DeliveryResult<'_>, _: ()) {
+        if let Err((error, _)) = result {
+            let mut first = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+            first.get_or_insert_with(|| error.clone());
+        }
+    }
+}
+
+/// A producer with everything learnt when it was built.
+struct Live {
+    producer: BaseProducer<DeliveryErrors>,
+    /// Partitions records are spread over: the data topic's count (key hash) or the configured count.
+    partitions: i32,
+    /// This writer's partition of the progress topic (key hash of the writer id).
+    progress_partition: i32,
+    /// Exactly-once: a transaction has begun and is neither committed nor aborted.
+    in_transaction: bool,
+}
+
+/// Writes [`EncodedRecords`] to one Kafka topic, at least once or exactly once, with checkpoints recorded in a
+/// compacted progress topic. See the [crate documentation](crate) for the protocol.
+///
+/// Blocking: every call returns when its Kafka work is done or has failed; nothing runs in the background
+/// except librdkafka's own threads. Not `Clone`; one `Sink` per writer id.
+pub struct Sink {
+    config: SinkConfig,
+    /// `None` after a fatal error: the next call builds a new producer.
+    live: Option<Live>,
+    /// The next round-robin slot (taken modulo the partition count).
+    round_robin: u32,
+    /// `read_committed` / `read_uncommitted` reads of the progress topic.
+    consumer_config: ClientConfig,
+}
+
+impl Sink {
+    /// Validates `config`, creates the progress topic if it is missing (`cleanup.policy=compact`, one
+    /// partition), builds the producer and reads the partition counts.
+    ///
+    /// Exactly-once: the producer has `transactional.id` = [`SinkConfig::transactional_id`] and
+    /// `enable.idempotence=true`, and `init_transactions` runs here, before any recovery read: it fences every
+    /// older producer with the same writer id and aborts (or completes, if its commit had started) the
+    /// transaction that one left open. At-least-once: an idempotent producer, no transactions.
+    ///
+    /// # Errors
+    /// [`Error::Config`] for an invalid configuration; [`Error::UnknownTopic`] when the data topic does not
+    /// exist (it is never created here); [`Error::Kafka`] when the broker cannot be reached or the topic cannot be
+    /// created; [`Error::Fatal`] when `init_transactions` fails.
+    pub fn new(config: SinkConfig) -> Result<Self, Error> {
+        if config.writer_id.is_empty() {
+            return Err(Error::Config("the writer id is empty".into()));
+        }
+        if let Partitioning::RoundRobin { partitions } = config.partitioning {
+            if partitions < 1 {
+                return Err(Error::Config(format!(
+                    "RoundRobin needs at least one partition, got {partitions}"
+                )));
+            }
+        }
+        let mut consumer_config = ClientConfig::new();
+        consumer_config
+            .set("bootstrap.servers", &config.bootstrap_servers)
+            .set(
+                "group.id",
+                format!("streamfusion-sink-recover-{}", config.writer_id),
+            )
+            .set("enable.auto.commit", "false")
+            .set("enable.partition.eof", "true")
+            .set("allow.auto.create.topics", "false");
+        let mut sink = Self {
+            config,
+            live: None,
+            round_robin: 0,
+            consumer_config,
+        };
+        sink.create_progress_topic()?;
+        sink.live()?;
+        Ok(sink)
+    }
+
+    /// The configuration this sink was built with.
+    pub fn config(&self) -> &SinkConfig {
+        &self.config
+    }
+
+    /// Reads this writer's last committed [`Progress`] from the progress topic: `None` when it never committed
+    /// one. The caller resumes its source right after [`Progress::source_position`] and numbers its next
+    /// checkpoint after [`Progress::checkpoint_id`].
+    ///
+    /// The read uses `isolation.level=read_committed` on this writer's partition of the progress topic, from the
+    /// beginning to the high watermark captured when it starts (`read_uncommitted` end offset). It first waits
+    /// until the last stable offset reaches that mark, so a transaction another writer has open on the same
+    /// partition delays recovery (at most until that transaction commits, aborts or times out) instead of
+    /// hiding a later progress record of this writer. Exactly-once: an open transaction of this sink is aborted
+    /// first (its records are to be replayed from the returned position), and a dropped producer is rebuilt
+    /// (`init_transactions` before the read).
+    ///
+    /// # Errors
+    /// [`Error::Kafka`] when the read fails or does not finish within the transaction timeout;
+    /// [`Error::CorruptProgress`] when this writer's latest record cannot be parsed; the errors of
+    /// [`new`](Self::new) when the producer has to be rebuilt.
+    pub fn recover(&mut self) -> Result<Option<Progress>, Error> {
+        let progress_partition = self.live()?.progress_partition;
+        if self.config.mode == Mode::ExactlyOnce && self.live()?.in_transaction {
+            self.abort("recover")?;
+        }
+        self.read_progress(progress_partition)
+    }
+
+    /// Produces every record of `records` to the data topic, in order, each as a slice of the slabs (no copy or
+    /// allocation on the sink's side; librdkafka copies into its own buffers). A null key goes without a key;
+    /// a tombstone (null value) goes without a payload. The partition is chosen per [`Partitioning`].
+    ///
+    /// Exactly-once: the records join the open transaction (begun here if none is open) and become visible to
+    /// `read_committed` readers only with the next [`checkpoint`](Self::checkpoint). At-least-once: they are
+    /// queued; [`checkpoint`](Self::checkpoint) or [`flush`](Self::flush) waits for their acknowledgement.
+    /// A full producer queue is handled by serving delivery reports and retrying, so this may block.
+    ///
+    /// # Errors
+    /// Exactly-once: [`Error::Aborted`] when a record is refused (for example larger than `message.max.bytes`)
+    /// or the transaction must abort; [`Error::Fatal`] when the producer is fenced or otherwise unusable.
+    /// At-least-once: [`Error::Delivery`] when a record is refused.
+    pub fn write(&mut self, records: &EncodedRecords) -> Result<(), Error> {
+        self.begin("write")?;
+        let Sink {
+            config,
+            live,
+            round_robin,
+            ..
+        } = self;
+        let live = live.as_mut().expect("built by begin");
+        let failure = send_all(
+            &live.producer,
+            &config.topic,
+            config.partitioning,
+            live.partitions,
+            round_robin,
+            records.iter(),
+        );
+        match failure {
+            None => Ok(()),
+            Some(error) => Err(self.fail("write", error)),
+        }
+    }
+
+    /// Ends a checkpoint interval: records `checkpoint_id` and `source_position` (opaque bytes, see
+    /// [`Progress::source_position`]) as this writer's progress.
+    ///
+    /// Exactly-once: sends the progress record (key = writer id) to the progress topic inside the open
+    /// transaction (one is begun for an empty interval), then `commit_transaction`, waiting up to the
+    /// transaction timeout and retrying retriable failures. On success the interval's records and the progress
+    /// are visible together; the next interval's transaction begins with the next [`write`](Self::write) or
+    /// checkpoint (beginning is local to librdkafka, so no failure of it can be mistaken for a failed commit).
+    ///
+    /// At-least-once: flushes the data, checks every delivery, then writes and flushes the progress record.
+    ///
+    /// # Errors
+    /// [`Error::Aborted`] when the commit needs an abort (the sink aborted; replay the interval);
+    /// [`Error::Fatal`] when fenced, on a fatal error, or when the commit's outcome is still unknown at the
+    /// transaction timeout ([`recover`](Self::recover) tells whether it committed); [`Error::Delivery`]
+    /// (at-least-once) when a record was not acknowledged.
+    pub fn checkpoint(&mut self, checkpoint_id: u64, source_position: &[u8]) -> Result<(), Error> {
+        let value = Progress::encode(&self.config.writer_id, checkpoint_id, source_position);
+        match self.config.mode {
+            Mode::ExactlyOnce => {
+                self.begin("checkpoint")?;
+                self.send_progress(&value)?;
+                let live = self.live.as_mut().expect("built by begin");
+                if let Some(error) = live.producer.context().take() {
+                    return Err(self.fail("checkpoint", error));
+                }
+                let deadline = Instant::now() + self.config.transaction_timeout;
+                let live = self.live.as_mut().expect("built by begin");
+                match retry(deadline, |left| live.producer.commit_transaction(left)) {
+                    Ok(()) => {
+                        live.in_transaction = false;
+                        Ok(())
+                    }
+                    Err(error) => Err(self.fail("commit_transaction", error)),
+                }
+            }
+            Mode::AtLeastOnce => {
+                self.flush()?;
+                self.send_progress(&value)?;
+                self.flush()
+            }
+        }
+    }
+
+    /// Waits until every record written so far is acknowledged by the broker (at most the transaction timeout).
+    /// Exactly-once the records stay uncommitted: this only makes sure they reached the log.
+    ///
+    /// # Errors
+    /// Exactly-once: [`Error::Aborted`] when a record failed (the sink aborted) or the flush timed out;
+    /// [`Error::Fatal`] on a fatal error. At-least-once: [`Error::Delivery`].
+    pub fn flush(&mut self) -> Result<(), Error> {
+        let timeout = self.config.transaction_timeout;
+        let live = self.live()?;
+        let result = live.producer.flush(timeout);
+        let error = result.err().or_else(|| live.producer.context().take());
+        match error {
+            None => Ok(()),
+            Some(error) => Err(self.fail("flush", error)),
+        }
+    }
+
+    /// The producer, built (with `init_transactions`) if there is none.
+    fn live(&mut self) -> Result<&mut Live, Error> {
+        if self.live.is_none() {
+            self.live = Some(self.build()?);
+        }
+        Ok(self.live.as_mut().expect("just built"))
+    }
+
+    fn build(&self) -> Result<Live, Error> {
+        let config = &self.config;
+        let mut client = ClientConfig::new();
+        for (key, value) in &config.producer_properties {
+            client.set(key, value);
+        }
+        let timeout_ms = config.transaction_timeout.as_millis().to_string();
+        client
+            .set("bootstrap.servers", &config.bootstrap_servers)
+            .set("enable.idempotence", "true")
+            .set("allow.auto.create.topics", "false");
+        if config.mode == Mode::ExactlyOnce {
+            client
+                .set("transactional.id", config.transactional_id())
+                .set("transaction.timeout.ms", &timeout_ms);
+        }
+        let producer: BaseProducer<DeliveryErrors> = client
+            .create_with_context(DeliveryErrors::default())
+            .map_err(|source| Error::Kafka {
+                operation: "create producer",
+                source,
+            })?;
+        if config.mode == Mode::ExactlyOnce {
+            let deadline = Instant::now() + config.transaction_timeout;
+            retry(deadline, |left| producer.init_transactions(left)).map_err(|source| {
+                Error::Fatal {
+                    operation: "init_transactions",
+                    source,
+                }
+            })?;
+        }
+        let topic_partitions =
+            partition_count(&producer, &config.topic, config.transaction_timeout)?;
+        let partitions = match config.partitioning {
+            Partitioning::KeyHash => topic_partitions,
+            Partitioning::RoundRobin { partitions } if partitions <= topic_partitions => partitions,
+            Partitioning::RoundRobin { partitions } => {
+                return Err(Error::Config(format!(
+                    "RoundRobin over {partitions} partitions, but {} has {topic_partitions}",
+                    config.topic
+                )))
+            }
+        };
+        let progress_partitions = partition_count(
+            &producer,
+            &config.progress_topic,
+            config.transaction_timeout,
+        )?;
+        Ok(Live {
+            producer,
+            partitions,
+            progress_partition: partition_for_key(config.writer_id.as_bytes(), progress_partitions),
+            in_transaction: false,
+        })
+    }
+
+    /// Creates the progress topic (compacted, one partition, the broker's replication factor) unless it exists.
+    fn create_progress_topic(&self) -> Result<(), Error> {
+        let kafka = |source| Error::Kafka {
+            operation: "create the progress topic",
+            source,
+        };
+        let mut client = ClientConfig::new();
+        client.set("bootstrap.servers", &self.config.bootstrap_servers);
+        let admin: AdminClient<DefaultClientContext> = client.create().map_err(kafka)?;
+        let topic = NewTopic::new(&self.config.progress_topic, 1, TopicReplication::Fixed(-1))
+            .set("cleanup.policy", "compact");
+        let options = AdminOptions::new().request_timeout(Some(self.config.transaction_timeout));
+        let results =
+            futures_executor::block_on(admin.create_topics([&topic], &options)).map_err(kafka)?;
+        for result in results {
+            match result {
+                Ok(_) | Err((_, RDKafkaErrorCode::TopicAlreadyExists)) => {}
+                Err((_, code)) => return Err(kafka(KafkaError::AdminOp(code))),
+            }
+        }
+        Ok(())
+    }
+
+    /// Exactly-once: begins a transaction unless one is open. Builds the producer if needed.
+    fn begin(&mut self, operation: &'static str) -> Result<(), Error> {
+        let exactly_once = self.config.mode == Mode::ExactlyOnce;
+        let live = self.live()?;
+        if exactly_once && !live.in_transaction {
+            if let Err(source) = live.producer.begin_transaction() {
+                // Only a fenced or otherwise broken producer refuses to begin.
+                self.live = None;
+                return Err(Error::Fatal { operation, source });
+            }
+            live.in_transaction = true;
+        }
+        Ok(())
+    }
+
+    fn send_progress(&mut self, value: &[u8]) -> Result<(), Error> {
+        self.live()?;
+        let live = self.live.as_ref().expect("just built");
+        let record = BaseRecord::<[u8], [u8]>::to(&self.config.progress_topic)
+            .partition(live.progress_partition)
+            .key(self.config.writer_id.as_bytes())
+            .payload(value);
+        match send(&live.producer, record) {
+            Ok(()) => Ok(()),
+            Err(error) => Err(self.fail("checkpoint", error)),
+        }
+    }
+
+    /// Aborts the open transaction (retrying retriable failures up to the transaction timeout). A failure to
+    /// abort drops the producer.
+    fn abort(&mut self, operation: &'static str) -> Result<(), Error> {
+        let deadline = Instant::now() + self.config.transaction_timeout;
+        let Some(live) = self.live.as_mut() else {
+            return Ok(());
+        };
+        match retry(deadline, |left| live.producer.abort_transaction(left)) {
+            Ok(()) => {
+                live.in_transaction = false;
+                live.producer.context().take();
+                Ok(())
+            }
+            Err(source) => {
+                self.live = None;
+                Err(Error::Fatal { operation, source })
+            }
+        }
+    }
+
+    /// Classifies `error` from `operation` and leaves the sink in the state the error's variant documents.
+    fn fail(&mut self, operation: &'static str, error: KafkaError) -> Error {
+        let Some(live) = self.live.as_mut() else {
+            return Error::Fatal {
+                operation,
+                source: error,
+            };
+        };
+        let fatal = matches!(&error, KafkaError::Transaction(e) if e.is_fatal())
+            || live.producer.client().fatal_error().is_some();
+        if fatal {
+            self.live = None;
+            return Error::Fatal {
+                operation,
+                source: error,
+            };
+        }
+        match self.config.mode {
+            Mode::AtLeastOnce => Error::Delivery(error),
+            Mode::ExactlyOnce => {
+                let abortable =
+                    matches!(&error, KafkaError::Transaction(e) if e.txn_requires_abort());
+                if !abortable && operation == "commit_transaction" {
+                    // Neither committed nor known to need an abort within the transaction timeout: the outcome
+                    // is unknown. A new producer's init_transactions settles it; recover() reads which.
+                    self.live = None;
+                    return Error::Fatal {
+                        operation,
+                        source: error,
+                    };
+                }
+                match self.abort(operation) {
+                    Ok(()) => Error::Aborted {
+                        operation,
+                        source: error,
+                    },
+                    Err(fatal) => fatal,
+                }
+            }
+        }
+    }
+
+    fn read_progress(&self, partition: i32) -> Result<Option<Progress>, Error> {
+        let topic = self.config.progress_topic.as_str();
+        let deadline = Instant::now() + self.config.transaction_timeout;
+        let kafka = |source| Error::Kafka {
+            operation: "read progress",
+            source,
+        };
+        let timed_out = || {
+            kafka(KafkaError::MessageConsumption(
+                RDKafkaErrorCode::OperationTimedOut,
+            ))
+        };
+        let left = || deadline.saturating_duration_since(Instant::now());
+
+        let mut uncommitted = self.consumer_config.clone();
+        uncommitted.set("isolation.level", "read_uncommitted");
+        let uncommitted: BaseConsumer = uncommitted.create().map_err(kafka)?;
+        let (low, high) = uncommitted
+            .fetch_watermarks(topic, partition, left())
+            .map_err(kafka)?;
+        if high <= low {
+            return Ok(None);
+        }
+        let mut committed = self.consumer_config.clone();
+        committed.set("isolation.level", "read_committed");
+        let committed: BaseConsumer = committed.create().map_err(kafka)?;
+        // A read_committed ListOffsets answers the last stable offset.
+        loop {
+            let (_, stable) = committed
+                .fetch_watermarks(topic, partition, left())
+                .map_err(kafka)?;
+            if stable >= high {
+                break;
+            }
+            if left().is_zero() {
+                return Err(timed_out());
+            }
+            std::thread::sleep(BACKOFF);
+        }
+        let mut assignment = TopicPartitionList::new();
+        assignment
+            .add_partition_offset(topic, partition, Offset::Beginning)
+            .map_err(kafka)?;
+        committed.assign(&assignment).map_err(kafka)?;
+        let key = self.config.writer_id.as_bytes();
+        let mut latest: Option<(i64, Vec<u8>)> = None;
+        loop {
+            if left().is_zero() {
+                return Err(timed_out());
+            }
+            match committed.poll(left().min(Duration::from_millis(100))) {
+                None => {}
+                // EOF at the last stable offset, which is at least the captured high watermark.
+                Some(Err(KafkaError::PartitionEOF(_))) => break,
+                Some(Err(error)) => return Err(kafka(error)),
+                Some(Ok(message)) => {
+                    let offset = message.offset();
+                    if offset < high && message.key() == Some(key) {
+                        latest = message.payload().map(|v| (offset, v.to_vec()));
+                    }
+                    if offset + 1 >= high {
+                        break;
+                    }
+                }
+            }
+        }
+        latest
+            .map(|(offset, value)| {
+                Progress::decode(&value).map_err(|reason| Error::CorruptProgress { offset, reason })
+            })
+            .transpose()
+    }
+}
+
+/// Sends every `(key, value)` to `topic`; returns the first send error (the rest are not sent).
+fn send_all<'a>(
+    producer: &BaseProducer<DeliveryErrors>,
+    topic: &str,
+    partitioning: Partitioning,
+    partitions: i32,
+    round_robin: &mut u32,
+    records: impl Iterator<Item = (Option<&'a [u8]>, Option<&'a [u8]>)>,
+) -> Option<KafkaError> {
+    for (key, value) in records {
+        let partition = match (partitioning, key) {
+            (Partitioning::KeyHash, Some(key)) => partition_for_key(key, partitions),
+            _ => {
+                let slot = *round_robin % partitions as u32;
+                *round_robin = round_robin.wrapping_add(1);
+                slot as i32
+            }
+        };
+        let mut record = BaseRecord::<[u8], [u8]>::to(topic).partition(partition);
+        if let Some(key) = key {
+            record = record.key(key);
+        }
+        if let Some(value) = value {
+            record = record.payload(value);
+        }
+        if let Err(error) = send(producer, record) {
+            return Some(error);
+        }
+    }
+    producer.poll(Duration::ZERO);
+    None
+}
+
+/// Sends one record; while the producer's queue is full, serves delivery reports and retries.
+fn send(
+    producer: &BaseProducer<DeliveryErrors>,
+    mut record: BaseRecord<'_, [u8], [u8]>,
+) -> KafkaResult<()> {
+    loop {
+        match producer.send(record) {
+            Ok(()) => return Ok(()),
+            Err((KafkaError::MessageProduction(RDKafkaErrorCode::QueueFull), back)) => {
+                record = back;
+                producer.poll(Duration::from_millis(10));
+            }
+            Err((error, _)) => return Err(error),
+        }
+    }
+}
+
+/// Calls `call` with the time left until `deadline`, again while it fails with a retriable transaction error
+/// (librdkafka `is_retriable`) and time is left.
+fn retry(deadline: Instant, mut call: impl FnMut(Timeout) -> KafkaResult<()>) -> KafkaResult<()> {
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match call(Timeout::After(left)) {
+            Err(KafkaError::Transaction(error))
+                if error.is_retriable() && Instant::now() < deadline =>
+            {
+                std::thread::sleep(BACKOFF);
+            }
+            result => return result,
+        }
+    }
+}
+
+/// The partition count of `topic`. Each metadata request may take up to `timeout` (a broker that does not
+/// answer is an [`Error::Kafka`]); a topic the broker does not know yet is asked for again for up to
+/// [`TOPIC_APPEARS`] (a topic created just before may take a moment to reach every broker's metadata).
+fn partition_count(
+    producer: &BaseProducer<DeliveryErrors>,
+    topic: &str,
+    timeout: Duration,
+) -> Result<i32, Error> {
+    let give_up = Instant::now() + TOPIC_APPEARS;
+    loop {
+        let metadata = producer
+            .client()
+            .fetch_metadata(Some(topic), timeout)
+            .map_err(|source| Error::Kafka {
+                operation: "fetch metadata",
+                source,
+            })?;
+        let count = metadata
+            .topics()
+            .iter()
+            .find(|t| t.name() == topic && t.error().is_none())
+            .map_or(0, |t| t.partitions().len());
+        if count > 0 {
+            return Ok(count as i32);
+        }
+        if Instant::now() >= give_up {
+            return Err(Error::UnknownTopic {
+                topic: topic.to_owned(),
+            });
+        }
+        std::thread::sleep(BACKOFF);
+    }
+}

@@ -1,0 +1,170 @@
+//! Helpers for the broker tests: the broker address, unique names, topic creation, records to write, and a
+//! reader that reads a topic to the end offsets captured when it starts.
+#![allow(dead_code)] // each test binary uses a part
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use arrow_array::{Int64Array, RecordBatch, StringArray};
+use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
+use rdkafka::client::DefaultClientContext;
+use rdkafka::config::ClientConfig;
+use rdkafka::consumer::{BaseConsumer, Consumer};
+use rdkafka::error::KafkaError;
+use rdkafka::message::Message;
+use rdkafka::{Offset, TopicPartitionList};
+use streamfusion_json::{EncodedRecords, EncoderOptions, JsonEncoder};
+use streamfusion_sink::{Mode, SinkConfig};
+
+/// Bound on every wait in these tests.
+pub const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// `KAFKA_BOOTSTRAP_SERVERS`, default the local broker (`kafka/broker start`).
+pub fn bootstrap() -> String {
+    std::env::var("KAFKA_BOOTSTRAP_SERVERS").unwrap_or_else(|_| "127.0.0.1:19092".into())
+}
+
+/// A name no other test run uses.
+pub fn unique(name: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!("sf-sink-{name}-{}-{nanos}", std::process::id())
+}
+
+/// Creates `topic` with `partitions` partitions and one replica; fails the test when the broker does not answer.
+pub fn create_topic(topic: &str, partitions: i32) {
+    let admin: AdminClient<DefaultClientContext> = ClientConfig::new()
+        .set("bootstrap.servers", bootstrap())
+        .create()
+        .expect("admin client");
+    let new = NewTopic::new(topic, partitions, TopicReplication::Fixed(1));
+    let options = AdminOptions::new().request_timeout(Some(TIMEOUT));
+    let results =
+        futures_executor::block_on(admin.create_topics([&new], &options)).unwrap_or_else(|e| {
+            panic!("create topic {topic} (is the broker up? run `kafka/broker start`): {e}")
+        });
+    for result in results {
+        result.unwrap_or_else(|(t, code)| panic!("create topic {t}: {code}"));
+    }
+}
+
+/// A sink configuration for this test: unique topics and writer id are the caller's; 10 s transactions.
+pub fn config(topic: &str, progress: &str, writer: &str) -> SinkConfig {
+    SinkConfig::new(bootstrap(), topic, progress, writer)
+        .with_mode(Mode::ExactlyOnce)
+        .with_transaction_timeout(Duration::from_secs(10))
+        .with_property("linger.ms", "5")
+}
+
+/// Rows `first .. first + count` encoded as Flink JSON with key `{"id":n}` and value `{"id":n,"name":"row-n"}`.
+pub fn records(first: i64, count: i64) -> EncodedRecords {
+    let ids: Vec<i64> = (first..first + count).collect();
+    let names: Vec<String> = ids.iter().map(|i| format!("row-{i}")).collect();
+    let batch = RecordBatch::try_from_iter([
+        ("id", Arc::new(Int64Array::from(ids)) as _),
+        ("name", Arc::new(StringArray::from(names)) as _),
+    ])
+    .unwrap();
+    let options = EncoderOptions::from_pairs([("key.fields", "id")]).unwrap();
+    JsonEncoder::new(options).unwrap().encode(&batch).unwrap()
+}
+
+/// The value bytes `records(first, count)` produces for row `id`.
+pub fn value_of(id: i64) -> Vec<u8> {
+    format!("{{\"id\":{id},\"name\":\"row-{id}\"}}").into_bytes()
+}
+
+/// One record read back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Read {
+    pub partition: i32,
+    pub offset: i64,
+    pub key: Option<Vec<u8>>,
+    pub value: Option<Vec<u8>>,
+}
+
+/// Every record of `topic` under `isolation` (`read_committed` or `read_uncommitted`), partition by partition
+/// in offset order, up to the high watermarks captured when it starts. `read_committed` first waits until the
+/// last stable offsets reach those marks (no transaction open below them). Transaction markers and offset gaps
+/// are tolerated: a partition is done at end of partition or at its last captured offset.
+pub fn read_all(topic: &str, isolation: &str) -> Vec<Read> {
+    let deadline = Instant::now() + TIMEOUT;
+    let left = || deadline.saturating_duration_since(Instant::now());
+    let consumer = |level: &str| -> BaseConsumer {
+        ClientConfig::new()
+            .set("bootstrap.servers", bootstrap())
+            .set("group.id", unique("reader"))
+            .set("enable.auto.commit", "false")
+            .set("enable.partition.eof", "true")
+            .set("isolation.level", level)
+            .create()
+            .expect("consumer")
+    };
+    let uncommitted = consumer("read_uncommitted");
+    let metadata = uncommitted
+        .fetch_metadata(Some(topic), TIMEOUT)
+        .expect("metadata");
+    let partitions: Vec<i32> = metadata.topics()[0]
+        .partitions()
+        .iter()
+        .map(|p| p.id())
+        .collect();
+    assert!(!partitions.is_empty(), "topic {topic} has no partitions");
+    let reader = consumer(isolation);
+    let mut assignment = TopicPartitionList::new();
+    let mut ends = Vec::new();
+    for &p in &partitions {
+        let (low, high) = uncommitted.fetch_watermarks(topic, p, TIMEOUT).unwrap();
+        if high <= low {
+            continue;
+        }
+        // For read_committed this answers the last stable offset: wait until nothing is open below `high`.
+        while reader.fetch_watermarks(topic, p, TIMEOUT).unwrap().1 < high {
+            assert!(!left().is_zero(), "{topic}[{p}]: transactions still open");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        ends.push((p, high));
+        assignment
+            .add_partition_offset(topic, p, Offset::Beginning)
+            .unwrap();
+    }
+    let mut read = Vec::new();
+    if ends.is_empty() {
+        return read;
+    }
+    reader.assign(&assignment).unwrap();
+    let mut open: HashSet<i32> = ends.iter().map(|&(p, _)| p).collect();
+    while !open.is_empty() {
+        assert!(
+            !left().is_zero(),
+            "{topic}: reading timed out, open partitions {open:?}"
+        );
+        match reader.poll(Duration::from_millis(100)) {
+            None => {}
+            Some(Err(KafkaError::PartitionEOF(p))) => {
+                open.remove(&p);
+            }
+            Some(Err(e)) => panic!("read {topic}: {e}"),
+            Some(Ok(m)) => {
+                let (p, offset) = (m.partition(), m.offset());
+                let end = ends.iter().find(|e| e.0 == p).unwrap().1;
+                if offset < end {
+                    read.push(Read {
+                        partition: p,
+                        offset,
+                        key: m.key().map(<[u8]>::to_vec),
+                        value: m.payload().map(<[u8]>::to_vec),
+                    });
+                }
+                if offset + 1 >= end {
+                    open.remove(&p);
+                }
+            }
+        }
+    }
+    read.sort_by_key(|r| (r.partition, r.offset));
+    read
+}
