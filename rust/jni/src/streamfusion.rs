@@ -8,14 +8,21 @@
 //! `encode` calls on one handle are serialised (safe, one at a time) and calls on different handles run in
 //! parallel.
 //!
-//! One batch crosses per `encode`: Java exports each column of a `VectorSchemaRoot` through the Arrow C Data
-//! Interface (`org.apache.arrow.c.Data.exportVector`, one `ArrowArray` per column) and the root's schema
-//! (`Data.exportSchema`) only when it differs from the last one that crossed, and passes the addresses. This
-//! module moves every struct out of Java's memory first thing (leaving released, empty structs behind),
-//! imports the columns without copying, with the data types of the schema it holds for the handle, encodes
-//! them, drops the imported data (which runs Java's release callbacks), and only then copies the six result
-//! arrays into fresh JVM arrays. Nothing native points at JVM memory after the call, and the JVM never sees a
-//! view of the reused scratch. `docs/jni.md` has the full ownership and exception rules.
+//! One batch crosses per call, in one of two ways. The schema crosses through the Arrow C Data Interface
+//! (`Data.exportSchema`) only when it is not the one that crossed last; the handle keeps it.
+//! - `encodeFlat`, when every column has a flat type (primitives, booleans, decimals, temporals, (large)
+//!   strings and binaries; no children, no dictionary): Java passes, per column, the value count and the
+//!   address and capacity of each buffer, holding a reference on every buffer until the call returns. The
+//!   buffers are read in place, after checking that each is large enough for its values and that offsets
+//!   stay inside their data, so a corrupt vector is an error, not a read outside its memory.
+//! - `encode`, for everything else: Java exports each column (`Data.exportVector`, one `ArrowArray` per
+//!   column); this module moves every struct out of Java's memory first thing (leaving released, empty
+//!   structs behind) and imports the columns without copying, with the types of the schema it holds.
+//!
+//! Either way the batch is encoded and dropped (which runs Java's release callbacks for exported columns)
+//! before the six result arrays are copied into fresh JVM arrays. Nothing native points at JVM memory after
+//! the call, and the JVM never sees a view of the reused scratch. `docs/jni.md` has the full ownership and
+//! exception rules.
 
 use std::collections::HashMap;
 use std::ffi::c_void;
@@ -23,11 +30,14 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, LazyLock, Mutex, MutexGuard, PoisonError};
 
 use arrow_array::ffi::{from_ffi_and_data_type, FFI_ArrowArray, FFI_ArrowSchema};
-use arrow_array::{make_array, RecordBatch, RecordBatchOptions};
-use arrow_schema::{Schema, SchemaRef};
+use arrow_array::{make_array, ArrayRef, RecordBatch, RecordBatchOptions};
+use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer};
+use arrow_data::ArrayData;
+use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef};
 use jni::objects::{JClass, JLongArray, JObject, JObjectArray, JString};
 use jni::sys::{jint, jlong, jobjectArray};
 use jni::JNIEnv;
+use std::ptr::NonNull;
 use streamfusion_json::{EncodedRecords, EncoderOptions, JsonEncoder};
 
 use crate::error::{non_null, throwing, JniError};
@@ -159,12 +169,203 @@ struct ArrayHead {
     release: Option<unsafe extern "C" fn(*mut c_void)>,
 }
 
-/// One batch as it crossed: an exported array per column, the exported schema when it changed, the row count.
+/// One batch as it crossed: its columns, the exported schema when it changed, the row count.
 #[derive(Debug)]
 struct Exported {
-    columns: Vec<FFI_ArrowArray>,
+    columns: Columns,
     schema: Option<FFI_ArrowSchema>,
     rows: usize,
+}
+
+/// How the columns of one batch crossed.
+#[derive(Debug)]
+enum Columns {
+    /// One exported C Data Interface array per column (any type).
+    Ffi(Vec<FFI_ArrowArray>),
+    /// The flat handoff: per column [`FLAT_WORDS`] words describing the JVM buffers (flat types only).
+    Flat(Vec<jlong>),
+}
+
+/// Words per column of the flat handoff: value count, then address and capacity (bytes) of the validity
+/// buffer, of the first and of the second buffer of the type's layout (0, 0 when it has none).
+const FLAT_WORDS: usize = 7;
+
+/// The owner of a [`Buffer`] over JVM memory: Java holds a reference on each buffer for the whole call and
+/// frees nothing before it returns, so dropping this frees nothing either.
+#[derive(Debug)]
+struct JvmMemory;
+
+/// The buffer layout of a flat type: what the two buffers after the validity bitmap are.
+enum FlatLayout {
+    /// Values of this many bytes each (integers, floats, decimals, dates, times, timestamps, intervals,
+    /// fixed-size binary).
+    Fixed(usize),
+    /// Bit-packed booleans.
+    Bits,
+    /// `i32` offsets, then the bytes (Utf8, Binary).
+    Offsets32,
+    /// `i64` offsets, then the bytes (LargeUtf8, LargeBinary).
+    Offsets64,
+}
+
+fn flat_layout(data_type: &DataType) -> Option<FlatLayout> {
+    use DataType::*;
+    Some(match data_type {
+        Boolean => FlatLayout::Bits,
+        Utf8 | Binary => FlatLayout::Offsets32,
+        LargeUtf8 | LargeBinary => FlatLayout::Offsets64,
+        FixedSizeBinary(width) => FlatLayout::Fixed(usize::try_from(*width).ok()?),
+        _ => FlatLayout::Fixed(data_type.primitive_width()?),
+    })
+}
+
+/// A [`Buffer`] over `capacity` bytes of JVM memory at `address` (a dangling empty buffer for capacity 0).
+///
+/// # Safety
+/// `address` must point to `capacity` readable bytes that stay valid and unchanged until the returned
+/// buffer (and every array made from it) is dropped.
+unsafe fn jvm_buffer(address: jlong, capacity: jlong) -> Result<Buffer, JniError> {
+    let len = usize::try_from(capacity).map_err(|_| {
+        JniError::IllegalArgument(format!("buffer capacity {capacity} is negative"))
+    })?;
+    match NonNull::new(address as usize as *mut u8) {
+        // SAFETY: the caller guarantees `len` readable bytes at `ptr` for the buffer's lifetime.
+        Some(ptr) => Ok(unsafe { Buffer::from_custom_allocation(ptr, len, Arc::new(JvmMemory)) }),
+        None if len == 0 => Ok(Buffer::from_vec(Vec::<u8>::new())),
+        None => Err(JniError::IllegalArgument(format!(
+            "a buffer of {len} bytes at a null address"
+        ))),
+    }
+}
+
+fn too_small(field: &Field, what: &str, have: usize, need: usize) -> JniError {
+    JniError::IllegalArgument(format!(
+        "column `{}`: its {what} buffer holds {have} bytes, {need} are needed",
+        field.name()
+    ))
+}
+
+/// Checks that `offsets` (the first `len + 1` of them) start at or above 0, never decrease and end within
+/// `data_len`: what makes every value's slice of the data buffer lie inside it.
+fn check_offsets<O: Copy + TryInto<usize>>(
+    field: &Field,
+    offsets: &[O],
+    data_len: usize,
+) -> Result<(), JniError> {
+    let mut previous = 0usize;
+    for (i, offset) in offsets.iter().enumerate() {
+        let offset = (*offset)
+            .try_into()
+            .ok()
+            .filter(|&o| o >= previous || i == 0);
+        match offset {
+            Some(o) if o <= data_len => previous = o,
+            _ => {
+                return Err(JniError::IllegalArgument(format!(
+                    "column `{}`: offset {i} is negative, decreasing or beyond the {data_len} data bytes",
+                    field.name()
+                )))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Reads `bytes` as `T`s (it is aligned: [`ArrayData::align_buffers`] ran).
+fn typed<T: arrow_buffer::ArrowNativeType>(buffer: &Buffer, len: usize) -> &[T] {
+    &buffer.typed_data::<T>()[..len]
+}
+
+/// One column of the flat handoff as [`ArrayData`] over the JVM's buffers (no copy unless a buffer is
+/// misaligned for its type, in which case Arrow copies it). Every buffer is checked to be large enough for
+/// `len` values of the type, and variable-width offsets to stay inside their data, so a corrupt vector is an
+/// error, never a read outside its memory.
+///
+/// # Safety
+/// Each non-zero address in `words` must point to at least its capacity of readable bytes that stay valid
+/// and unchanged until the returned data is dropped.
+unsafe fn import_flat_column(
+    field: &Field,
+    words: &[jlong],
+    rows: usize,
+) -> Result<ArrayData, JniError> {
+    let data_type = field.data_type();
+    let layout = flat_layout(data_type).ok_or_else(|| {
+        JniError::IllegalArgument(format!(
+            "column `{}` of type {data_type} cannot cross flat; export it through the C Data Interface",
+            field.name()
+        ))
+    })?;
+    let len = usize::try_from(words[0])
+        .ok()
+        .filter(|&len| len == rows)
+        .ok_or_else(|| {
+            JniError::IllegalArgument(format!(
+                "column `{}` has {} values but the root has {rows} rows",
+                field.name(),
+                words[0]
+            ))
+        })?;
+    // SAFETY (all three): the caller guarantees each address is readable for its capacity meanwhile.
+    let validity = unsafe { jvm_buffer(words[1], words[2]) }?;
+    let first = unsafe { jvm_buffer(words[3], words[4]) }?;
+    let second = unsafe { jvm_buffer(words[5], words[6]) }?;
+    let bitmap = len.div_ceil(8);
+    if validity.len() < bitmap {
+        return Err(too_small(field, "validity", validity.len(), bitmap));
+    }
+    let buffers = match layout {
+        FlatLayout::Fixed(width) => {
+            let need = len * width;
+            if first.len() < need {
+                return Err(too_small(field, "data", first.len(), need));
+            }
+            vec![first]
+        }
+        FlatLayout::Bits => {
+            if first.len() < bitmap {
+                return Err(too_small(field, "data", first.len(), bitmap));
+            }
+            vec![first]
+        }
+        FlatLayout::Offsets32 | FlatLayout::Offsets64 => {
+            let width = if matches!(layout, FlatLayout::Offsets32) {
+                4
+            } else {
+                8
+            };
+            let need = (len + 1) * width;
+            if first.len() < need {
+                return Err(too_small(field, "offsets", first.len(), need));
+            }
+            vec![first, second]
+        }
+    };
+    let nulls = NullBuffer::new(BooleanBuffer::new(validity, 0, len));
+    // SAFETY: the buffers hold `len` values of `data_type`'s layout (checked above); the offsets are checked
+    // against the data below, before any value is read.
+    let data = unsafe {
+        ArrayData::builder(data_type.clone())
+            .len(len)
+            .nulls(Some(nulls).filter(|n| n.null_count() > 0))
+            .buffers(buffers)
+            .align_buffers(true)
+            .build_unchecked()
+    };
+    match layout {
+        FlatLayout::Offsets32 => check_offsets(
+            field,
+            typed::<i32>(&data.buffers()[0], len + 1),
+            data.buffers()[1].len(),
+        )?,
+        FlatLayout::Offsets64 => check_offsets(
+            field,
+            typed::<i64>(&data.buffers()[0], len + 1),
+            data.buffers()[1].len(),
+        )?,
+        FlatLayout::Fixed(_) | FlatLayout::Bits => {}
+    }
+    Ok(data)
 }
 
 /// Moves the exported structs out of the caller's memory (the caller's structs are left released), so that
@@ -181,6 +382,8 @@ unsafe fn take_exported(
     schema_address: jlong,
     rows: jint,
 ) -> Result<Exported, JniError> {
+    // SAFETY: forwarded from the caller.
+    let schema = unsafe { take_schema(schema_address) };
     let mut columns = Vec::with_capacity(array_addresses.len());
     let mut dead = None;
     for (column, &address) in array_addresses.iter().enumerate() {
@@ -199,33 +402,43 @@ unsafe fn take_exported(
             ));
         }
     }
-    let schema_ptr = schema_address as usize as *mut FFI_ArrowSchema;
-    let schema = if schema_ptr.is_null() {
-        None
-    } else {
-        // SAFETY: as above, for the schema and `SchemaHead`.
-        let live = unsafe { (*schema_ptr.cast::<SchemaHead>()).release.is_some() };
-        if !live && dead.is_none() {
-            dead = Some(format!(
-                "the ArrowSchema at {schema_address:#x} is {}",
-                liveness(false, live)
-            ));
-        }
-        // SAFETY: as above, for the schema.
-        live.then(|| unsafe { FFI_ArrowSchema::from_raw(schema_ptr) })
-    };
+    let schema = schema?;
     if let Some(dead) = dead {
         return Err(JniError::IllegalArgument(format!(
             "the exported Arrow structs must be live: {dead}"
         )));
     }
-    let rows = usize::try_from(rows)
-        .map_err(|_| JniError::IllegalArgument(format!("row count {rows} is negative")))?;
     Ok(Exported {
-        columns,
+        columns: Columns::Ffi(columns),
         schema,
-        rows,
+        rows: row_count(rows)?,
     })
+}
+
+fn row_count(rows: jint) -> Result<usize, JniError> {
+    usize::try_from(rows)
+        .map_err(|_| JniError::IllegalArgument(format!("row count {rows} is negative")))
+}
+
+/// Moves the exported schema out of the caller's memory (0: none crossed). A released struct is an error.
+///
+/// # Safety
+/// A non-zero address must point to an initialised `ArrowSchema` the caller may hand over.
+unsafe fn take_schema(schema_address: jlong) -> Result<Option<FFI_ArrowSchema>, JniError> {
+    let schema_ptr = schema_address as usize as *mut FFI_ArrowSchema;
+    if schema_ptr.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: the caller guarantees an initialised struct of the layout `SchemaHead` mirrors up to `release`.
+    let live = unsafe { (*schema_ptr.cast::<SchemaHead>()).release.is_some() };
+    if !live {
+        return Err(JniError::IllegalArgument(format!(
+            "the exported Arrow structs must be live: the ArrowSchema at {schema_address:#x} is {}",
+            liveness(false, live)
+        )));
+    }
+    // SAFETY: a live struct, moved out; an empty released struct is left behind.
+    Ok(Some(unsafe { FFI_ArrowSchema::from_raw(schema_ptr) }))
 }
 
 fn liveness(null: bool, live: bool) -> &'static str {
@@ -237,8 +450,9 @@ fn liveness(null: bool, live: bool) -> &'static str {
 }
 
 /// Imports the columns of `exported` as a [`RecordBatch`], without copying their buffers (the batch owns
-/// the arrays; dropping it runs their release callbacks). A schema that crossed replaces `held` (the root's
-/// own metadata kept); without one, `held` gives the columns' types.
+/// the exported arrays, and dropping it runs their release callbacks; flat columns borrow the JVM's buffers
+/// for the call). A schema that crossed replaces `held` (the root's own metadata kept); without one, `held`
+/// gives the columns' types.
 fn import_batch(held: &mut Option<SchemaRef>, exported: Exported) -> Result<RecordBatch, JniError> {
     let Exported {
         columns,
@@ -257,15 +471,44 @@ fn import_batch(held: &mut Option<SchemaRef>, exported: Exported) -> Result<Reco
                 .to_owned(),
         )
     })?;
-    if schema.fields().len() != columns.len() {
+    let fields = schema.fields();
+    let count = match &columns {
+        Columns::Ffi(arrays) => arrays.len(),
+        Columns::Flat(words) => words.len() / FLAT_WORDS,
+    };
+    if fields.len() != count {
         return Err(JniError::IllegalArgument(format!(
-            "{} exported columns for a schema of {} fields",
-            columns.len(),
-            schema.fields().len()
+            "{count} exported columns for a schema of {} fields",
+            fields.len()
         )));
     }
-    let arrays = schema
-        .fields()
+    let arrays = match columns {
+        Columns::Ffi(arrays) => import_ffi_columns(fields, arrays, rows)?,
+        Columns::Flat(words) => fields
+            .iter()
+            .zip(words.chunks_exact(FLAT_WORDS))
+            .map(|(field, words)| {
+                // SAFETY: `Columns::Flat` is only made by `take_flat`, whose caller guarantees the buffers
+                // stay readable for the whole JNI call, which outlives this batch.
+                unsafe { import_flat_column(field, words, rows) }.map(make_array)
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+    };
+    RecordBatch::try_new_with_options(
+        schema,
+        arrays,
+        &RecordBatchOptions::new().with_row_count(Some(rows)),
+    )
+    .map_err(JniError::ArrowImport)
+}
+
+/// The exported arrays as Arrow arrays of their fields' types, each `rows` long.
+fn import_ffi_columns(
+    fields: &Fields,
+    columns: Vec<FFI_ArrowArray>,
+    rows: usize,
+) -> Result<Vec<ArrayRef>, JniError> {
+    fields
         .iter()
         .zip(columns)
         .map(|(field, column)| {
@@ -283,13 +526,34 @@ fn import_batch(held: &mut Option<SchemaRef>, exported: Exported) -> Result<Reco
             }
             Ok(make_array(data))
         })
-        .collect::<Result<Vec<_>, _>>()?;
-    RecordBatch::try_new_with_options(
+        .collect()
+}
+
+/// The flat handoff of one batch: `words` describes each column's JVM buffers ([`FLAT_WORDS`] per column),
+/// the schema crosses as in [`take_exported`] (0: the one held).
+///
+/// # Safety
+/// Every non-zero buffer address in `words` must point to at least its capacity of readable bytes that stay
+/// valid and unchanged until the JNI call that made this returns; a non-zero `schema_address` as in
+/// [`take_exported`].
+unsafe fn take_flat(
+    words: Vec<jlong>,
+    schema_address: jlong,
+    rows: jint,
+) -> Result<Exported, JniError> {
+    // SAFETY: forwarded from the caller.
+    let schema = unsafe { take_schema(schema_address) }?;
+    if !words.len().is_multiple_of(FLAT_WORDS) {
+        return Err(JniError::IllegalArgument(format!(
+            "{} words do not describe whole columns of {FLAT_WORDS}",
+            words.len()
+        )));
+    }
+    Ok(Exported {
+        columns: Columns::Flat(words),
         schema,
-        arrays,
-        &RecordBatchOptions::new().with_row_count(Some(rows)),
-    )
-    .map_err(JniError::ArrowImport)
+        rows: row_count(rows)?,
+    })
 }
 
 /// Reads a `String[]`, rejecting a null array or element (`name` names the argument).
@@ -386,6 +650,37 @@ pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonEncoder_encode<'loc
         let exported = unsafe { take_exported(&addresses, arrow_schema_address, row_count) }?;
         let handle = Handle::from(handle);
         lookup(handle)?; // a closed handle is reported as such before the data is looked at
+        let out = encode_with(handle, exported, |records| to_java(env, records))?;
+        Ok(Some(out.into_raw()))
+    })
+    .unwrap_or(std::ptr::null_mut())
+}
+
+/// `private static native Object[] encodeFlat(long handle, long[] columnWords, long arrowSchemaAddress,
+/// int rowCount)`: the flat handoff of one batch whose columns all have flat types (no children, no
+/// dictionary): per column [`FLAT_WORDS`] words (value count; address and capacity of the validity buffer and
+/// of the layout's one or two buffers), read in place, checked to be large enough and (for offsets) to stay
+/// inside their data. The schema crosses as for `encode`. Returns the six arrays; throws as `encode` does,
+/// `IllegalArgumentException` for a buffer too small or offsets out of their data.
+#[no_mangle]
+pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonEncoder_encodeFlat<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    handle: jlong,
+    column_words: JLongArray<'local>,
+    arrow_schema_address: jlong,
+    row_count: jint,
+) -> jobjectArray {
+    throwing(&mut env, |env| {
+        non_null(&column_words, "columnWords")?;
+        let mut words = vec![0; env.get_array_length(&column_words)? as usize];
+        env.get_long_array_region(&column_words, 0, &mut words)?;
+        // SAFETY: the words are `ArrowBuf.memoryAddress()` / `capacity()` of the root's buffers, each of
+        // which the Java caller holds a reference on until this call returns; the schema address as for
+        // `encode`.
+        let exported = unsafe { take_flat(words, arrow_schema_address, row_count) }?;
+        let handle = Handle::from(handle);
+        lookup(handle)?;
         let out = encode_with(handle, exported, |records| to_java(env, records))?;
         Ok(Some(out.into_raw()))
     })
@@ -610,6 +905,218 @@ mod tests {
         );
         // The handle stays usable after an encoder error.
         encode(handle, &batch()).expect("still usable");
+        close_encoder(handle).expect("close");
+    }
+
+    /// The flat handoff's words for `batch`'s columns, as Java's `crossFlat` writes them: value count, then
+    /// address and capacity of the validity bitmap and of the layout's buffers. Columns without nulls get an
+    /// all-valid bitmap (Arrow Java vectors always have one); the bitmaps are kept alive in `bitmaps`.
+    fn flat_words(batch: &RecordBatch, bitmaps: &mut Vec<Buffer>) -> Vec<jlong> {
+        let mut words = Vec::new();
+        for column in batch.columns() {
+            let data = column.to_data();
+            let bitmap = match data.nulls() {
+                Some(nulls) => nulls.buffer().clone(),
+                None => Buffer::from_vec(vec![0xffu8; data.len().div_ceil(8)]),
+            };
+            bitmaps.push(bitmap.clone());
+            words.push(data.len() as jlong);
+            words.push(bitmap.as_ptr() as usize as jlong);
+            words.push(bitmap.len() as jlong);
+            for b in 0..2 {
+                let (address, len) = data.buffers().get(b).map_or((0, 0), |buf| {
+                    (buf.as_ptr() as usize as jlong, buf.len() as jlong)
+                });
+                words.push(address);
+                words.push(len);
+            }
+        }
+        words
+    }
+
+    fn encode_flat(
+        handle: Handle,
+        batch: &RecordBatch,
+        words: Vec<jlong>,
+        send_schema: bool,
+    ) -> Result<Vec<Option<Vec<u8>>>, JniError> {
+        let mut schema = FFI_ArrowSchema::try_from(batch.schema().as_ref()).expect("schema");
+        let schema_address = if send_schema { address(&mut schema) } else { 0 };
+        // SAFETY: the words describe `batch`'s buffers (and bitmaps kept by the caller), alive meanwhile.
+        let exported = unsafe { take_flat(words, schema_address, batch.num_rows() as jint) }?;
+        encode_with(handle, exported, values)
+    }
+
+    fn flat_batch() -> RecordBatch {
+        use arrow_array::{BooleanArray, LargeStringArray, TimestampMillisecondArray};
+        RecordBatch::try_from_iter([
+            (
+                "id",
+                Arc::new(Int64Array::from(vec![Some(1), None, Some(3)])) as ArrayRef,
+            ),
+            (
+                "name",
+                Arc::new(StringArray::from(vec![Some("a\"b"), Some(""), None])) as _,
+            ),
+            (
+                "ok",
+                Arc::new(BooleanArray::from(vec![true, false, true])) as _,
+            ),
+            (
+                "big",
+                Arc::new(LargeStringArray::from(vec!["x", "yy", "é"])) as _,
+            ),
+            (
+                "ts",
+                Arc::new(TimestampMillisecondArray::from(vec![
+                    0,
+                    1_795_910_400_001,
+                    -1,
+                ])) as _,
+            ),
+        ])
+        .expect("batch")
+    }
+
+    #[test]
+    fn the_flat_handoff_gives_the_c_data_interface_bytes() {
+        let batch = flat_batch();
+        let handle = open_encoder(vec![("key.fields".into(), "id".into())]).expect("open");
+        let expected = encode(handle, &batch).expect("through the C Data Interface");
+        let mut bitmaps = Vec::new();
+        let words = flat_words(&batch, &mut bitmaps);
+        assert_eq!(
+            encode_flat(handle, &batch, words.clone(), false).expect("flat"),
+            expected
+        );
+        assert_eq!(
+            encode_flat(handle, &batch, words, true).expect("flat, schema"),
+            expected
+        );
+        assert_eq!(
+            expected[0].as_deref(),
+            Some(&br#"{"id":1,"name":"a\"b","ok":true,"big":"x","ts":"1970-01-01 00:00:00"}"#[..])
+        );
+        close_encoder(handle).expect("close");
+    }
+
+    #[test]
+    fn a_misaligned_buffer_is_copied_not_misread() {
+        let batch = RecordBatch::try_from_iter([(
+            "id",
+            Arc::new(Int64Array::from(vec![7, -8])) as ArrayRef,
+        )])
+        .expect("batch");
+        let handle = open_encoder(Vec::new()).expect("open");
+        // The values one byte into a buffer: not aligned for i64.
+        let mut bytes = [0u8; 17];
+        bytes[1..9].copy_from_slice(&7i64.to_le_bytes());
+        bytes[9..17].copy_from_slice(&(-8i64).to_le_bytes());
+        let bitmap = [0b11u8];
+        let words = vec![
+            2,
+            bitmap.as_ptr() as usize as jlong,
+            1,
+            bytes[1..].as_ptr() as usize as jlong,
+            16,
+            0,
+            0,
+        ];
+        let values = encode_flat(handle, &batch, words, true).expect("flat");
+        assert_eq!(values[1].as_deref(), Some(&br#"{"id":-8}"#[..]));
+        close_encoder(handle).expect("close");
+    }
+
+    #[test]
+    fn flat_buffers_that_do_not_fit_their_values_are_rejected() {
+        let batch = flat_batch();
+        let handle = open_encoder(Vec::new()).expect("open");
+        encode(handle, &batch).expect("the schema crosses");
+        let mut bitmaps = Vec::new();
+        let words = flat_words(&batch, &mut bitmaps);
+        let fails = |edit: &dyn Fn(&mut Vec<jlong>), expected: &str| {
+            let mut w = words.clone();
+            edit(&mut w);
+            let error = encode_flat(handle, &batch, w, false).expect_err(expected);
+            assert!(matches!(error, JniError::IllegalArgument(_)), "{error}");
+            assert!(
+                error.to_string().contains(expected),
+                "{error} lacks {expected}"
+            );
+        };
+        // Column 0 (Int64): data capacity one value short; validity capacity 0.
+        fails(
+            &|w| w[4] = 16,
+            "`id`: its data buffer holds 16 bytes, 24 are needed",
+        );
+        fails(
+            &|w| w[2] = 0,
+            "`id`: its validity buffer holds 0 bytes, 1 are needed",
+        );
+        // Column 1 (Utf8): offsets capacity short; data capacity below the last offset.
+        fails(
+            &|w| w[FLAT_WORDS + 4] = 12,
+            "`name`: its offsets buffer holds 12 bytes, 16 are needed",
+        );
+        fails(
+            &|w| w[FLAT_WORDS + 6] = 2,
+            "`name`: offset 1 is negative, decreasing or beyond the 2 data bytes",
+        );
+        // A value count other than the row count, a null data address, a partial column, a short schema.
+        fails(&|w| w[0] = 2, "`id` has 2 values but the root has 3 rows");
+        fails(&|w| w[3] = 0, "a buffer of 24 bytes at a null address");
+        fails(
+            &|w| w.truncate(FLAT_WORDS * 2 + 1),
+            "do not describe whole columns",
+        );
+        fails(
+            &|w| w.truncate(FLAT_WORDS * 2),
+            "2 exported columns for a schema of 5 fields",
+        );
+        close_encoder(handle).expect("close");
+    }
+
+    #[test]
+    fn decreasing_offsets_are_rejected_before_any_value_is_read() {
+        let batch = RecordBatch::try_from_iter([(
+            "s",
+            Arc::new(StringArray::from(vec!["ab", "c"])) as ArrayRef,
+        )])
+        .expect("batch");
+        let handle = open_encoder(Vec::new()).expect("open");
+        let offsets: [i32; 3] = [0, 2, 1];
+        let data = b"abc";
+        let bitmap = [0b11u8];
+        let words = vec![
+            2,
+            bitmap.as_ptr() as usize as jlong,
+            1,
+            offsets.as_ptr() as usize as jlong,
+            12,
+            data.as_ptr() as usize as jlong,
+            3,
+        ];
+        let error = encode_flat(handle, &batch, words, true).expect_err("decreasing");
+        assert!(
+            error
+                .to_string()
+                .contains("offset 2 is negative, decreasing"),
+            "{error}"
+        );
+        close_encoder(handle).expect("close");
+    }
+
+    #[test]
+    fn nested_types_cannot_cross_flat() {
+        use arrow_array::types::Int64Type;
+        use arrow_array::ListArray;
+        let list = ListArray::from_iter_primitive::<Int64Type, _, _>([Some(vec![Some(1)])]);
+        let batch = RecordBatch::try_from_iter([("l", Arc::new(list) as ArrayRef)]).expect("batch");
+        let handle = open_encoder(Vec::new()).expect("open");
+        let bitmap = [1u8];
+        let words = vec![1, bitmap.as_ptr() as usize as jlong, 1, 0, 0, 0, 0];
+        let error = encode_flat(handle, &batch, words, true).expect_err("nested");
+        assert!(error.to_string().contains("cannot cross flat"), "{error}");
         close_encoder(handle).expect("close");
     }
 

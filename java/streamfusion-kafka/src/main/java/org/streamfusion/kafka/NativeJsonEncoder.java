@@ -12,6 +12,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.apache.arrow.c.ArrowArray;
 import org.apache.arrow.c.ArrowSchema;
 import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -76,6 +77,12 @@ public final class NativeJsonEncoder implements AutoCloseable {
     private final ArrowSchema schemaStruct = ArrowSchema.allocateNew(EXPORTS);
     private ArrowArray[] arrayStructs = new ArrowArray[0];
     private long[] arrayAddresses = new long[0];
+    /** Whether {@link #checkedSchema}'s columns can all take the flat handoff. */
+    private boolean checkedSchemaIsFlat;
+    private long[] flatWords = new long[0];
+    private ArrowBuf[] held = new ArrowBuf[0];
+    /** Words per column of the flat handoff (rust/jni/src/streamfusion.rs, {@code FLAT_WORDS}). */
+    private static final int FLAT_WORDS = 7;
 
     private final LongAdder batches = new LongAdder();
     private final LongAdder rows = new LongAdder();
@@ -169,13 +176,106 @@ public final class NativeJsonEncoder implements AutoCloseable {
         }
     }
 
-    /** Exports the columns (and the schema when it changed) and makes the one native call. */
+    /**
+     * Makes the one native call: the flat handoff when every column has a flat type and no dictionary
+     * (the common case, and Flink's rows), else one C Data Interface export per column. The schema crosses
+     * (through the C Data Interface) only when it is not the one that crossed last.
+     */
     private Object[] crossOnce(VectorSchemaRoot root, DictionaryProvider dictionaries) {
         Schema rootSchema = root.getSchema();
         if (rootSchema != checkedSchema) {
             requireCarriableNames(rootSchema.getFields(), "");
             checkedSchema = rootSchema;
+            checkedSchemaIsFlat = rootSchema.getFields().stream().allMatch(NativeJsonEncoder::isFlat);
         }
+        boolean sendSchema = rootSchema != crossedSchema || dictionaries != null;
+        crossedSchema = null; // until the native side has it
+        try {
+            if (sendSchema) {
+                Data.exportSchema(EXPORTS, rootSchema, dictionaries, schemaStruct);
+            }
+            long schemaAddress = sendSchema ? schemaStruct.memoryAddress() : 0;
+            Object[] six = checkedSchemaIsFlat && dictionaries == null
+                    ? crossFlat(root, schemaAddress)
+                    : crossExported(root, dictionaries, schemaAddress);
+            crossedSchema = rootSchema;
+            return six;
+        } finally {
+            schemaStruct.release(); // a no-op once the native side took it
+        }
+    }
+
+    /**
+     * The flat handoff: each column's buffers are described in place (address and capacity of the validity
+     * buffer and of the layout's one or two buffers, {@value #FLAT_WORDS} words per column) and read natively
+     * during the call, which checks their sizes; a reference on each buffer is held until the call returns,
+     * so closing the root meanwhile cannot free them.
+     */
+    private Object[] crossFlat(VectorSchemaRoot root, long schemaAddress) {
+        List<FieldVector> vectors = root.getFieldVectors();
+        int columns = vectors.size();
+        if (flatWords.length != columns * FLAT_WORDS) {
+            flatWords = new long[columns * FLAT_WORDS];
+            held = new ArrowBuf[columns * 3];
+        }
+        int buffers = 0;
+        try {
+            for (int c = 0; c < columns; c++) {
+                FieldVector vector = vectors.get(c);
+                List<ArrowBuf> fieldBuffers = vector.getFieldBuffers();
+                if (fieldBuffers.size() < 2 || fieldBuffers.size() > 3) {
+                    throw new IllegalStateException("a " + vector.getClass().getSimpleName() + " has "
+                            + fieldBuffers.size() + " buffers, not a flat vector");
+                }
+                int at = c * FLAT_WORDS;
+                flatWords[at] = vector.getValueCount();
+                for (int b = 0; b < 3; b++) {
+                    ArrowBuf buf = b < fieldBuffers.size() ? fieldBuffers.get(b) : null;
+                    if (buf != null) {
+                        buf.getReferenceManager().retain();
+                        held[buffers++] = buf;
+                    }
+                    flatWords[at + 1 + 2 * b] = buf == null ? 0 : buf.memoryAddress();
+                    flatWords[at + 2 + 2 * b] = buf == null ? 0 : buf.capacity();
+                }
+            }
+            return encodeFlat(handle, flatWords, schemaAddress, root.getRowCount());
+        } finally {
+            for (int b = 0; b < buffers; b++) {
+                held[b].getReferenceManager().release();
+                held[b] = null;
+            }
+        }
+    }
+
+    /** Flat types: one validity bitmap and one or two buffers, no children (see {@code encodeFlat}). */
+    private static boolean isFlat(Field field) {
+        if (field.getDictionary() != null || !field.getChildren().isEmpty()) {
+            return false;
+        }
+        switch (field.getType().getTypeID()) {
+            case Int:
+            case FloatingPoint:
+            case Bool:
+            case Utf8:
+            case Binary:
+            case LargeUtf8:
+            case LargeBinary:
+            case FixedSizeBinary:
+            case Decimal:
+            case Date:
+            case Time:
+            case Timestamp:
+            case Duration:
+            case Interval:
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    /** One C Data Interface export per column. */
+    private Object[] crossExported(VectorSchemaRoot root, DictionaryProvider dictionaries, long schemaAddress) {
         List<FieldVector> vectors = root.getFieldVectors();
         int columns = vectors.size();
         if (arrayStructs.length != columns) {
@@ -189,28 +289,19 @@ public final class NativeJsonEncoder implements AutoCloseable {
             arrayStructs = resized;
             arrayAddresses = new long[columns];
         }
-        boolean sendSchema = rootSchema != crossedSchema || dictionaries != null;
-        crossedSchema = null; // until the native side has it
         try {
-            if (sendSchema) {
-                Data.exportSchema(EXPORTS, rootSchema, dictionaries, schemaStruct);
-            }
             for (int i = 0; i < columns; i++) {
                 Data.exportVector(EXPORTS, vectors.get(i), dictionaries, arrayStructs[i]);
                 arrayAddresses[i] = arrayStructs[i].memoryAddress();
             }
             // The native side moves every struct out (leaving it released here) and releases them all
             // before returning, even when it throws.
-            Object[] six = encode(handle, arrayAddresses, sendSchema ? schemaStruct.memoryAddress() : 0,
-                    root.getRowCount());
-            crossedSchema = rootSchema;
-            return six;
+            return encode(handle, arrayAddresses, schemaAddress, root.getRowCount());
         } finally {
             // No-ops for the structs the native side took; frees an export that never got there.
             for (int i = 0; i < columns; i++) {
                 arrayStructs[i].release();
             }
-            schemaStruct.release();
         }
     }
 
@@ -313,6 +404,15 @@ public final class NativeJsonEncoder implements AutoCloseable {
      * IllegalStateException for a closed handle, StreamFusionException for encoder errors.
      */
     private static native Object[] encode(long handle, long[] arrowArrayAddresses, long arrowSchemaAddress,
+            int rowCount);
+
+    /**
+     * The flat handoff: reads each column's buffers in place from {@code columnWords} ({@value #FLAT_WORDS} per
+     * column: value count, then address and capacity of the validity, first and second buffer), checking
+     * their sizes and offsets; the schema as for {@link #encode(long, long[], long, int)}. Returns the same
+     * six arrays. IllegalArgumentException for a buffer too small or offsets outside their data.
+     */
+    private static native Object[] encodeFlat(long handle, long[] columnWords, long arrowSchemaAddress,
             int rowCount);
 
     /** Unregisters the handle; IllegalStateException if it is not open. */

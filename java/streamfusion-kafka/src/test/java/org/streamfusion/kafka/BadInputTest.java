@@ -67,6 +67,21 @@ class BadInputTest {
     }
 
     @Test
+    void aRootWhoseRowCountDiffersFromItsVectorsThrows() {
+        try (VectorSchemaRoot root = root(longs(allocator, "id", 1L, 2L), strings(allocator, "name", "a", "b"));
+                NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of())) {
+            assertEquals(2, encoder.encode(root).size());
+            root.setRowCount(2);
+            root.getVector("id").setValueCount(1);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> encoder.encode(root));
+            assertTrue(e.getMessage().contains("`id` has 1 values but the root has 2 rows"), e.getMessage());
+            root.setRowCount(2); // every vector back to two values
+            assertEquals("{\"id\":2,\"name\":\"b\"}", new String(encoder.encode(root).value(1),
+                    java.nio.charset.StandardCharsets.UTF_8), "the encoder stays usable");
+        }
+    }
+
+    @Test
     void unsupportedTypesThrowNamingTheField() {
         NullVector nulls = new NullVector("n");
         nulls.setValueCount(1);
