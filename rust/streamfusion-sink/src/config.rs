@@ -65,7 +65,8 @@ pub struct SinkConfig {
     pub transaction_timeout: Duration,
     /// Extra librdkafka producer properties (`linger.ms`, `batch.size`, `compression.type`, ...), applied before
     /// the sink's own (`bootstrap.servers`, `enable.idempotence`, `transactional.id`, `transaction.timeout.ms`),
-    /// which they cannot override.
+    /// which they cannot override. The connection properties among them (`security.*`, `sasl.*`, `ssl.*`,
+    /// `client.id`) also go to the admin client that creates the progress topic and to the recovery readers.
     pub producer_properties: Vec<(String, String)>,
 }
 

@@ -97,15 +97,16 @@ impl Sink {
                 )));
             }
         }
-        let mut consumer_config = ClientConfig::new();
+        let mut consumer_config = connection(&config);
         consumer_config
-            .set("bootstrap.servers", &config.bootstrap_servers)
             .set(
                 "group.id",
                 format!("streamfusion-sink-recover-{}", config.writer_id),
             )
             .set("enable.auto.commit", "false")
             .set("enable.partition.eof", "true")
+            // The read ends at end of partition, which an empty fetch reports only after this wait.
+            .set("fetch.wait.max.ms", "50")
             .set("allow.auto.create.topics", "false");
         let mut sink = Self {
             config,
@@ -314,9 +315,8 @@ impl Sink {
             operation: "create the progress topic",
             source,
         };
-        let mut client = ClientConfig::new();
-        client.set("bootstrap.servers", &self.config.bootstrap_servers);
-        let admin: AdminClient<DefaultClientContext> = client.create().map_err(kafka)?;
+        let admin: AdminClient<DefaultClientContext> =
+            connection(&self.config).create().map_err(kafka)?;
         let topic = NewTopic::new(&self.config.progress_topic, 1, TopicReplication::Fixed(-1))
             .set("cleanup.policy", "compact");
         let options = AdminOptions::new().request_timeout(Some(self.config.transaction_timeout));
@@ -493,6 +493,24 @@ impl Sink {
             })
             .transpose()
     }
+}
+
+/// Settings of the admin client and the progress readers: `bootstrap.servers` and the connection properties
+/// among [`SinkConfig::producer_properties`] (`security.*`, `sasl.*`, `ssl.*`, `client.id`), so a secured
+/// cluster is reached the same way as by the producer.
+fn connection(config: &SinkConfig) -> ClientConfig {
+    let mut client = ClientConfig::new();
+    for (key, value) in &config.producer_properties {
+        if ["security.", "sasl.", "ssl."]
+            .iter()
+            .any(|prefix| key.starts_with(prefix))
+            || key == "client.id"
+        {
+            client.set(key, value);
+        }
+    }
+    client.set("bootstrap.servers", &config.bootstrap_servers);
+    client
 }
 
 /// Sends every `(key, value)` to `topic`; returns the first send error (the rest are not sent).

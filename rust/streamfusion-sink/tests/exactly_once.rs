@@ -162,6 +162,24 @@ fn an_older_instance_is_fenced_by_a_newer_one() {
         "only the new instance's interval is committed"
     );
     assert_eq!(new.recover().unwrap(), Some(progress(&writer, 1, "50")));
+
+    // After a fatal error the old instance builds a new producer on its next call: init_transactions fences the
+    // other instance in turn, and recover reads what that one committed.
+    assert_eq!(
+        old.recover().unwrap(),
+        Some(progress(&writer, 1, "50")),
+        "the rebuilt producer recovers the last commit"
+    );
+    new.write(&records(50, 10)).unwrap();
+    let error = new
+        .checkpoint(2, b"60")
+        .expect_err("the rebuilt old instance fenced the new one");
+    assert!(error.is_fatal(), "{error:?}");
+    assert_eq!(
+        read_all(&topic, "read_committed").len(),
+        50,
+        "the fenced interval is not committed"
+    );
 }
 
 #[test]

@@ -99,6 +99,7 @@ pub fn read_all(topic: &str, isolation: &str) -> Vec<Read> {
             .set("group.id", unique("reader"))
             .set("enable.auto.commit", "false")
             .set("enable.partition.eof", "true")
+            .set("fetch.wait.max.ms", "50")
             .set("isolation.level", level)
             .create()
             .expect("consumer")
