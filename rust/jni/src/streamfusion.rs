@@ -138,6 +138,11 @@ fn encode_with<R>(
     let result = encoder.encode_into(&batch, records);
     // The imported Arrow data is released (Java's release callbacks run) before any JVM array is made.
     drop(batch);
+    if result.is_err() {
+        // A failed batch may have grown the scratch to the slab limit (2 GiB): give that memory back
+        // rather than keep it for the handle's lifetime.
+        *records = EncodedRecords::new();
+    }
     result?;
     f(records)
 }
@@ -494,12 +499,88 @@ fn import_batch(held: &mut Option<SchemaRef>, exported: Exported) -> Result<Reco
             })
             .collect::<Result<Vec<_>, _>>()?,
     };
+    for (field, array) in fields.iter().zip(&arrays) {
+        check_utf8(field.name(), &array.to_data())?;
+    }
     RecordBatch::try_new_with_options(
         schema,
         arrays,
         &RecordBatchOptions::new().with_row_count(Some(rows)),
     )
     .map_err(JniError::ArrowImport)
+}
+
+/// Checks that every non-null string value of `data` (and of its children, dictionaries included) is valid
+/// UTF-8. Arrow's Utf8 types promise it and the encoder relies on it, but Arrow Java's vectors take any
+/// bytes (Flink's `StringData.fromBytes` too), so it is checked once here, where the data enters Rust: one
+/// pass over the bytes (ASCII runs a word at a time), an error naming the field and row otherwise.
+fn check_utf8(path: &str, data: &ArrayData) -> Result<(), JniError> {
+    match data.data_type() {
+        DataType::Utf8 => check_utf8_values::<i32>(path, data)?,
+        DataType::LargeUtf8 => check_utf8_values::<i64>(path, data)?,
+        _ => {}
+    }
+    let names: Vec<String> = match data.data_type() {
+        DataType::Struct(fields) => fields
+            .iter()
+            .map(|f| format!("{path}.{}", f.name()))
+            .collect(),
+        _ => vec![path.to_owned(); data.child_data().len()],
+    };
+    for (child, name) in data.child_data().iter().zip(&names) {
+        check_utf8(name, child)?;
+    }
+    Ok(())
+}
+
+fn check_utf8_values<O: arrow_buffer::ArrowNativeType + TryInto<usize>>(
+    path: &str,
+    data: &ArrayData,
+) -> Result<(), JniError> {
+    let offsets = &data.buffer::<O>(0)[data.offset()..=data.offset() + data.len()];
+    let offset = |o: &O| -> usize { (*o).try_into().ok().unwrap_or(usize::MAX) };
+    let bytes = data.buffers()[1].as_slice();
+    let (start, end) = (offset(&offsets[0]), offset(&offsets[data.len()]));
+    // The fast path: the whole range is valid and every value starts on a character boundary.
+    let whole = bytes.get(start..end).map(std::str::from_utf8);
+    let boundaries = || {
+        offsets.iter().all(|o| {
+            bytes
+                .get(offset(o))
+                .is_none_or(|&b| !(0x80..0xC0).contains(&b))
+        })
+    };
+    if matches!(whole, Some(Ok(_))) && boundaries() {
+        return Ok(());
+    }
+    // Else value by value, null slots skipped (Flink never reads them).
+    for row in 0..data.len() {
+        if data.is_null(row) {
+            continue;
+        }
+        let problem = match bytes.get(offset(&offsets[row])..offset(&offsets[row + 1])) {
+            None => Some("its offsets lie outside the data".to_owned()),
+            Some(value) => std::str::from_utf8(value).err().map(|e| {
+                let at = e.valid_up_to();
+                format!(
+                    "the string is not valid UTF-8 (byte {at} of {}, 0x{:02x}); Flink would write U+FFFD \
+                     in its place, Arrow's Utf8 type does not allow it",
+                    value.len(),
+                    value[at]
+                )
+            }),
+        };
+        if let Some(message) = problem {
+            return Err(JniError::StreamFusion(
+                streamfusion_json::Error::InvalidValue {
+                    field: path.to_owned(),
+                    row,
+                    message,
+                },
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The exported arrays as Arrow arrays of their fields' types, each `rows` long.
@@ -1117,6 +1198,86 @@ mod tests {
         let words = vec![1, bitmap.as_ptr() as usize as jlong, 1, 0, 0, 0, 0];
         let error = encode_flat(handle, &batch, words, true).expect_err("nested");
         assert!(error.to_string().contains("cannot cross flat"), "{error}");
+        close_encoder(handle).expect("close");
+    }
+
+    /// Flat words for one Utf8 column over `offsets` and `data`, all valid.
+    fn utf8_words(offsets: &[i32], data: &[u8], bitmap: &[u8]) -> Vec<jlong> {
+        vec![
+            (offsets.len() - 1) as jlong,
+            bitmap.as_ptr() as usize as jlong,
+            bitmap.len() as jlong,
+            offsets.as_ptr() as usize as jlong,
+            std::mem::size_of_val(offsets) as jlong,
+            data.as_ptr() as usize as jlong,
+            data.len() as jlong,
+        ]
+    }
+
+    #[test]
+    fn strings_that_are_not_utf8_are_invalid_values_naming_field_and_row() {
+        let batch = RecordBatch::try_from_iter_with_nullable([(
+            "s",
+            Arc::new(StringArray::from(vec!["ok", "x", "é"])) as ArrayRef,
+            true,
+        )])
+        .expect("batch");
+        let handle = open_encoder(Vec::new()).expect("open");
+        let all = [0b111u8];
+        // Row 1 holds 0xff, which starts no UTF-8 sequence.
+        let data = b"ok\xffabc\xc3\xa9";
+        let error = encode_flat(handle, &batch, utf8_words(&[0, 2, 6, 8], data, &all), true)
+            .expect_err("0xff");
+        assert!(
+            matches!(&error, JniError::StreamFusion(streamfusion_json::Error::InvalidValue { field, row: 1, .. }) if field == "s"),
+            "{error}"
+        );
+        assert!(
+            error
+                .to_string()
+                .contains("not valid UTF-8 (byte 0 of 4, 0xff)"),
+            "{error}"
+        );
+        // A value boundary inside a character: each half is invalid although the whole range is valid.
+        let data = "oké".as_bytes();
+        let error = encode_flat(handle, &batch, utf8_words(&[0, 2, 3, 4], data, &all), false)
+            .expect_err("split character");
+        assert!(error.to_string().contains("row 1"), "{error}");
+        // Invalid bytes in a null slot are never read, as in Flink.
+        let data = b"ok\xff\xc3\xa9";
+        let values = encode_flat(
+            handle,
+            &batch,
+            utf8_words(&[0, 2, 3, 5], data, &[0b101]),
+            false,
+        )
+        .expect("null slot");
+        assert_eq!(values[1].as_deref(), Some(&br#"{"s":null}"#[..]));
+        assert_eq!(values[2].as_deref(), Some("{\"s\":\"é\"}".as_bytes()));
+        close_encoder(handle).expect("close");
+    }
+
+    #[test]
+    fn nested_strings_are_checked_too() {
+        use arrow_array::StructArray;
+        use arrow_buffer::OffsetBuffer;
+        // SAFETY: deliberately invalid UTF-8, which the check below must catch before anything reads it.
+        let bad = unsafe {
+            StringArray::new_unchecked(
+                OffsetBuffer::new(vec![0, 1, 2].into()),
+                Buffer::from_vec(b"a\xfe".to_vec()),
+                None,
+            )
+        };
+        let inner = StructArray::from(vec![(
+            Arc::new(Field::new("x", DataType::Utf8, true)),
+            Arc::new(bad) as ArrayRef,
+        )]);
+        let batch =
+            RecordBatch::try_from_iter([("s", Arc::new(inner) as ArrayRef)]).expect("batch");
+        let handle = open_encoder(Vec::new()).expect("open");
+        let error = encode(handle, &batch).expect_err("nested 0xfe");
+        assert!(error.to_string().contains("field `s.x`, row 1"), "{error}");
         close_encoder(handle).expect("close");
     }
 

@@ -56,10 +56,12 @@ import org.apache.flink.table.types.logical.TimestampType;
  * constructor (fill an Arrow root yourself and use {@code NativeJsonEncoder} for those). Every Arrow field is
  * nullable; a null field becomes a null slot.
  *
- * <p><b>Values.</b> A timestamp is written at its column's precision: a {@link TimestampData} carrying finer
- * digits than the column declares (which Flink's planner never produces), or a TIMESTAMP(7..9) outside the
- * years 1677..2262 (Arrow's 64-bit nanoseconds), is rejected with {@link IllegalArgumentException} naming the
- * column and row, never silently truncated.
+ * <p><b>Values.</b> Values are written at their column's precision and scale. A value the column cannot
+ * hold exactly is rejected with {@link UnrepresentableValueException} naming the column and row, never
+ * truncated: a {@link TimestampData} with finer digits than its column declares, a TIMESTAMP(7..9) outside the
+ * years 1677..2262 (Arrow's 64-bit nanoseconds), a {@link DecimalData} whose scale is not its column's (the
+ * last two are legal in Flink, which serializes them as they are; {@link RowDataJsonEncoder} then encodes that
+ * batch with Flink's serializer).
  *
  * <p>Not thread-safe: one writer per task.
  */
@@ -135,7 +137,7 @@ public final class RowDataArrowWriter implements AutoCloseable {
      * @param rows the batch; every row has {@code rowType}'s arity
      * @return the root, holding exactly {@code rows.size()} rows
      * @throws NullPointerException if {@code rows} or one of its rows is null
-     * @throws IllegalArgumentException for a timestamp the column cannot hold (see the class comment)
+     * @throws UnrepresentableValueException for a value its column cannot hold exactly (see the class comment)
      */
     public VectorSchemaRoot write(List<? extends RowData> rows) {
         Objects.requireNonNull(rows, "rows");
@@ -167,6 +169,16 @@ public final class RowDataArrowWriter implements AutoCloseable {
     @Override
     public void close() {
         root.close();
+    }
+
+    /**
+     * Checks that every field of {@code rowType} has an Arrow mapping, as the constructor does.
+     *
+     * @param rowType the rows' type
+     * @throws IllegalArgumentException naming the first field whose type has none
+     */
+    public static void checkSupported(RowType rowType) {
+        rowType.getFields().forEach(RowDataArrowWriter::arrowType);
     }
 
     private static ArrowType arrowType(RowType.RowField field) {
@@ -267,6 +279,11 @@ public final class RowDataArrowWriter implements AutoCloseable {
                 int scale = decimal.getScale();
                 return (row, pos, i) -> {
                     DecimalData d = row.getDecimal(pos, precision, scale);
+                    if (d.scale() != scale) {
+                        throw new UnrepresentableValueException("field `" + field.getName() + "` row " + i
+                                + ": " + d + " has scale " + d.scale() + ", its column DECIMAL(" + precision + ", "
+                                + scale + ")");
+                    }
                     if (d.isCompact()) {
                         v.setSafe(i, d.toUnscaledLong());
                     } else {
@@ -324,15 +341,15 @@ public final class RowDataArrowWriter implements AutoCloseable {
             TimestampData t = row.getTimestamp(pos, precision);
             int nanoOfMilli = t.getNanoOfMillisecond();
             if (nanoOfMilli % nanosPerUnit != 0) {
-                throw new IllegalArgumentException("field `" + name + "` row " + i + ": " + t
+                throw new UnrepresentableValueException("field `" + name + "` row " + i + ": " + t
                         + " has digits beyond the column's precision " + precision);
             }
             long value;
             try {
                 value = Math.addExact(Math.multiplyExact(t.getMillisecond(), perMilli), nanoOfMilli / nanosPerUnit);
             } catch (ArithmeticException e) {
-                throw new IllegalArgumentException("field `" + name + "` row " + i + ": " + t
-                        + " is outside the range of 64-bit " + (perMilli == 1_000_000 ? "nanoseconds" : "microseconds"), e);
+                throw new UnrepresentableValueException("field `" + name + "` row " + i + ": " + t
+                        + " is outside the range of 64-bit " + (perMilli == 1_000_000 ? "nanoseconds" : "microseconds"));
             }
             v.setSafe(i, value);
         };

@@ -28,8 +28,13 @@ import org.streamfusion.kafka.NativeJsonEncoder;
  * ({@code FlinkPerRowEncoder}), because below that size the fixed cost of filling vectors and crossing JNI is
  * more than the per-row work it saves. The default threshold, {@value #DEFAULT_NATIVE_MIN_BATCH_ROWS}, is
  * the crossover measured by the JMH benchmark {@code RowDataJsonBenchmark} ({@code docs/benchmarks.md}). Both
- * paths give the same bytes (the test suite checks it against Flink's serializer). When the native library is
- * not available every batch takes the JVM path.
+ * paths give Flink's bytes on JDK 19 and later (the test suite checks each against Flink's serializer); a batch
+ * holding a value an Arrow column cannot hold exactly ({@link UnrepresentableValueException}) is written by
+ * Flink's serializer whatever its size. Known differences, whatever the path: on JDK 17 and 18 Flink prints
+ * other (equal-valued) digits for some doubles than the native path, which follows JDK 19+; a string that is
+ * not valid UTF-8 is rejected natively ({@code INVALID_VALUE}) where Flink writes U+FFFD; a lone UTF-16
+ * surrogate built with {@code StringData.fromString} becomes {@code ?} natively (Flink's UTF-8 encoding) where
+ * Flink's serializer escapes it. When the native library is not available every batch takes the JVM path.
  *
  * <p><b>Options.</b> Flink's names, as for {@link NativeJsonEncoder} ({@code docs/json-format.md}):
  * {@code timestamp-format.standard}, {@code map-null-key.mode}, {@code map-null-key.literal},
@@ -161,7 +166,16 @@ public final class RowDataJsonEncoder implements AutoCloseable {
             nativeEncoder = null;
             checkWithoutNative(copy, keyFields, keyPrefix, exceptKey);
         }
-        jvm = new FlinkPerRowEncoder(rowType, copy, keyFields, keyPrefix, exceptKey, upsert);
+        try {
+            jvm = new FlinkPerRowEncoder(rowType, copy, keyFields, keyPrefix, exceptKey, upsert);
+        } catch (IllegalArgumentException e) {
+            closeAll(nativeEncoder, writer, allocator);
+            throw e;
+        } catch (RuntimeException e) {
+            // Flink's own option checks (a bad timestamp-format.standard...) throw its TableException.
+            closeAll(nativeEncoder, writer, allocator);
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
     }
 
     private static int parseMinRows(String value) {
@@ -221,6 +235,14 @@ public final class RowDataJsonEncoder implements AutoCloseable {
     /** The option names and layout rules the native encoder checks, for when there is no native library. */
     private void checkWithoutNative(Map<String, String> options, List<String> keyFields, String keyPrefix,
             boolean exceptKey) {
+        RowDataArrowWriter.checkSupported(rowType);
+        String include = options.getOrDefault("value.fields-include", "ALL");
+        if (!include.equalsIgnoreCase("ALL") && !include.equalsIgnoreCase("EXCEPT_KEY")) {
+            throw new IllegalArgumentException("option value.fields-include=" + include + ": expected ALL or EXCEPT_KEY");
+        }
+        if (rowType.getFieldNames().contains(ROW_KIND_COLUMN)) {
+            throw new IllegalArgumentException("field name `" + ROW_KIND_COLUMN + "` is reserved for the row kind");
+        }
         for (String name : options.keySet()) {
             if (!KNOWN_OPTIONS.contains(name)) {
                 throw new IllegalArgumentException("unknown option " + name + "; known: " + KNOWN_OPTIONS + ", "
@@ -264,9 +286,8 @@ public final class RowDataJsonEncoder implements AutoCloseable {
      * @return the records
      * @throws NullPointerException if {@code rows} or a row is null
      * @throws IllegalStateException if this encoder is closed
-     * @throws IllegalArgumentException for a timestamp the Arrow column cannot hold ({@link RowDataArrowWriter})
-     * @throws org.streamfusion.kafka.StreamFusionException if the native encoder rejects a value (an invalid
-     *     decimal...); the encoder stays usable
+     * @throws org.streamfusion.kafka.StreamFusionException if the native encoder rejects a value (a string
+     *     that is not valid UTF-8, which Flink would write as U+FFFD...); the encoder stays usable
      */
     public synchronized EncodedBatch encode(List<? extends RowData> rows) {
         Objects.requireNonNull(rows, "rows");
@@ -275,13 +296,22 @@ public final class RowDataJsonEncoder implements AutoCloseable {
         }
         long start = System.nanoTime();
         EncodedBatch batch;
+        EncodedBatch encoded = null;
         if (nativeEncoder != null && rows.size() >= nativeMinBatchRows) {
-            batch = nativeEncoder.encode(writer.write(rows));
-            nativeBatches++;
-        } else {
-            batch = jvm.encode(rows);
+            try {
+                encoded = nativeEncoder.encode(writer.write(rows));
+                nativeBatches++;
+            } catch (UnrepresentableValueException e) {
+                // A value Flink serializes as it is but an Arrow column cannot hold: Flink's serializer
+                // writes this batch, so the records do not depend on the batch size.
+                encoded = null;
+            }
+        }
+        if (encoded == null) {
+            encoded = jvm.encode(rows);
             jvmBatches++;
         }
+        batch = encoded;
         encodeNanos += System.nanoTime() - start;
         this.rows += batch.size();
         keyBytes += batch.keyBytes();

@@ -118,13 +118,28 @@ class RowDataJsonEncoderTest {
     }
 
     @Test
-    void timestampsFinerThanTheirColumnAreRejectedNotTruncated() {
-        try (RowDataJsonEncoder encoder = new RowDataJsonEncoder(TYPE, Map.of("native.min-batch-rows", "0"))) {
-            List<RowData> bad = List.of(GenericRowData.of(1L, StringData.fromString("x"),
-                    TimestampData.fromEpochMillis(0, 5)));
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> encoder.encode(bad));
-            assertTrue(e.getMessage().contains("field `ts` row 0"), e.getMessage());
-            assertEquals(3, encoder.encode(rows(3)).size(), "the encoder stays usable");
+    void valuesAnArrowColumnCannotHoldGoThroughFlinksSerializerWhateverTheBatchSize() {
+        RowType type = RowType.of(new LogicalType[] {new TimestampType(3), new TimestampType(9),
+            new org.apache.flink.table.types.logical.DecimalType(5, 2)}, new String[] {"ts3", "ts9", "dec"});
+        try (RowDataJsonEncoder encoder = new RowDataJsonEncoder(type, Map.of("native.min-batch-rows", "0"))) {
+            // Nanoseconds in a TIMESTAMP(3), the year 9999 in a TIMESTAMP(9), 1.5 at scale 1 in a DECIMAL(5,2):
+            // Flink writes each as it is; none fits its Arrow column exactly.
+            List<RowData> odd = List.of(
+                    GenericRowData.of(TimestampData.fromEpochMillis(0, 5), null, null),
+                    GenericRowData.of(null, TimestampData.fromEpochMillis(253_402_300_799_999L, 123_456), null),
+                    GenericRowData.of(null, null, org.apache.flink.table.data.DecimalData.fromBigDecimal(
+                            new java.math.BigDecimal("1.5"), 5, 1)));
+            EncodedBatch batch = encoder.encode(odd);
+            assertEquals("{\"ts3\":\"1970-01-01 00:00:00.000000005\",\"ts9\":null,\"dec\":null}", text(batch.value(0)));
+            assertEquals("{\"ts3\":null,\"ts9\":\"9999-12-31 23:59:59.999123456\",\"dec\":null}", text(batch.value(1)));
+            assertEquals("{\"ts3\":null,\"ts9\":null,\"dec\":1.5}", text(batch.value(2)));
+            assertEquals(1, encoder.jvmBatches());
+            assertEquals(0, encoder.nativeBatches());
+            // Ordinary values take the native path again.
+            EncodedBatch plain = encoder.encode(List.of(GenericRowData.of(TimestampData.fromEpochMillis(1), null,
+                    org.apache.flink.table.data.DecimalData.fromBigDecimal(new java.math.BigDecimal("1.50"), 5, 2))));
+            assertEquals("{\"ts3\":\"1970-01-01 00:00:00.001\",\"ts9\":null,\"dec\":1.5}", text(plain.value(0)));
+            assertEquals(1, encoder.nativeBatches());
         }
     }
 

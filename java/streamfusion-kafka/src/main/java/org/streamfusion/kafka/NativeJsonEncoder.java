@@ -148,8 +148,13 @@ public final class NativeJsonEncoder implements AutoCloseable {
      * @return the batch's records, one per row
      * @throws NullPointerException if {@code root} is null
      * @throws IllegalStateException if this encoder is closed (checked before any native call)
-     * @throws StreamFusionException if the native encoder rejects the batch (or, before any native call, a
-     *     field name contains U+0000, which the C Data Interface cannot carry); the encoder stays usable
+     * @throws IllegalArgumentException if a vector is not what the root's schema says it is (call
+     *     {@code root.syncSchema()} after changing vectors), a dictionary-encoded column's dictionary is not in
+     *     {@code dictionaries}, the vectors' value counts differ from the root's row count, or a buffer is too
+     *     small for its values (a corrupt vector); the encoder stays usable
+     * @throws StreamFusionException if the native encoder rejects the batch (a string that is not valid
+     *     UTF-8 is {@link StreamFusionException.Kind#INVALID_VALUE}; before any native call, a field name
+     *     containing U+0000, which the C Data Interface cannot carry); the encoder stays usable
      */
     public EncodedBatch encode(VectorSchemaRoot root, DictionaryProvider dictionaries) {
         Objects.requireNonNull(root, "root is null: pass a VectorSchemaRoot to encode");
@@ -188,6 +193,7 @@ public final class NativeJsonEncoder implements AutoCloseable {
             checkedSchema = rootSchema;
             checkedSchemaIsFlat = rootSchema.getFields().stream().allMatch(NativeJsonEncoder::isFlat);
         }
+        requireVectorsMatch(root, rootSchema, dictionaries);
         boolean sendSchema = rootSchema != crossedSchema || dictionaries != null;
         crossedSchema = null; // until the native side has it
         try {
@@ -246,6 +252,56 @@ public final class NativeJsonEncoder implements AutoCloseable {
                 held[b] = null;
             }
         }
+    }
+
+    /**
+     * The native side reads every column as the root's schema types it, so a vector that is not what the
+     * schema says (a root built with a stale or made-up {@code Schema}, children added to a struct without
+     * {@code syncSchema()}) would be read as another type: refused here, as is a dictionary-encoded column
+     * whose dictionary is not in {@code dictionaries}.
+     */
+    private static void requireVectorsMatch(VectorSchemaRoot root, Schema schema, DictionaryProvider dictionaries) {
+        List<Field> fields = schema.getFields();
+        List<FieldVector> vectors = root.getFieldVectors();
+        if (vectors.size() != fields.size()) {
+            throw new IllegalArgumentException("the root has " + vectors.size() + " vectors but its schema "
+                    + fields.size() + " fields");
+        }
+        for (int i = 0; i < fields.size(); i++) {
+            Field expected = fields.get(i);
+            Field actual = vectors.get(i).getField();
+            if (actual != expected && !sameLayout(expected, actual)) {
+                throw new IllegalArgumentException("column `" + expected.getName() + "`: the root's schema says "
+                        + expected + " but its vector is " + actual
+                        + " (after changing a root's vectors, call root.syncSchema())");
+            }
+            if (expected.getDictionary() != null && (dictionaries == null
+                    || dictionaries.lookup(expected.getDictionary().getId()) == null)) {
+                throw new IllegalArgumentException("column `" + expected.getName() + "` is dictionary-encoded "
+                        + "(dictionary " + expected.getDictionary().getId() + "): pass the DictionaryProvider "
+                        + "that holds it to encode(root, dictionaries)");
+            }
+        }
+    }
+
+    /**
+     * Whether two fields describe the same physical data: equal types and dictionary encodings, children
+     * alike in number and, recursively, layout. Names and nullability are not compared: Arrow Java names a
+     * list's child {@code $data$} in {@code ListVector.getField()} whatever the schema calls it, and the
+     * native import checks nulls against nullability itself.
+     */
+    private static boolean sameLayout(Field expected, Field actual) {
+        if (!expected.getType().equals(actual.getType())
+                || !Objects.equals(expected.getDictionary(), actual.getDictionary())
+                || expected.getChildren().size() != actual.getChildren().size()) {
+            return false;
+        }
+        for (int i = 0; i < expected.getChildren().size(); i++) {
+            if (!sameLayout(expected.getChildren().get(i), actual.getChildren().get(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Flat types: one validity bitmap and one or two buffers, no children (see {@code encodeFlat}). */

@@ -82,6 +82,62 @@ class BadInputTest {
     }
 
     @Test
+    void vectorsThatAreNotWhatTheSchemaSaysAreRefused() {
+        // A schema claiming BIGINT over an INT vector (the public VectorSchemaRoot constructor allows it).
+        try (org.apache.arrow.vector.IntVector ints = new org.apache.arrow.vector.IntVector("id", allocator);
+                NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of())) {
+            ints.allocateNew(1);
+            ints.set(0, 7);
+            ints.setValueCount(1);
+            org.apache.arrow.vector.types.pojo.Schema claimed = new org.apache.arrow.vector.types.pojo.Schema(
+                    List.of(org.apache.arrow.vector.types.pojo.Field.nullable("id",
+                            new org.apache.arrow.vector.types.pojo.ArrowType.Int(64, true))));
+            VectorSchemaRoot lying = new VectorSchemaRoot(claimed, List.of(ints), 1);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> encoder.encode(lying));
+            assertTrue(e.getMessage().contains("column `id`: the root's schema says"), e.getMessage());
+            assertTrue(e.getMessage().contains("syncSchema"), e.getMessage());
+        }
+    }
+
+    @Test
+    void dictionaryColumnsWithoutTheirDictionaryAreRefused() {
+        org.apache.arrow.vector.types.pojo.DictionaryEncoding encoding =
+                new org.apache.arrow.vector.types.pojo.DictionaryEncoding(5L, false, null);
+        org.apache.arrow.vector.types.pojo.Field field = new org.apache.arrow.vector.types.pojo.Field("c",
+                new org.apache.arrow.vector.types.pojo.FieldType(true,
+                        new org.apache.arrow.vector.types.pojo.ArrowType.Int(32, true), encoding), null);
+        try (org.apache.arrow.vector.IntVector indices = (org.apache.arrow.vector.IntVector) field.createVector(allocator);
+                NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of())) {
+            indices.allocateNew(1);
+            indices.set(0, 0);
+            indices.setValueCount(1);
+            VectorSchemaRoot root = new VectorSchemaRoot(List.of(field), List.of(indices), 1);
+            IllegalArgumentException none = assertThrows(IllegalArgumentException.class, () -> encoder.encode(root));
+            assertTrue(none.getMessage().contains("column `c` is dictionary-encoded (dictionary 5)"), none.getMessage());
+            IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
+                    () -> encoder.encode(root, new org.apache.arrow.vector.dictionary.DictionaryProvider.MapDictionaryProvider()));
+            assertTrue(missing.getMessage().contains("pass the DictionaryProvider"), missing.getMessage());
+        }
+    }
+
+    @Test
+    void stringsThatAreNotUtf8AreInvalidValuesNotWrongBytes() {
+        try (org.apache.arrow.vector.VarCharVector s = new org.apache.arrow.vector.VarCharVector("s", allocator);
+                NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of())) {
+            s.allocateNew(2);
+            s.setSafe(0, "ok".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            s.setSafe(1, new byte[] {(byte) 0xff, 'a', 'b', 'c'}); // StringData.fromBytes allows this too
+            s.setValueCount(2);
+            VectorSchemaRoot root = new VectorSchemaRoot(List.of(s));
+            StreamFusionException e = assertThrows(StreamFusionException.class, () -> encoder.encode(root));
+            assertEquals(StreamFusionException.Kind.INVALID_VALUE, e.kind());
+            assertTrue(e.getMessage().contains("field `s`, row 1: the string is not valid UTF-8"), e.getMessage());
+            s.setSafe(1, "abc".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            assertEquals(2, encoder.encode(root).size(), "the encoder stays usable");
+        }
+    }
+
+    @Test
     void unsupportedTypesThrowNamingTheField() {
         NullVector nulls = new NullVector("n");
         nulls.setValueCount(1);
