@@ -240,9 +240,6 @@ public final class RowDataJsonEncoder implements AutoCloseable {
         if (!include.equalsIgnoreCase("ALL") && !include.equalsIgnoreCase("EXCEPT_KEY")) {
             throw new IllegalArgumentException("option value.fields-include=" + include + ": expected ALL or EXCEPT_KEY");
         }
-        if (rowType.getFieldNames().contains(ROW_KIND_COLUMN)) {
-            throw new IllegalArgumentException("field name `" + ROW_KIND_COLUMN + "` is reserved for the row kind");
-        }
         for (String name : options.keySet()) {
             if (!KNOWN_OPTIONS.contains(name)) {
                 throw new IllegalArgumentException("unknown option " + name + "; known: " + KNOWN_OPTIONS + ", "
