@@ -63,7 +63,7 @@ public final class RowDataJsonEncoder implements AutoCloseable {
      * The default of {@code native.min-batch-rows}: the batch size from which the native path is faster than
      * Flink's serializer per row on Nexmark bid and q9 rows (JMH, {@code docs/benchmarks.md}).
      */
-    public static final int DEFAULT_NATIVE_MIN_BATCH_ROWS = 32;
+    public static final int DEFAULT_NATIVE_MIN_BATCH_ROWS = 16;
 
     static final String IGNORE_NULL_FIELDS = "encode.ignore-null-fields";
     /** The Arrow column that carries each row's {@code RowKind} to the native encoder in upsert mode. */
