@@ -1,8 +1,9 @@
-//! The command line: `streamfusion bench` and `streamfusion chart`.
+//! The command line: `streamfusion produce`, `consume`, `verify`, `bench` and `chart`.
 //!
-//! Exit status: 0 success (for `bench`: the run was verified); 1 an error (no broker,
-//! a file that cannot be read); 2 bad arguments; 3 `bench` finished but the records read
-//! back differ from those sent (the result line is still printed).
+//! Exit status: 0 success (for `bench`: the run was verified; for `verify`: the committed
+//! records are exactly the expected ones); 1 an error (no broker, a sink failure, a file
+//! that cannot be read); 2 bad arguments; 3 `bench` or `verify` finished but the records
+//! read back differ from those expected (the result line is still printed).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -10,13 +11,19 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use std::time::Duration;
+
 use crate::bench::{self, BenchOptions, Compression, Mode};
+use crate::bids::{BidOptions, DEFAULT_BASE_TIME_MS};
 use crate::chart;
 use crate::distribution::{Distribution, DEFAULT_SEED};
+use crate::produce::{self, ProduceOptions};
 use crate::progress::Progress;
+use crate::read::{self, Isolation};
 use crate::Error;
 
-/// Exit status of a `bench` run that was not verified.
+/// Exit status of a `bench` run that was not verified, and of a `verify` that found the
+/// topic different from what was expected.
 pub const EXIT_NOT_VERIFIED: u8 = 3;
 
 /// `streamfusion`: Kafka producer benchmarks and charts for bijou64 and StreamFusion.
@@ -36,6 +43,158 @@ pub enum Command {
     Bench(BenchArgs),
     /// Draw the PNG chart of a producer comparison results CSV.
     Chart(ChartArgs),
+    /// Generate Nexmark bids, encode them as Flink JSON and produce them through the
+    /// exactly-once (or at-least-once) sink; resumes after the last committed checkpoint.
+    Produce(ProduceArgs),
+    /// Read a topic from the beginning to the end offsets captured at the start; print
+    /// the records or count them.
+    Consume(ConsumeArgs),
+    /// Check that a topic holds exactly the records `produce` writes for the same
+    /// options: nothing missing, no duplicates (exit 3 otherwise).
+    Verify(VerifyArgs),
+}
+
+/// The sink's delivery guarantee.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Guarantee {
+    /// Idempotent producer; a restart may write the last interval again.
+    AtLeastOnce,
+    /// Transactions: each checkpoint interval commits with its progress record.
+    ExactlyOnce,
+}
+
+/// What decides the records: shared by `produce` and `verify`.
+#[derive(Debug, Args)]
+pub struct BidArgs {
+    /// Bids in all; `_` separators allowed.
+    #[arg(long, default_value = "100000", value_parser = parse_count)]
+    pub events: usize,
+    /// `key.fields` of the Flink JSON encoder (`;`-separated columns; empty: null keys).
+    #[arg(long, default_value = "auction")]
+    pub key_fields: String,
+    /// Base time of the bids' `dateTime` in Unix milliseconds (the generator's seed: the
+    /// same value gives the same bids).
+    #[arg(long, default_value_t = DEFAULT_BASE_TIME_MS)]
+    pub base_time_ms: u64,
+}
+
+impl BidArgs {
+    fn options(&self) -> BidOptions {
+        BidOptions {
+            base_time_ms: self.base_time_ms,
+            key_fields: self.key_fields.clone(),
+        }
+    }
+}
+
+/// Arguments of `streamfusion produce`.
+#[derive(Debug, Args)]
+pub struct ProduceArgs {
+    /// The data topic (created when missing).
+    #[arg(long)]
+    pub topic: String,
+    /// The sink's compacted progress topic (default: TOPIC-progress).
+    #[arg(long)]
+    pub progress_topic: Option<String>,
+    /// The sink's writer id: keep it across restarts (default: produce-TOPIC).
+    #[arg(long)]
+    pub writer_id: Option<String>,
+    /// Partitions of the data topic when it is created.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(i32).range(1..))]
+    pub partitions: i32,
+    /// Delivery guarantee.
+    #[arg(long, value_enum, default_value_t = Guarantee::ExactlyOnce)]
+    pub mode: Guarantee,
+    /// Minimum time between checkpoints (one transaction per interval exactly once).
+    #[arg(long, default_value_t = 1000)]
+    pub checkpoint_interval_ms: u64,
+    /// The sink's transaction timeout (must not exceed the broker's
+    /// transaction.max.timeout.ms).
+    #[arg(long, default_value_t = 60_000)]
+    pub transaction_timeout_ms: u64,
+    /// Rows per Arrow batch.
+    #[arg(long, default_value = "4096", value_parser = parse_count)]
+    pub batch_rows: usize,
+    /// The bids.
+    #[command(flatten)]
+    pub bids: BidArgs,
+    /// Kafka bootstrap servers.
+    #[arg(long, default_value = "127.0.0.1:19092")]
+    pub bootstrap_servers: String,
+    /// Plain progress lines on stderr instead of a progress bar.
+    #[arg(long)]
+    pub ci: bool,
+    /// An extra librdkafka producer property, e.g. `-X linger.ms=20` (repeatable).
+    #[arg(short = 'X', long = "producer-property", value_name = "KEY=VALUE", value_parser = parse_property)]
+    pub producer_properties: Vec<(String, String)>,
+}
+
+impl ProduceArgs {
+    /// The run these arguments describe.
+    #[must_use]
+    pub fn options(&self) -> ProduceOptions {
+        ProduceOptions {
+            bootstrap_servers: self.bootstrap_servers.clone(),
+            topic: self.topic.clone(),
+            partitions: self.partitions,
+            progress_topic: self
+                .progress_topic
+                .clone()
+                .unwrap_or_else(|| format!("{}-progress", self.topic)),
+            writer_id: self
+                .writer_id
+                .clone()
+                .unwrap_or_else(|| format!("produce-{}", self.topic)),
+            mode: match self.mode {
+                Guarantee::AtLeastOnce => streamfusion_sink::Mode::AtLeastOnce,
+                Guarantee::ExactlyOnce => streamfusion_sink::Mode::ExactlyOnce,
+            },
+            checkpoint_interval: Duration::from_millis(self.checkpoint_interval_ms),
+            transaction_timeout: Duration::from_millis(self.transaction_timeout_ms),
+            events: self.bids.events as u64,
+            batch_rows: self.batch_rows,
+            bids: self.bids.options(),
+            producer_properties: self.producer_properties.clone(),
+        }
+    }
+}
+
+/// Arguments of `streamfusion consume`.
+#[derive(Debug, Args)]
+pub struct ConsumeArgs {
+    /// The topic to read.
+    #[arg(long)]
+    pub topic: String,
+    /// The consumer's isolation level.
+    #[arg(long, value_enum, default_value_t = Isolation::ReadCommitted)]
+    pub isolation: Isolation,
+    /// Print every record as KEY<TAB>VALUE (a null key or value as `null`) instead of
+    /// only the counts.
+    #[arg(long)]
+    pub print: bool,
+    /// Kafka bootstrap servers.
+    #[arg(long, default_value = "127.0.0.1:19092")]
+    pub bootstrap_servers: String,
+    /// Plain progress lines on stderr instead of a progress bar.
+    #[arg(long)]
+    pub ci: bool,
+}
+
+/// Arguments of `streamfusion verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The topic to check.
+    #[arg(long)]
+    pub topic: String,
+    /// The bids `produce` was given.
+    #[command(flatten)]
+    pub bids: BidArgs,
+    /// Kafka bootstrap servers.
+    #[arg(long, default_value = "127.0.0.1:19092")]
+    pub bootstrap_servers: String,
+    /// Plain progress lines on stderr instead of a progress bar.
+    #[arg(long)]
+    pub ci: bool,
 }
 
 /// The output format of the `bench` result line.
@@ -180,6 +339,80 @@ pub fn run(cli: Cli) -> Result<ExitCode, Error> {
                 ExitCode::from(EXIT_NOT_VERIFIED)
             })
         }
+        Command::Produce(args) => {
+            let options = args.options();
+            let mut progress = Progress::new(args.ci);
+            let summary = produce::run(&options, &mut progress)?;
+            drop(progress);
+            println!("{}", summary.line());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Consume(args) => {
+            let mut progress = Progress::new(args.ci || args.print);
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let mut failed = None;
+            let counts = read::read_topic(
+                &args.bootstrap_servers,
+                &args.topic,
+                args.isolation,
+                &mut progress,
+                |key, value| {
+                    if args.print && failed.is_none() {
+                        if let Err(error) = print_record(&mut out, key, value) {
+                            failed = Some(error);
+                        }
+                    }
+                },
+            )?;
+            drop(progress);
+            let written = std::io::Write::flush(&mut out);
+            match failed.or(written.err()) {
+                // `streamfusion consume --print | head`: the reader left; not an error.
+                Some(source) if source.kind() == std::io::ErrorKind::BrokenPipe => {
+                    return Ok(ExitCode::SUCCESS)
+                }
+                Some(source) => {
+                    return Err(Error::Io {
+                        path: PathBuf::from("<stdout>"),
+                        source,
+                    })
+                }
+                None => {}
+            }
+            drop(out);
+            let line = format!(
+                "consume: topic {}, isolation {}, partitions {}, records {}, tombstones {}, bytes {}",
+                args.topic,
+                args.isolation,
+                counts.partitions,
+                counts.records,
+                counts.tombstones,
+                counts.bytes
+            );
+            if args.print {
+                eprintln!("{line}");
+            } else {
+                println!("{line}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Verify(args) => {
+            let mut progress = Progress::new(args.ci);
+            let result = read::verify(
+                &args.bootstrap_servers,
+                &args.topic,
+                args.bids.events as u64,
+                &args.bids.options(),
+                &mut progress,
+            )?;
+            drop(progress);
+            println!("{}", result.line());
+            Ok(if result.exact() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(EXIT_NOT_VERIFIED)
+            })
+        }
         Command::Chart(args) => {
             let rows = chart::read_results(&args.csv)?;
             let out = args.out.unwrap_or_else(|| chart::png_beside(&args.csv));
@@ -195,4 +428,15 @@ pub fn run(cli: Cli) -> Result<ExitCode, Error> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+fn print_record(
+    out: &mut impl std::io::Write,
+    key: Option<&[u8]>,
+    value: Option<&[u8]>,
+) -> std::io::Result<()> {
+    out.write_all(key.unwrap_or(b"null"))?;
+    out.write_all(b"\t")?;
+    out.write_all(value.unwrap_or(b"null"))?;
+    out.write_all(b"\n")
 }

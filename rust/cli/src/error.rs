@@ -76,6 +76,33 @@ pub enum Error {
         /// What is wrong.
         reason: String,
     },
+    /// The JSON encoder refused its options or a batch.
+    #[error("encoding the bids: {0}")]
+    Encode(#[from] streamfusion_json::Error),
+    /// An Arrow batch could not be built.
+    #[error("building an Arrow batch: {0}")]
+    Arrow(#[source] arrow_schema::ArrowError),
+    /// The exactly-once / at-least-once sink failed (after the replays `produce` tries).
+    #[error("sink: {0}")]
+    Sink(#[from] streamfusion_sink::Error),
+    /// A read made no progress towards the end offsets captured when it started.
+    #[error(
+        "topic {topic} partition {partition}: no progress for {} s at offset {position} of {end} \
+         (an open transaction? it ends at the latest when its transaction timeout passes)",
+        waited.as_secs()
+    )]
+    Stalled {
+        /// The topic.
+        topic: String,
+        /// The partition that did not reach its end offset.
+        partition: i32,
+        /// Its position (next offset to read; -1 when unknown).
+        position: i64,
+        /// The end offset captured at the start.
+        end: i64,
+        /// How long nothing arrived.
+        waited: Duration,
+    },
     /// Drawing or encoding the chart failed.
     #[error("chart {}: {reason}", path.display())]
     Chart {

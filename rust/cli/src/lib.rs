@@ -1,6 +1,21 @@
-//! The `streamfusion` command line tool (DESIGN.md 2: `rust/cli/`).
+//! The `streamfusion` command line tool (DESIGN.md 2: `rust/cli/`): `produce`, `consume`
+//! and `verify` for the exactly-once sink, `bench` and `chart` for the producer comparison.
 //!
-//! # The model
+//! # Produce, consume, verify (issue #6)
+//!
+//! * [`produce`](mod@produce) generates Nexmark bids ([`bids`]: the `nexmark` crate's
+//!   generator, deterministic per bid), builds Arrow batches, encodes them with
+//!   `streamfusion-json` (Flink mode, key `auction`) and writes them through
+//!   `streamfusion-sink`, exactly once (one transaction per checkpoint interval) or at
+//!   least once. The source position of each checkpoint is the number of bids produced,
+//!   so a restarted run resumes after the last committed bid.
+//! * [`read`] reads a topic to the end offsets captured when it starts (the consumer's
+//!   position decides, so transaction markers and offset gaps are tolerated): `consume`
+//!   prints or counts the records, `verify` compares the `read_committed` records with
+//!   the regenerated ones as a multiset (missing, duplicates, unexpected) and counts the
+//!   aborted or uncommitted ones with a `read_uncommitted` read.
+//!
+//! # The producer comparison
 //!
 //! The producer comparison (`perf/kafka/compare-benchmarks.sh`, DESIGN.md 3.7) measures
 //! how fast one producer thread sends Long values to a real broker, and how many bytes
@@ -30,10 +45,13 @@
 //! ```
 
 pub mod bench;
+pub mod bids;
 pub mod chart;
 pub mod cli;
 pub mod distribution;
 mod error;
+pub mod produce;
 pub mod progress;
+pub mod read;
 
 pub use error::Error;

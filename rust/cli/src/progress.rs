@@ -96,6 +96,25 @@ impl Progress {
         }
     }
 
+    /// A task of `total` units (`what`, e.g. `bids`) starts under `label`: a bar, or one
+    /// plain line.
+    pub fn start_task(&mut self, label: &str, total: u64, what: &str) {
+        label.clone_into(&mut self.label);
+        if self.plain {
+            eprintln!("{label}: {} {what}", grouped(total as f64));
+        }
+        let template =
+            format!("{{prefix}} [{{bar:20}}] {{human_pos}}/{{human_len}} {what} {{per_sec}}");
+        self.bar(total, &template, label);
+    }
+
+    /// The current task has reached `done` units.
+    pub fn position(&self, done: u64) {
+        if let Some(bar) = &self.bar {
+            bar.set_position(done);
+        }
+    }
+
     /// A run ends with its summary line.
     pub fn done(&mut self, summary: &str) {
         self.clear();

@@ -28,7 +28,7 @@
 
 mod producer;
 mod result;
-mod topic;
+pub(crate) mod topic;
 mod verify;
 
 use std::fmt;

@@ -99,6 +99,55 @@ impl Topics {
         }
     }
 
+    /// Creates `topic` with `partitions` partitions (RF 1) unless it exists, then waits
+    /// until every partition has a leader. Returns whether it was created.
+    pub(crate) fn ensure(&self, topic: &str, partitions: i32) -> Result<bool, Error> {
+        let new_topic = NewTopic::new(topic, partitions, TopicReplication::Fixed(1));
+        let results = block_on(self.admin.create_topics([&new_topic], &self.options()))
+            .map_err(Error::kafka(format!("create topic {topic}")))?;
+        let mut created = true;
+        for result in results {
+            match result {
+                Ok(_) => {}
+                Err((_, RDKafkaErrorCode::TopicAlreadyExists)) => created = false,
+                Err((_, code)) => {
+                    return Err(Error::Topic {
+                        topic: topic.to_owned(),
+                        operation: "create",
+                        reason: code.to_string(),
+                    })
+                }
+            }
+        }
+        let deadline = Instant::now() + self.timeout;
+        loop {
+            let ready = self
+                .admin
+                .inner()
+                .fetch_metadata(Some(topic), self.timeout)
+                .ok()
+                .is_some_and(|metadata| {
+                    metadata.topics().iter().any(|t| {
+                        t.name() == topic
+                            && t.error().is_none()
+                            && !t.partitions().is_empty()
+                            && t.partitions().iter().all(|p| p.leader() >= 0)
+                    })
+                });
+            if ready {
+                return Ok(created);
+            }
+            if Instant::now() > deadline {
+                return Err(Error::Topic {
+                    topic: topic.to_owned(),
+                    operation: "wait for leader",
+                    reason: format!("no leader after {} s", self.timeout.as_secs()),
+                });
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     /// Deletes `topic`.
     pub(crate) fn delete(&self, topic: &str) -> Result<(), Error> {
         let results = block_on(self.admin.delete_topics(&[topic], &self.options()))

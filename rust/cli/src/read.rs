@@ -1,0 +1,362 @@
+//! `streamfusion consume` and `streamfusion verify`: reading a topic to the end offsets
+//! captured when the read starts.
+//!
+//! Every partition of the topic is read from its beginning. The end of a partition is its
+//! high watermark when the read starts; the partition is done when the consumer's
+//! position reaches it. The position, not the offset of the last record seen, decides:
+//! a committed transaction ends with a marker that occupies an offset but is no record,
+//! and `read_committed` skips aborted records, so the last record's offset may be far
+//! below the end. Records at or past the captured end are ignored. A `read_committed`
+//! read waits while a transaction below the end is still open (up to [`IDLE_TIMEOUT`]).
+//!
+//! `verify` regenerates the records `produce` wrote for the same options
+//! ([`crate::bids`]) and compares them with the topic as multisets of (key, value) bytes.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use rdkafka::config::ClientConfig;
+use rdkafka::consumer::{BaseConsumer, Consumer};
+use rdkafka::error::KafkaError;
+use rdkafka::message::Message;
+use rdkafka::{Offset, TopicPartitionList};
+use streamfusion_json::EncodedRecords;
+
+use crate::bench::topic::BROKER_WAIT;
+use crate::bids::{BidOptions, BidSource};
+use crate::progress::Progress;
+use crate::Error;
+
+/// A read that makes no progress for this long fails with [`Error::Stalled`].
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(90);
+
+/// Timeout of the metadata and watermark queries.
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The consumer's `isolation.level`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Isolation {
+    /// Only records of committed transactions (and non-transactional ones).
+    ReadCommitted,
+    /// Every record in the log, aborted and open transactions included.
+    ReadUncommitted,
+}
+
+impl Isolation {
+    /// The librdkafka value.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Isolation::ReadCommitted => "read_committed",
+            Isolation::ReadUncommitted => "read_uncommitted",
+        }
+    }
+}
+
+impl fmt::Display for Isolation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What one read saw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ReadCounts {
+    /// Records read.
+    pub records: u64,
+    /// Records with a null value (tombstones).
+    pub tombstones: u64,
+    /// Key and value bytes read.
+    pub bytes: u64,
+    /// Partitions of the topic.
+    pub partitions: usize,
+    /// Sum over partitions of (end offset − low watermark): records plus markers and gaps.
+    pub offsets: u64,
+}
+
+/// Reads every partition of `topic` from the beginning to the end offsets captured at the
+/// start, calling `each(key, value)` per record.
+///
+/// # Errors
+/// [`Error::NoBroker`] when no broker answers; [`Error::Topic`] when the topic does not
+/// exist; [`Error::Kafka`] when consuming fails; [`Error::Stalled`] when a partition makes
+/// no progress for [`IDLE_TIMEOUT`].
+pub fn read_topic(
+    bootstrap: &str,
+    topic: &str,
+    isolation: Isolation,
+    progress: &mut Progress,
+    mut each: impl FnMut(Option<&[u8]>, Option<&[u8]>),
+) -> Result<ReadCounts, Error> {
+    let mut config = ClientConfig::new();
+    config
+        .set("bootstrap.servers", bootstrap)
+        .set("client.id", format!("streamfusion-read-{isolation}"))
+        .set("socket.connection.setup.timeout.ms", "5000")
+        .set(
+            "group.id",
+            format!("streamfusion-read-{}", std::process::id()),
+        )
+        .set("isolation.level", isolation.name())
+        .set("enable.auto.commit", "false")
+        .set("enable.auto.offset.store", "false")
+        .set("enable.partition.eof", "true")
+        .set("auto.offset.reset", "earliest")
+        .set("fetch.wait.max.ms", "100")
+        .set("allow.auto.create.topics", "false");
+    let consumer: BaseConsumer = config.create().map_err(Error::kafka("create consumer"))?;
+    let metadata = consumer
+        .fetch_metadata(Some(topic), BROKER_WAIT)
+        .map_err(|source| Error::NoBroker {
+            bootstrap: bootstrap.to_owned(),
+            waited: BROKER_WAIT,
+            source,
+        })?;
+    let partitions: Vec<i32> = metadata
+        .topics()
+        .iter()
+        .filter(|t| t.name() == topic && t.error().is_none())
+        .flat_map(|t| t.partitions().iter().map(|p| p.id()))
+        .collect();
+    if partitions.is_empty() {
+        return Err(Error::Topic {
+            topic: topic.to_owned(),
+            operation: "read",
+            reason: "the topic does not exist or has no partitions".into(),
+        });
+    }
+    let mut counts = ReadCounts {
+        partitions: partitions.len(),
+        ..ReadCounts::default()
+    };
+    let mut ends: HashMap<i32, i64> = HashMap::new();
+    let mut lows: HashMap<i32, i64> = HashMap::new();
+    let mut assignment = TopicPartitionList::new();
+    for &partition in &partitions {
+        let (low, high) = consumer
+            .fetch_watermarks(topic, partition, TIMEOUT)
+            .map_err(Error::kafka(format!(
+                "read the offsets of {topic} partition {partition}"
+            )))?;
+        counts.offsets += u64::try_from(high - low).unwrap_or(0);
+        ends.insert(partition, high);
+        lows.insert(partition, low);
+        assignment
+            .add_partition_offset(topic, partition, Offset::Beginning)
+            .map_err(Error::kafka("assign"))?;
+    }
+    let mut remaining: HashSet<i32> = partitions
+        .iter()
+        .copied()
+        .filter(|p| ends[p] > lows[p])
+        .collect();
+    consumer
+        .assign(&assignment)
+        .map_err(Error::kafka(format!("assign {topic}")))?;
+    progress.start_task(&format!("read {isolation}"), counts.offsets, "offsets");
+
+    let mut last_progress = Instant::now();
+    let mut positions: HashMap<i32, i64> = HashMap::new();
+    while !remaining.is_empty() {
+        let mut check_positions = false;
+        match consumer.poll(Duration::from_millis(100)) {
+            Some(Ok(message)) => {
+                let partition = message.partition();
+                let end = ends.get(&partition).copied().unwrap_or(0);
+                if message.offset() < end {
+                    counts.records += 1;
+                    counts.bytes += (message.key_len() + message.payload_len()) as u64;
+                    if message.payload().is_none() {
+                        counts.tombstones += 1;
+                    }
+                    each(message.key(), message.payload());
+                    if counts.records.is_multiple_of(4096) {
+                        progress.position(counts.records);
+                    }
+                }
+                if message.offset() + 1 >= end {
+                    remaining.remove(&partition);
+                }
+                positions.insert(partition, message.offset() + 1);
+                last_progress = Instant::now();
+            }
+            Some(Err(KafkaError::PartitionEOF(_))) | None => check_positions = true,
+            Some(Err(error)) => return Err(Error::kafka(format!("consume {topic}"))(error)),
+        }
+        if check_positions || counts.records.is_multiple_of(1024) {
+            let now = consumer
+                .position()
+                .map_err(Error::kafka(format!("position in {topic}")))?;
+            for element in now.elements() {
+                if let Offset::Offset(position) = element.offset() {
+                    let partition = element.partition();
+                    if positions.get(&partition).is_none_or(|&p| position > p) {
+                        positions.insert(partition, position);
+                        last_progress = Instant::now();
+                    }
+                    if position >= ends.get(&partition).copied().unwrap_or(0) {
+                        remaining.remove(&partition);
+                    }
+                }
+            }
+        }
+        if !remaining.is_empty() && last_progress.elapsed() > IDLE_TIMEOUT {
+            let partition = remaining.iter().copied().min().unwrap_or(0);
+            return Err(Error::Stalled {
+                topic: topic.to_owned(),
+                partition,
+                position: positions.get(&partition).copied().unwrap_or(-1),
+                end: ends.get(&partition).copied().unwrap_or(0),
+                waited: IDLE_TIMEOUT,
+            });
+        }
+    }
+    progress.position(counts.records);
+    Ok(counts)
+}
+
+/// The result of `verify`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Verification {
+    /// Records `produce` writes for the options.
+    pub expected: u64,
+    /// Records read with `read_committed`.
+    pub committed: u64,
+    /// Expected records not found (counted with multiplicity).
+    pub missing: u64,
+    /// Expected records found more often than expected (the surplus).
+    pub duplicates: u64,
+    /// Records found that are not expected at all.
+    pub unexpected: u64,
+    /// Records read with `read_uncommitted` beyond those read with `read_committed`:
+    /// data of aborted or still open transactions.
+    pub aborted_or_uncommitted: u64,
+}
+
+impl Verification {
+    /// True when the committed records are exactly the expected ones.
+    #[must_use]
+    pub fn exact(&self) -> bool {
+        self.missing == 0
+            && self.duplicates == 0
+            && self.unexpected == 0
+            && self.committed == self.expected
+    }
+
+    /// The result line printed on stdout.
+    #[must_use]
+    pub fn line(&self) -> String {
+        format!(
+            "verify: expected {}, committed {}, missing {}, duplicates {}, unexpected {}, \
+             aborted-or-uncommitted {}",
+            self.expected,
+            self.committed,
+            self.missing,
+            self.duplicates,
+            self.unexpected,
+            self.aborted_or_uncommitted
+        )
+    }
+}
+
+/// One record as a map key: presence and length of key and value, then the bytes.
+fn record_key(key: Option<&[u8]>, value: Option<&[u8]>) -> Vec<u8> {
+    let mut out =
+        Vec::with_capacity(10 + key.map_or(0, <[u8]>::len) + value.map_or(0, <[u8]>::len));
+    for part in [key, value] {
+        match part {
+            None => out.push(0),
+            Some(bytes) => {
+                out.push(1);
+                out.extend_from_slice(&(bytes.len() as u64).to_be_bytes());
+                out.extend_from_slice(bytes);
+            }
+        }
+    }
+    out
+}
+
+/// Regenerates the records of `events` bids and checks `topic` against them.
+///
+/// # Errors
+/// As [`read_topic`]; [`Error::Encode`] for bad key fields.
+pub fn verify(
+    bootstrap: &str,
+    topic: &str,
+    events: u64,
+    options: &BidOptions,
+    progress: &mut Progress,
+) -> Result<Verification, Error> {
+    crate::produce::connect(bootstrap, "verify-admin")?;
+    // (expected count, committed count) per record.
+    let mut counts: HashMap<Vec<u8>, (u64, u64)> = HashMap::new();
+    let mut source = BidSource::new(options)?;
+    let mut records = EncodedRecords::new();
+    let mut done = 0_u64;
+    while done < events {
+        let rows = (events - done).min(8192) as usize;
+        source.encode_into(done, rows, &mut records)?;
+        for (key, value) in records.iter() {
+            counts.entry(record_key(key, value)).or_default().0 += 1;
+        }
+        done += rows as u64;
+    }
+    let committed = read_topic(
+        bootstrap,
+        topic,
+        Isolation::ReadCommitted,
+        progress,
+        |key, value| counts.entry(record_key(key, value)).or_default().1 += 1,
+    )?;
+    let uncommitted = read_topic(
+        bootstrap,
+        topic,
+        Isolation::ReadUncommitted,
+        progress,
+        |_, _| {},
+    )?;
+    let mut result = Verification {
+        expected: events,
+        committed: committed.records,
+        aborted_or_uncommitted: uncommitted.records.saturating_sub(committed.records),
+        ..Verification::default()
+    };
+    for &(want, got) in counts.values() {
+        if want == 0 {
+            result.unexpected += got;
+        } else {
+            result.missing += want.saturating_sub(got);
+            result.duplicates += got.saturating_sub(want);
+        }
+    }
+    Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_keys_tell_null_from_empty() {
+        assert_ne!(record_key(None, Some(b"")), record_key(Some(b""), None));
+        assert_ne!(
+            record_key(Some(b"a"), Some(b"bc")),
+            record_key(Some(b"ab"), Some(b"c"))
+        );
+    }
+
+    #[test]
+    fn exact_needs_every_count_right() {
+        let mut v = Verification {
+            expected: 3,
+            committed: 3,
+            ..Verification::default()
+        };
+        assert!(v.exact());
+        v.aborted_or_uncommitted = 7;
+        assert!(v.exact(), "aborted data is not an error");
+        v.duplicates = 1;
+        assert!(!v.exact());
+    }
+}

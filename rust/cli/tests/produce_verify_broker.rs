@@ -1,0 +1,192 @@
+//! `streamfusion produce`, `consume` and `verify` against the real local broker
+//! (`kafka/broker start`; another one through `KAFKA_BOOTSTRAP_SERVERS`). Without a broker
+//! these tests fail, they do not skip.
+
+use std::process::{Command, Output};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+fn bootstrap() -> String {
+    std::env::var("KAFKA_BOOTSTRAP_SERVERS").unwrap_or_else(|_| "127.0.0.1:19092".into())
+}
+
+/// A topic name no other test or run uses.
+fn unique_topic(name: &str) -> String {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!(
+        "streamfusion-cli-test-{name}-{}-{nanos}",
+        std::process::id()
+    )
+}
+
+fn streamfusion(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_streamfusion"))
+        .args(args)
+        .output()
+        .expect("run the streamfusion binary")
+}
+
+fn stdout_line(output: &Output) -> String {
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let lines: Vec<&str> = stdout.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(
+        lines.len(),
+        1,
+        "exactly one result line on stdout, got {stdout:?}; stderr:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    lines[0].to_owned()
+}
+
+fn produce(topic: &str, events: &str, extra: &[&str]) -> String {
+    let bootstrap = bootstrap();
+    let mut args = vec![
+        "produce",
+        "--topic",
+        topic,
+        "--events",
+        events,
+        "--bootstrap-servers",
+        &bootstrap,
+        "--ci",
+    ];
+    args.extend_from_slice(extra);
+    let output = streamfusion(&args);
+    assert!(
+        output.status.success(),
+        "streamfusion produce failed ({}); is the broker up at {bootstrap}? run `kafka/broker start`.\nstderr:\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout_line(&output)
+}
+
+fn verify(topic: &str, events: &str) -> (Option<i32>, String) {
+    let bootstrap = bootstrap();
+    let output = streamfusion(&[
+        "verify",
+        "--topic",
+        topic,
+        "--events",
+        events,
+        "--bootstrap-servers",
+        &bootstrap,
+        "--ci",
+    ]);
+    (output.status.code(), stdout_line(&output))
+}
+
+#[test]
+fn exactly_once_20000_bids_verify_exactly() {
+    let topic = unique_topic("eos");
+    let line = produce(
+        &topic,
+        "20000",
+        &[
+            "--mode",
+            "exactly-once",
+            "--checkpoint-interval-ms",
+            "50",
+            "--batch-rows",
+            "1000",
+            "--partitions",
+            "3",
+        ],
+    );
+    assert!(
+        line.starts_with("produce: events 20000, records 20000, bytes "),
+        "{line}"
+    );
+    assert!(line.contains("(resumed at 0, checkpoints "), "{line}");
+
+    let (code, line) = verify(&topic, "20000");
+    assert_eq!(
+        line,
+        "verify: expected 20000, committed 20000, missing 0, duplicates 0, unexpected 0, \
+         aborted-or-uncommitted 0"
+    );
+    assert_eq!(code, Some(0), "{line}");
+
+    let bootstrap = bootstrap();
+    let output = streamfusion(&[
+        "consume",
+        "--topic",
+        &topic,
+        "--isolation",
+        "read-uncommitted",
+        "--bootstrap-servers",
+        &bootstrap,
+        "--ci",
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let line = stdout_line(&output);
+    assert!(
+        line.contains("partitions 3, records 20000, tombstones 0"),
+        "{line}"
+    );
+}
+
+#[test]
+fn a_second_run_resumes_after_the_committed_bids_and_missing_records_exit_3() {
+    let topic = unique_topic("resume");
+    let line = produce(&topic, "3000", &["--checkpoint-interval-ms", "20"]);
+    assert!(
+        line.starts_with("produce: events 3000, records 3000,"),
+        "{line}"
+    );
+    // The same writer again with more events: only the bids not yet committed.
+    let line = produce(&topic, "4000", &["--batch-rows", "512"]);
+    assert!(
+        line.starts_with("produce: events 1000, records 1000,"),
+        "{line}"
+    );
+    assert!(line.contains("(resumed at 3000,"), "{line}");
+    let (code, line) = verify(&topic, "4000");
+    assert_eq!(code, Some(0), "{line}");
+    assert!(
+        line.contains("missing 0, duplicates 0, unexpected 0"),
+        "{line}"
+    );
+
+    // Expecting more bids than were produced: 500 are missing.
+    let (code, line) = verify(&topic, "4500");
+    assert_eq!(
+        line,
+        "verify: expected 4500, committed 4000, missing 500, duplicates 0, unexpected 0, \
+         aborted-or-uncommitted 0"
+    );
+    assert_eq!(code, Some(3), "{line}");
+
+    // Expecting fewer: the surplus is unexpected, nothing missing.
+    let (code, line) = verify(&topic, "3500");
+    assert!(
+        line.contains("missing 0, duplicates 0, unexpected 500"),
+        "{line}"
+    );
+    assert_eq!(code, Some(3), "{line}");
+}
+
+#[test]
+fn at_least_once_replayed_records_count_as_duplicates() {
+    let topic = unique_topic("alo");
+    let line = produce(&topic, "2000", &["--mode", "at-least-once"]);
+    assert!(
+        line.starts_with("produce: events 2000, records 2000,"),
+        "{line}"
+    );
+    // A different writer id does not find the first one's progress: all 2000 again.
+    let line = produce(
+        &topic,
+        "2000",
+        &["--mode", "at-least-once", "--writer-id", "another"],
+    );
+    assert!(line.starts_with("produce: events 2000,"), "{line}");
+    let (code, line) = verify(&topic, "2000");
+    assert!(
+        line.contains("committed 4000, missing 0, duplicates 2000, unexpected 0"),
+        "{line}"
+    );
+    assert_eq!(code, Some(3), "{line}");
+}
