@@ -169,3 +169,83 @@ pub fn read_all(topic: &str, isolation: &str) -> Vec<Read> {
     read.sort_by_key(|r| (r.partition, r.offset));
     read
 }
+
+/// The `verify` check of the fault tests: reads `topic` with `read_committed` to the end offsets captured when
+/// it starts ([`read_all`]) and asserts that the committed records are exactly rows `expected` of
+/// [`records`] — every value once (zero duplicates), none missing, nothing else — with every record in the
+/// partition its key hashes to (`partitions` partitions) and each partition in ascending id order (the order
+/// the rows were written). Returns how many records it read.
+pub fn verify_exactly_once(
+    topic: &str,
+    partitions: i32,
+    expected: impl IntoIterator<Item = i64>,
+) -> usize {
+    use std::collections::HashMap;
+    let committed = read_all(topic, "read_committed");
+    let mut counts: HashMap<Vec<u8>, usize> = HashMap::new();
+    for r in &committed {
+        let key = r.key.as_deref().expect("every record is keyed");
+        assert_eq!(
+            r.partition,
+            streamfusion_sink::partition_for_key(key, partitions),
+            "{topic}: record at {}@{} is not where its key hashes",
+            r.partition,
+            r.offset
+        );
+        *counts
+            .entry(r.value.clone().expect("no tombstones written"))
+            .or_default() += 1;
+    }
+    let expected: Vec<i64> = expected.into_iter().collect();
+    let missing: Vec<i64> = expected
+        .iter()
+        .copied()
+        .filter(|&id| !counts.contains_key(&value_of(id)))
+        .collect();
+    let duplicates: Vec<String> = counts
+        .iter()
+        .filter(|(_, &n)| n > 1)
+        .map(|(v, n)| format!("{} x{n}", String::from_utf8_lossy(v)))
+        .collect();
+    let wanted: HashSet<Vec<u8>> = expected.iter().map(|&id| value_of(id)).collect();
+    let unexpected: Vec<String> = counts
+        .keys()
+        .filter(|v| !wanted.contains(*v))
+        .map(|v| String::from_utf8_lossy(v).into_owned())
+        .collect();
+    assert!(
+        missing.is_empty() && duplicates.is_empty() && unexpected.is_empty(),
+        "{topic}: read_committed read {} records for {} expected: {} missing {:?}, {} duplicated {:?}, {} unexpected {:?}",
+        committed.len(),
+        expected.len(),
+        missing.len(),
+        missing.iter().take(10).collect::<Vec<_>>(),
+        duplicates.len(),
+        duplicates.iter().take(10).collect::<Vec<_>>(),
+        unexpected.len(),
+        unexpected.iter().take(10).collect::<Vec<_>>(),
+    );
+    assert_eq!(committed.len(), expected.len(), "{topic}: record count");
+    // In write order per partition: ids ascend within each partition.
+    for pair in committed.windows(2) {
+        if pair[0].partition == pair[1].partition {
+            let id = |r: &Read| {
+                let v = String::from_utf8_lossy(r.value.as_deref().unwrap()).into_owned();
+                v.trim_start_matches("{\"id\":")
+                    .split(',')
+                    .next()
+                    .unwrap()
+                    .parse::<i64>()
+                    .unwrap()
+            };
+            assert!(
+                id(&pair[0]) < id(&pair[1]),
+                "{topic}[{}]: offsets {} and {} out of write order",
+                pair[0].partition,
+                pair[0].offset,
+                pair[1].offset
+            );
+        }
+    }
+    committed.len()
+}
