@@ -20,6 +20,7 @@ use crate::distribution::{Distribution, DEFAULT_SEED};
 use crate::produce::{self, ProduceOptions};
 use crate::progress::Progress;
 use crate::read::{self, Isolation};
+use crate::source::{FileFormat, Input};
 use crate::Error;
 
 /// Exit status of a `bench` run that was not verified, and of a `verify` that found the
@@ -43,8 +44,9 @@ pub enum Command {
     Bench(BenchArgs),
     /// Draw the PNG chart of a producer comparison results CSV.
     Chart(ChartArgs),
-    /// Generate Nexmark bids, encode them as Flink JSON and produce them through the
-    /// exactly-once (or at-least-once) sink; resumes after the last committed checkpoint.
+    /// Generate Nexmark bids (or read an Arrow IPC / CSV file), encode them as Flink JSON
+    /// and produce them through the exactly-once (or at-least-once) sink; resumes after
+    /// the last committed checkpoint.
     Produce(ProduceArgs),
     /// Read a topic from the beginning to the end offsets captured at the start; print
     /// the records or count them.
@@ -65,7 +67,7 @@ pub enum Guarantee {
 
 /// What decides the records: shared by `produce` and `verify`.
 #[derive(Debug, Args)]
-pub struct BidArgs {
+pub struct InputArgs {
     /// Bids in all; `_` separators allowed.
     #[arg(long, default_value = "100000", value_parser = parse_count)]
     pub events: usize,
@@ -76,13 +78,26 @@ pub struct BidArgs {
     /// same value gives the same bids).
     #[arg(long, default_value_t = DEFAULT_BASE_TIME_MS)]
     pub base_time_ms: u64,
+    /// Every row of this Arrow IPC (`.arrow`, `.arrows`, `.ipc`, `.feather`: file or
+    /// stream format) or CSV file (`.csv`, with a header row) instead of generated bids.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["events", "base_time_ms"])]
+    pub input: Option<PathBuf>,
+    /// The format of `--input` when its extension does not say.
+    #[arg(long, value_enum, requires = "input")]
+    pub input_format: Option<FileFormat>,
 }
 
-impl BidArgs {
-    fn options(&self) -> BidOptions {
-        BidOptions {
-            base_time_ms: self.base_time_ms,
-            key_fields: self.key_fields.clone(),
+impl InputArgs {
+    fn input(&self) -> Result<Input, Error> {
+        match &self.input {
+            Some(path) => Input::file(path.clone(), self.input_format, self.key_fields.clone()),
+            None => Ok(Input::Bids {
+                options: BidOptions {
+                    base_time_ms: self.base_time_ms,
+                    key_fields: self.key_fields.clone(),
+                },
+                events: self.events as u64,
+            }),
         }
     }
 }
@@ -112,12 +127,12 @@ pub struct ProduceArgs {
     /// transaction.max.timeout.ms).
     #[arg(long, default_value_t = 60_000)]
     pub transaction_timeout_ms: u64,
-    /// Rows per Arrow batch.
+    /// Rows per Arrow batch (at most: a file's own batches may be smaller).
     #[arg(long, default_value = "4096", value_parser = parse_count)]
     pub batch_rows: usize,
-    /// The bids.
+    /// The rows.
     #[command(flatten)]
-    pub bids: BidArgs,
+    pub source: InputArgs,
     /// Kafka bootstrap servers.
     #[arg(long, default_value = "127.0.0.1:19092")]
     pub bootstrap_servers: String,
@@ -131,9 +146,11 @@ pub struct ProduceArgs {
 
 impl ProduceArgs {
     /// The run these arguments describe.
-    #[must_use]
-    pub fn options(&self) -> ProduceOptions {
-        ProduceOptions {
+    ///
+    /// # Errors
+    /// [`Error::Input`] when `--input` names a file of unknown type.
+    pub fn options(&self) -> Result<ProduceOptions, Error> {
+        Ok(ProduceOptions {
             bootstrap_servers: self.bootstrap_servers.clone(),
             topic: self.topic.clone(),
             partitions: self.partitions,
@@ -151,11 +168,10 @@ impl ProduceArgs {
             },
             checkpoint_interval: Duration::from_millis(self.checkpoint_interval_ms),
             transaction_timeout: Duration::from_millis(self.transaction_timeout_ms),
-            events: self.bids.events as u64,
+            input: self.source.input()?,
             batch_rows: self.batch_rows,
-            bids: self.bids.options(),
             producer_properties: self.producer_properties.clone(),
-        }
+        })
     }
 }
 
@@ -186,9 +202,9 @@ pub struct VerifyArgs {
     /// The topic to check.
     #[arg(long)]
     pub topic: String,
-    /// The bids `produce` was given.
+    /// The rows `produce` was given.
     #[command(flatten)]
-    pub bids: BidArgs,
+    pub source: InputArgs,
     /// Kafka bootstrap servers.
     #[arg(long, default_value = "127.0.0.1:19092")]
     pub bootstrap_servers: String,
@@ -340,7 +356,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Error> {
             })
         }
         Command::Produce(args) => {
-            let options = args.options();
+            let options = args.options()?;
             let mut progress = Progress::new(args.ci);
             let summary = produce::run(&options, &mut progress)?;
             drop(progress);
@@ -401,8 +417,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Error> {
             let result = read::verify(
                 &args.bootstrap_servers,
                 &args.topic,
-                args.bids.events as u64,
-                &args.bids.options(),
+                &args.source.input()?,
                 &mut progress,
             )?;
             drop(progress);

@@ -76,8 +76,17 @@ pub enum Error {
         /// What is wrong.
         reason: String,
     },
+    /// An input file of `produce` or `verify` is not what its format says, or has fewer
+    /// rows than the committed position.
+    #[error("{}: {reason}", path.display())]
+    Input {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
     /// The JSON encoder refused its options or a batch.
-    #[error("encoding the bids: {0}")]
+    #[error("encoding the records: {0}")]
     Encode(#[from] streamfusion_json::Error),
     /// An Arrow batch could not be built.
     #[error("building an Arrow batch: {0}")]

@@ -8,7 +8,8 @@
 //!   `streamfusion-json` (Flink mode, key `auction`) and writes them through
 //!   `streamfusion-sink`, exactly once (one transaction per checkpoint interval) or at
 //!   least once. The source position of each checkpoint is the number of bids produced,
-//!   so a restarted run resumes after the last committed bid.
+//!   so a restarted run resumes after the last committed bid. [`source`] puts the rows
+//!   of an Arrow IPC or CSV file in place of the bids, by the same positions.
 //! * [`read`] reads a topic to the end offsets captured when it starts (the consumer's
 //!   position decides, so transaction markers and offset gaps are tolerated): `consume`
 //!   prints or counts the records, `verify` compares the `read_committed` records with
@@ -53,5 +54,6 @@ mod error;
 pub mod produce;
 pub mod progress;
 pub mod read;
+pub mod source;
 
 pub use error::Error;

@@ -1,11 +1,12 @@
-//! `streamfusion produce`: Nexmark bids → Arrow batches → Flink JSON records → Kafka through
-//! [`streamfusion_sink::Sink`], at least once or exactly once.
+//! `streamfusion produce`: Nexmark bids or the rows of an Arrow IPC / CSV file → Arrow
+//! batches → Flink JSON records → Kafka through [`streamfusion_sink::Sink`], at least once
+//! or exactly once.
 //!
-//! The source position recorded with every checkpoint is the number of bids produced so
+//! The source position recorded with every checkpoint is the number of rows produced so
 //! far (8 bytes, big-endian). On start the sink's `recover()` returns the last committed
-//! position, and the run continues with the bid after it: the bids are regenerated
-//! deterministically ([`crate::bids`]), so a restarted run writes exactly the remaining
-//! ones. A checkpoint is taken when `checkpoint_interval` has passed since the last one
+//! position, and the run continues with the row after it: the bids are regenerated
+//! deterministically ([`crate::bids`]) and a file is read in the same order
+//! ([`crate::source`]), so a restarted run writes exactly the remaining ones. A checkpoint is taken when `checkpoint_interval` has passed since the last one
 //! (checked after each batch) and once at the end. When the sink asks for a replay
 //! (an aborted transaction, a fenced or failed producer, a failed delivery) the run
 //! recovers and continues from the recovered position, up to [`MAX_REPLAYS`] times.
@@ -17,8 +18,8 @@ use streamfusion_json::EncodedRecords;
 use streamfusion_sink::{Mode, Sink, SinkConfig};
 
 use crate::bench::topic::Topics;
-use crate::bids::{BidOptions, BidSource};
 use crate::progress::{grouped, Progress};
+use crate::source::{Input, RowSource};
 use crate::Error;
 
 /// How many times one run recovers and replays after a sink error before giving up.
@@ -46,12 +47,10 @@ pub struct ProduceOptions {
     pub checkpoint_interval: Duration,
     /// The sink's transaction timeout.
     pub transaction_timeout: Duration,
-    /// Bids in all (a restarted run produces the ones not yet committed).
-    pub events: u64,
-    /// Rows per Arrow batch.
+    /// The rows and their keys (a restarted run produces the ones not yet committed).
+    pub input: Input,
+    /// Rows per Arrow batch (at most; a file's batches may be smaller).
     pub batch_rows: usize,
-    /// Generator and encoder options.
-    pub bids: BidOptions,
     /// Extra librdkafka producer properties.
     pub producer_properties: Vec<(String, String)>,
 }
@@ -59,9 +58,9 @@ pub struct ProduceOptions {
 /// What a `produce` run did.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProduceSummary {
-    /// Bids committed before this run started (the recovered position).
+    /// Rows committed before this run started (the recovered position).
     pub resumed_at: u64,
-    /// Bids produced by this run (each counted once, replays excluded).
+    /// Rows (bids) produced by this run (each counted once, replays excluded).
     pub events: u64,
     /// Records written by this run, replayed ones included.
     pub records: u64,
@@ -94,7 +93,7 @@ impl ProduceSummary {
     }
 }
 
-/// The 8-byte source position of `events` bids.
+/// The 8-byte source position of `events` rows.
 #[must_use]
 pub fn encode_position(events: u64) -> [u8; 8] {
     events.to_be_bytes()
@@ -121,9 +120,10 @@ pub(crate) fn connect(bootstrap: &str, role: &str) -> Result<Topics, Error> {
 /// # Errors
 /// [`Error::NoBroker`] when no broker answers; [`Error::Topic`] when the topic cannot be
 /// created; [`Error::Sink`] when the sink fails to start or fails more than
-/// [`MAX_REPLAYS`] times; [`Error::Encode`] for bad key fields.
+/// [`MAX_REPLAYS`] times; [`Error::Encode`] for bad key fields or a column that cannot
+/// be encoded; [`Error::Io`] or [`Error::Input`] for an input file that cannot be read.
 pub fn run(options: &ProduceOptions, progress: &mut Progress) -> Result<ProduceSummary, Error> {
-    let mut source = BidSource::new(&options.bids)?;
+    let mut source = RowSource::open(&options.input)?;
     let topics = connect(&options.bootstrap_servers, "produce-admin")?;
     if topics.ensure(&options.topic, options.partitions)? {
         progress.message(&format!(
@@ -156,33 +156,34 @@ pub fn run(options: &ProduceOptions, progress: &mut Progress) -> Result<ProduceS
     };
     if resumed_at > 0 {
         progress.message(&format!(
-            "{}: resuming after {resumed_at} committed bids (checkpoint {})",
+            "{}: resuming after {resumed_at} committed rows (checkpoint {})",
             options.writer_id,
             next_id.saturating_sub(1)
         ));
     }
     let started = Instant::now();
-    progress.start_task("produce", options.events, "bids");
+    progress.start_task("produce", source.total(), &options.input.describe());
     progress.position(resumed_at);
     let mut produced = resumed_at;
     let mut records = EncodedRecords::new();
     let mut last_checkpoint = Instant::now();
+    let mut exhausted = false;
     let mut dirty = false;
-    while produced < options.events || dirty {
+    while !exhausted || dirty {
         let step = (|| -> Result<(), Error> {
-            if produced < options.events {
-                let rows = (options.events - produced).min(options.batch_rows as u64) as usize;
-                source.encode_into(produced, rows, &mut records)?;
-                sink.write(&records)?;
-                produced += rows as u64;
-                dirty = true;
-                summary.records += records.len() as u64;
-                summary.bytes += (records.keys().len() + records.values().len()) as u64;
+            if !exhausted {
+                let rows = source.encode_into(produced, options.batch_rows, &mut records)?;
+                if rows == 0 {
+                    exhausted = true;
+                } else {
+                    sink.write(&records)?;
+                    produced += rows as u64;
+                    dirty = true;
+                    summary.records += records.len() as u64;
+                    summary.bytes += (records.keys().len() + records.values().len()) as u64;
+                }
             }
-            if dirty
-                && (produced >= options.events
-                    || last_checkpoint.elapsed() >= options.checkpoint_interval)
-            {
+            if dirty && (exhausted || last_checkpoint.elapsed() >= options.checkpoint_interval) {
                 sink.checkpoint(next_id, &encode_position(produced))?;
                 next_id += 1;
                 dirty = false;
@@ -203,6 +204,7 @@ pub fn run(options: &ProduceOptions, progress: &mut Progress) -> Result<ProduceS
                 let (id, position) = recover(&mut sink)?;
                 next_id = id;
                 produced = position;
+                exhausted = false;
                 dirty = false;
             }
             Err(error) => return Err(error),
@@ -211,7 +213,7 @@ pub fn run(options: &ProduceOptions, progress: &mut Progress) -> Result<ProduceS
     summary.events = produced - resumed_at;
     summary.seconds = started.elapsed().as_secs_f64();
     progress.done(&format!(
-        "produced {} bids ({} already committed) in {:.3} s",
+        "produced {} rows ({} already committed) in {:.3} s",
         summary.events, resumed_at, summary.seconds
     ));
     Ok(summary)

@@ -97,15 +97,22 @@ impl Progress {
     }
 
     /// A task of `total` units (`what`, e.g. `bids`) starts under `label`: a bar, or one
-    /// plain line.
-    pub fn start_task(&mut self, label: &str, total: u64, what: &str) {
+    /// plain line. `None`: the total is not known in advance (a counter instead of a bar).
+    pub fn start_task(&mut self, label: &str, total: Option<u64>, what: &str) {
         label.clone_into(&mut self.label);
         if self.plain {
-            eprintln!("{label}: {} {what}", grouped(total as f64));
+            match total {
+                Some(total) => eprintln!("{label}: {} {what}", grouped(total as f64)),
+                None => eprintln!("{label}: {what}"),
+            }
         }
-        let template =
-            format!("{{prefix}} [{{bar:20}}] {{human_pos}}/{{human_len}} {what} {{per_sec}}");
-        self.bar(total, &template, label);
+        let template = match total {
+            Some(_) => {
+                format!("{{prefix}} [{{bar:20}}] {{human_pos}}/{{human_len}} {what} {{per_sec}}")
+            }
+            None => format!("{{prefix}} {{spinner}} {{human_pos}} {what} {{per_sec}}"),
+        };
+        self.bar(total.unwrap_or(0), &template, label);
     }
 
     /// The current task has reached `done` units.

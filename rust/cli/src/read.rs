@@ -9,8 +9,8 @@
 //! below the end. Records at or past the captured end are ignored. A `read_committed`
 //! read waits while a transaction below the end is still open (up to [`IDLE_TIMEOUT`]).
 //!
-//! `verify` regenerates the records `produce` wrote for the same options
-//! ([`crate::bids`]) and compares them with the topic as multisets of (key, value) bytes.
+//! `verify` regenerates the records `produce` wrote for the same input
+//! ([`crate::source`]: bids or a file) and compares them with the topic as multisets of (key, value) bytes.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -24,8 +24,8 @@ use rdkafka::{Offset, TopicPartitionList};
 use streamfusion_json::EncodedRecords;
 
 use crate::bench::topic::BROKER_WAIT;
-use crate::bids::{BidOptions, BidSource};
 use crate::progress::Progress;
+use crate::source::{Input, RowSource};
 use crate::Error;
 
 /// A read that makes no progress for this long fails with [`Error::Stalled`].
@@ -154,7 +154,11 @@ pub fn read_topic(
     consumer
         .assign(&assignment)
         .map_err(Error::kafka(format!("assign {topic}")))?;
-    progress.start_task(&format!("read {isolation}"), counts.offsets, "offsets");
+    progress.start_task(
+        &format!("read {isolation}"),
+        Some(counts.offsets),
+        "offsets",
+    );
 
     let mut last_progress = Instant::now();
     let mut positions: HashMap<i32, i64> = HashMap::new();
@@ -219,7 +223,7 @@ pub fn read_topic(
 /// The result of `verify`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Verification {
-    /// Records `produce` writes for the options.
+    /// Records `produce` writes for the input.
     pub expected: u64,
     /// Records read with `read_committed`.
     pub committed: u64,
@@ -277,30 +281,32 @@ fn record_key(key: Option<&[u8]>, value: Option<&[u8]>) -> Vec<u8> {
     out
 }
 
-/// Regenerates the records of `events` bids and checks `topic` against them.
+/// Regenerates the records `produce` writes for `input` and checks `topic` against them.
 ///
 /// # Errors
-/// As [`read_topic`]; [`Error::Encode`] for bad key fields.
+/// As [`read_topic`]; [`Error::Encode`] for bad key fields; [`Error::Io`] or
+/// [`Error::Input`] for an input file that cannot be read.
 pub fn verify(
     bootstrap: &str,
     topic: &str,
-    events: u64,
-    options: &BidOptions,
+    input: &Input,
     progress: &mut Progress,
 ) -> Result<Verification, Error> {
     crate::produce::connect(bootstrap, "verify-admin")?;
     // (expected count, committed count) per record.
     let mut counts: HashMap<Vec<u8>, (u64, u64)> = HashMap::new();
-    let mut source = BidSource::new(options)?;
+    let mut source = RowSource::open(input)?;
     let mut records = EncodedRecords::new();
-    let mut done = 0_u64;
-    while done < events {
-        let rows = (events - done).min(8192) as usize;
-        source.encode_into(done, rows, &mut records)?;
+    let mut expected = 0_u64;
+    loop {
+        let rows = source.encode_into(expected, 8192, &mut records)?;
+        if rows == 0 {
+            break;
+        }
         for (key, value) in records.iter() {
             counts.entry(record_key(key, value)).or_default().0 += 1;
         }
-        done += rows as u64;
+        expected += rows as u64;
     }
     let committed = read_topic(
         bootstrap,
@@ -317,7 +323,7 @@ pub fn verify(
         |_, _| {},
     )?;
     let mut result = Verification {
-        expected: events,
+        expected,
         committed: committed.records,
         aborted_or_uncommitted: uncommitted.records.saturating_sub(committed.records),
         ..Verification::default()

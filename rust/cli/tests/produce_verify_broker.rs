@@ -190,3 +190,111 @@ fn at_least_once_replayed_records_count_as_duplicates() {
     );
     assert_eq!(code, Some(3), "{line}");
 }
+
+/// `--input FILE`: the rows of a CSV file produced exactly once, verified against the
+/// same file; a second run of the same writer resumes at the end and writes nothing; a
+/// file with one more row finds that row missing.
+#[test]
+fn csv_file_rows_verify_exactly_and_resume_at_the_end() {
+    let dir = std::env::temp_dir().join(unique_topic("csv"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("orders.csv");
+    let mut text = String::from("order_id,customer,amount,note\n");
+    for i in 0..3000 {
+        let note = if i % 7 == 0 { "" } else { "\"gift, wrapped\"" };
+        text.push_str(&format!("{i},c{},{}.25,{note}\n", i % 113, i * 3));
+    }
+    std::fs::write(&csv, &text).unwrap();
+    let csv_arg = csv.to_str().unwrap();
+    let topic = unique_topic("csv");
+    let bootstrap = bootstrap();
+    let produce = |extra: &[&str]| {
+        let mut args = vec![
+            "produce",
+            "--topic",
+            &topic,
+            "--input",
+            csv_arg,
+            "--key-fields",
+            "order_id",
+            "--batch-rows",
+            "500",
+            "--checkpoint-interval-ms",
+            "0",
+            "--partitions",
+            "2",
+            "--bootstrap-servers",
+            &bootstrap,
+            "--ci",
+        ];
+        args.extend_from_slice(extra);
+        let output = streamfusion(&args);
+        assert!(output.status.success(), "{output:?}");
+        stdout_line(&output)
+    };
+    let line = produce(&[]);
+    assert!(
+        line.starts_with("produce: events 3000, records 3000, bytes "),
+        "{line}"
+    );
+    assert!(
+        line.contains("(resumed at 0, checkpoints 6, replays 0)"),
+        "{line}"
+    );
+    let line = produce(&[]);
+    assert!(
+        line.starts_with("produce: events 0, records 0, bytes 0,"),
+        "{line}"
+    );
+    assert!(
+        line.contains("(resumed at 3000, checkpoints 0, replays 0)"),
+        "{line}"
+    );
+
+    let verify = |path: &str| {
+        let output = streamfusion(&[
+            "verify",
+            "--topic",
+            &topic,
+            "--input",
+            path,
+            "--key-fields",
+            "order_id",
+            "--bootstrap-servers",
+            &bootstrap,
+            "--ci",
+        ]);
+        (output.status.code(), stdout_line(&output))
+    };
+    assert_eq!(
+        verify(csv_arg),
+        (
+            Some(0),
+            "verify: expected 3000, committed 3000, missing 0, duplicates 0, unexpected 0, \
+             aborted-or-uncommitted 0"
+                .to_owned()
+        )
+    );
+    let longer = dir.join("orders-longer.csv");
+    std::fs::write(&longer, format!("{text}3000,c0,1.25,\n")).unwrap();
+    assert_eq!(
+        verify(longer.to_str().unwrap()),
+        (
+            Some(3),
+            "verify: expected 3001, committed 3000, missing 1, duplicates 0, unexpected 0, \
+             aborted-or-uncommitted 0"
+                .to_owned()
+        )
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn input_conflicts_with_generated_bids() {
+    let output = streamfusion(&[
+        "produce", "--topic", "t", "--input", "x.csv", "--events", "5",
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("cannot be used with"), "{stderr}");
+}
