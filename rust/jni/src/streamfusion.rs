@@ -682,6 +682,26 @@ fn to_java<'local>(
     Ok(out)
 }
 
+/// The body of `encode` and `encodeFlat`: reads the `long[]` argument `name`, makes the batch's handoff
+/// with `take`, reports a closed handle before the data is looked at, encodes and returns the six result
+/// arrays (see [`to_java`]).
+fn encode_batch<'local>(
+    env: &mut JNIEnv<'local>,
+    handle: jlong,
+    words: &JLongArray<'local>,
+    name: &'static str,
+    take: impl FnOnce(Vec<jlong>) -> Result<Exported, JniError>,
+) -> Result<Option<jobjectArray>, JniError> {
+    non_null(words, name)?;
+    let mut values = vec![0; env.get_array_length(words)? as usize];
+    env.get_long_array_region(words, 0, &mut values)?;
+    let exported = take(values)?;
+    let handle = Handle::from(handle);
+    lookup(handle)?;
+    let out = encode_with(handle, exported, |records| to_java(env, records))?;
+    Ok(Some(out.into_raw()))
+}
+
 /// `private static native long open(String[] optionKeys, String[] optionValues)`: parses the options once
 /// and returns a new handle. Throws `IllegalArgumentException` for an unknown option, a bad value or
 /// arrays of different lengths; `NullPointerException` for a null array or element.
@@ -723,16 +743,18 @@ pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonEncoder_encode<'loc
     row_count: jint,
 ) -> jobjectArray {
     throwing(&mut env, |env| {
-        non_null(&arrow_array_addresses, "arrowArrayAddresses")?;
-        let mut addresses = vec![0; env.get_array_length(&arrow_array_addresses)? as usize];
-        env.get_long_array_region(&arrow_array_addresses, 0, &mut addresses)?;
-        // SAFETY: the addresses come from `ArrowArray.memoryAddress()` / `ArrowSchema.memoryAddress()` of
-        // structs the Java caller just filled with `Data.exportVector` / `Data.exportSchema` and hands over.
-        let exported = unsafe { take_exported(&addresses, arrow_schema_address, row_count) }?;
-        let handle = Handle::from(handle);
-        lookup(handle)?; // a closed handle is reported as such before the data is looked at
-        let out = encode_with(handle, exported, |records| to_java(env, records))?;
-        Ok(Some(out.into_raw()))
+        encode_batch(
+            env,
+            handle,
+            &arrow_array_addresses,
+            "arrowArrayAddresses",
+            |addresses| {
+                // SAFETY: the addresses come from `ArrowArray.memoryAddress()` / `ArrowSchema.memoryAddress()`
+                // of structs the Java caller just filled with `Data.exportVector` / `Data.exportSchema` and
+                // hands over.
+                unsafe { take_exported(&addresses, arrow_schema_address, row_count) }
+            },
+        )
     })
     .unwrap_or(std::ptr::null_mut())
 }
@@ -753,17 +775,12 @@ pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonEncoder_encodeFlat<
     row_count: jint,
 ) -> jobjectArray {
     throwing(&mut env, |env| {
-        non_null(&column_words, "columnWords")?;
-        let mut words = vec![0; env.get_array_length(&column_words)? as usize];
-        env.get_long_array_region(&column_words, 0, &mut words)?;
-        // SAFETY: the words are `ArrowBuf.memoryAddress()` / `capacity()` of the root's buffers, each of
-        // which the Java caller holds a reference on until this call returns; the schema address as for
-        // `encode`.
-        let exported = unsafe { take_flat(words, arrow_schema_address, row_count) }?;
-        let handle = Handle::from(handle);
-        lookup(handle)?;
-        let out = encode_with(handle, exported, |records| to_java(env, records))?;
-        Ok(Some(out.into_raw()))
+        encode_batch(env, handle, &column_words, "columnWords", |words| {
+            // SAFETY: the words are `ArrowBuf.memoryAddress()` / `capacity()` of the root's buffers, each
+            // of which the Java caller holds a reference on until this call returns; the schema address as
+            // for `encode`.
+            unsafe { take_flat(words, arrow_schema_address, row_count) }
+        })
     })
     .unwrap_or(std::ptr::null_mut())
 }
