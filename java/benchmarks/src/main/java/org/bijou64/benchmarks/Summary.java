@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -61,24 +62,33 @@ public final class Summary {
             if (size != null) {
                 sizes.add(Integer.parseInt((String) size));
             }
-            // StreamFusion's benchmarks vary the row shape and the batch size instead.
-            Object variant = params.getOrDefault("distribution", params.get("shape"));
             Object batch = params.get("batch");
             if (batch != null) {
                 batches.add(Integer.parseInt((String) batch));
-                size = batch;
             }
-            scores.put(key(name, (String) variant, size == null ? null : (String) size),
-                    ((Number) metric.get("score")).doubleValue());
+            scores.put(key(name, new TreeMap<>(params)), ((Number) metric.get("score")).doubleValue());
         }
     }
 
-    private static String key(String name, String distribution, String size) {
-        return name + "|" + distribution + "|" + size;
+    /** {@code name}, then its parameters in name order: {@code BulkBenchmark.encodeAllJava|distribution=d|size=16}. */
+    private static String key(String name, Map<String, ?> params) {
+        StringBuilder key = new StringBuilder(name);
+        params.forEach((param, value) -> key.append('|').append(param).append('=').append(value));
+        return key.toString();
     }
 
-    private Double score(String name, String distribution, Integer size) {
-        return scores.get(key(name, distribution, size == null ? null : size.toString()));
+    /**
+     * The score of {@code name} run with the parameters given as name, value pairs (a null value: the parameter
+     * is absent), or null when the results hold none.
+     */
+    private Double score(String name, Object... params) {
+        Map<String, Object> wanted = new TreeMap<>();
+        for (int i = 0; i < params.length; i += 2) {
+            if (params[i + 1] != null) {
+                wanted.put((String) params[i], params[i + 1].toString());
+            }
+        }
+        return scores.get(key(name, wanted));
     }
 
     private String render() {
@@ -99,9 +109,9 @@ public final class Summary {
     private void perRecord(StringBuilder out, String title, String clazz, String baseline, String baselineLabel) {
         List<String[]> rows = new ArrayList<>();
         for (String d : DISTRIBUTIONS) {
-            Double base = score(clazz + "." + baseline, d, null);
-            Double java = score(clazz + ".bijou64Java", d, null);
-            Double jni = score(clazz + ".bijou64Jni", d, null);
+            Double base = score(clazz + "." + baseline, "distribution", d);
+            Double java = score(clazz + ".bijou64Java", "distribution", d);
+            Double jni = score(clazz + ".bijou64Jni", "distribution", d);
             if (base == null && java == null && jni == null) {
                 continue;
             }
@@ -121,24 +131,25 @@ public final class Summary {
             for (String op : new String[] {"encodeAll", "decodeAll"}) {
                 Integer from = null;
                 for (int size : sizes.descendingSet()) {
-                    Double java = score("BulkBenchmark." + op + "Java", d, size);
-                    Double jni = score("BulkBenchmark." + op + "Jni", d, size);
+                    Double java = score("BulkBenchmark." + op + "Java", "distribution", d, "size", size);
+                    Double jni = score("BulkBenchmark." + op + "Jni", "distribution", d, "size", size);
                     if (java == null || jni == null || jni >= java) {
                         break;
                     }
                     from = size;
                 }
-                if (score("BulkBenchmark." + op + "Java", d, sizes.isEmpty() ? null : sizes.last()) != null) {
+                if (!sizes.isEmpty()
+                        && score("BulkBenchmark." + op + "Java", "distribution", d, "size", sizes.last()) != null) {
                     crossovers.add(String.format(Locale.ROOT, "  %-10s %-9s %s", d, op, from == null
                             ? "Java is faster at every size measured"
                             : "JNI is faster from " + from + " values per call up"));
                 }
             }
             for (int size : sizes) {
-                Double ej = score("BulkBenchmark.encodeAllJava", d, size);
-                Double en = score("BulkBenchmark.encodeAllJni", d, size);
-                Double dj = score("BulkBenchmark.decodeAllJava", d, size);
-                Double dn = score("BulkBenchmark.decodeAllJni", d, size);
+                Double ej = score("BulkBenchmark.encodeAllJava", "distribution", d, "size", size);
+                Double en = score("BulkBenchmark.encodeAllJni", "distribution", d, "size", size);
+                Double dj = score("BulkBenchmark.decodeAllJava", "distribution", d, "size", size);
+                Double dn = score("BulkBenchmark.decodeAllJni", "distribution", d, "size", size);
                 if (ej == null && en == null && dj == null && dn == null) {
                     continue;
                 }
@@ -170,8 +181,8 @@ public final class Summary {
             {"encodeOne", "boundary", "encode(value), boundary"},
         };
         for (String[] pair : pairs) {
-            Double java = score("JniCrossingBenchmark." + pair[0] + "Java", pair[1], null);
-            Double jni = score("JniCrossingBenchmark." + pair[0] + "Jni", pair[1], null);
+            Double java = score("JniCrossingBenchmark." + pair[0] + "Java", "distribution", pair[1]);
+            Double jni = score("JniCrossingBenchmark." + pair[0] + "Jni", "distribution", pair[1]);
             if (java == null && jni == null) {
                 continue;
             }
@@ -195,7 +206,7 @@ public final class Summary {
         List<String> crossovers = new ArrayList<>();
         for (String shape : new String[] {"bid", "q9"}) {
             for (int batch : batches) {
-                Double flink = score("RowDataJsonBenchmark.flinkPerRow", shape, batch);
+                Double flink = score("RowDataJsonBenchmark.flinkPerRow", "shape", shape, "batch", batch);
                 if (flink == null) {
                     continue;
                 }
@@ -204,7 +215,7 @@ public final class Summary {
                 row[1] = Integer.toString(batch);
                 row[2] = ns(per(flink, batch));
                 for (int p = 0; p < paths.length; p++) {
-                    Double path = score("RowDataJsonBenchmark." + paths[p], shape, batch);
+                    Double path = score("RowDataJsonBenchmark." + paths[p], "shape", shape, "batch", batch);
                     row[3 + p] = path == null ? "-" : ns(per(path, batch)) + " (" + speedup(flink, path) + ")";
                 }
                 rows.add(row);
@@ -212,14 +223,15 @@ public final class Summary {
             for (String path : paths) {
                 Integer from = null;
                 for (int batch : batches.descendingSet()) {
-                    Double flink = score("RowDataJsonBenchmark.flinkPerRow", shape, batch);
-                    Double ours = score("RowDataJsonBenchmark." + path, shape, batch);
+                    Double flink = score("RowDataJsonBenchmark.flinkPerRow", "shape", shape, "batch", batch);
+                    Double ours = score("RowDataJsonBenchmark." + path, "shape", shape, "batch", batch);
                     if (flink == null || ours == null || ours >= flink) {
                         break;
                     }
                     from = batch;
                 }
-                if (score("RowDataJsonBenchmark.flinkPerRow", shape, batches.isEmpty() ? null : batches.last()) != null) {
+                if (!batches.isEmpty()
+                        && score("RowDataJsonBenchmark.flinkPerRow", "shape", shape, "batch", batches.last()) != null) {
                     crossovers.add(String.format(Locale.ROOT, "  %-4s %-18s %s", shape, path, from == null
                             ? "Flink's serializer is faster at every batch size measured"
                             : "faster than Flink per row from " + from + " rows per batch up"));
@@ -237,7 +249,7 @@ public final class Summary {
         for (String line : crossovers) {
             out.append(line).append('\n');
         }
-        Double crossing = score("CrossingBenchmark.oneCell", null, null);
+        Double crossing = score("CrossingBenchmark.oneCell");
         if (crossing != null) {
             out.append("Fixed cost of one crossing (one BIGINT row, export to six arrays back): ").append(ns(crossing))
                     .append(" ns\n");
