@@ -75,54 +75,18 @@ cargo_cmd="${CARGO:-cargo}"
 if ! command -v "$cargo_cmd" >/dev/null 2>&1 && [[ -x "$HOME/.cargo/bin/cargo" ]]; then
   cargo_cmd="$HOME/.cargo/bin/cargo"
 fi
-command -v java >/dev/null 2>&1 || die "java not found: install a JDK 17 or newer (e.g. apt-get install openjdk-17-jdk-headless)"
-java_major="$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')"
-if [[ -z "$java_major" || "${java_major%%.*}" -lt 17 ]]; then
-  die "java $java_major found, 17 or newer is needed"
-fi
+# shellcheck source=perf/maven-module.sh
+source "$root/perf/maven-module.sh"
+require_java17 compare-benchmarks
 
 # --- build the reactor modules this needs, if missing or stale ----------------------------------------------
 target="$root/perf/kafka/target"
 classpath_file="$target/classpath.txt"
 jar="$target/bijou64-perf-kafka-0.1.0-SNAPSHOT.jar"
-
-needs_build() {
-  $rebuild && return 0
-  [[ -s "$classpath_file" && -f "$jar" ]] || return 0
-  # Any classpath entry gone (e.g. a module was cleaned)?
-  local entry
-  while IFS= read -r entry; do
-    [[ -z "$entry" || -e "$entry" ]] || return 0
-  done < <(tr ':' '\n' < "$classpath_file")
-  # Any source of this module, the codec, the serializers or the native library newer than the last build?
-  local sources=("$root/java/pom.xml" "$root/java/bijou64" "$root/java/bijou64-kafka-serializers" \
-                 "$root/perf/kafka/pom.xml" "$root/perf/kafka/src" "$root/rust" "$root/Cargo.toml" "$root/Cargo.lock")
-  local existing=() s
-  for s in "${sources[@]}"; do [[ -e "$s" ]] && existing+=("$s"); done
-  [[ -n "$(find "${existing[@]}" -name target -prune -o -type f -newer "$classpath_file" -print -quit)" ]]
-}
-
-if needs_build; then
-  mvn_cmd="${MVN:-mvn}"
-  command -v "$mvn_cmd" >/dev/null 2>&1 || die "Maven ($mvn_cmd) not found: install Maven 3.8+ (e.g. apt-get install maven)"
-  echo "compare-benchmarks: building bijou64, bijou64-kafka-serializers and bijou64-perf-kafka (mvn package)..." >&2
-  build_log="$(mktemp -t compare-benchmarks-build.XXXXXX)"
-  # build-classpath runs in every reactor module and each overwrites the one file; this module depends on the
-  # others, so it runs last and its runtime classpath (the sibling jars in their target/ folders) stays.
-  if ! (cd "$root" && "$mvn_cmd" -B -q -f "$root/java/pom.xml" -pl :bijou64-perf-kafka -am \
-        package dependency:build-classpath -DskipTests \
-        -Dmdep.outputFile="$classpath_file.partial" -DincludeScope=runtime) >"$build_log" 2>&1; then
-    tail -n 40 "$build_log" >&2
-    rm -f "$classpath_file" "$classpath_file.partial" # never reuse a classpath from a failed build
-    die "the Maven build failed (full log: $build_log)"
-  fi
-  rm -f "$build_log"
-  [[ -s "$classpath_file.partial" && -f "$jar" ]] || die "the build did not produce $jar and a classpath"
-  # Only a completed build publishes the classpath (an interrupted one leaves just the .partial file);
-  # its timestamp is the build's, for the staleness check above.
-  mv -f "$classpath_file.partial" "$classpath_file"
-  touch "$classpath_file"
-fi
+# Rebuilt when this module, the codec, the serializers or the native library changed since the last build.
+build_module compare-benchmarks "$rebuild" "$root" :bijou64-perf-kafka package "$jar" "$classpath_file" \
+  "$root/java/pom.xml" "$root/java/bijou64" "$root/java/bijou64-kafka-serializers" "$root/perf/kafka/pom.xml" \
+  "$root/perf/kafka/src" "$root/rust" "$root/Cargo.toml" "$root/Cargo.lock"
 
 # --- the streamfusion binary: runs the rust-* modes and draws the chart; built if missing or stale --------------
 # (cargo's own check would also do, but costs a few seconds of lock and fingerprinting on every run)

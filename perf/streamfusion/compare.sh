@@ -37,8 +37,6 @@ environment: COMPARE_JAVA_OPTS (default "-Xms1g -Xmx2g"), MVN (default mvn)
 EOF
 }
 
-die() { echo "compare.sh: $*" >&2; exit 1; }
-
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 
@@ -52,53 +50,18 @@ for arg in "$@"; do
   esac
 done
 
-command -v java >/dev/null 2>&1 || die "java not found: install a JDK 17 or newer (e.g. apt-get install openjdk-17-jdk-headless)"
-java_major="$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')"
-if [[ -z "$java_major" || "${java_major%%.*}" -lt 17 ]]; then
-  die "java $java_major found, 17 or newer is needed"
-fi
+# shellcheck source=perf/maven-module.sh
+source "$root/perf/maven-module.sh"
+require_java17 compare.sh
 
 # --- build the module and its reactor dependencies, if missing or stale ----------------------------------------
 target="$here/target"
 classpath_file="$target/classpath.txt"
 jar="$target/streamfusion-perf-0.1.0-SNAPSHOT.jar"
-
-needs_build() {
-  $rebuild && return 0
-  [[ -s "$classpath_file" && -f "$jar" ]] || return 0
-  local entry
-  while IFS= read -r entry; do
-    [[ -z "$entry" || -e "$entry" ]] || return 0
-  done < <(tr ':' '\n' < "$classpath_file")
-  # Any source of this module, of the modules it builds on or of the native library newer than the last build?
-  local sources=("$root/java/pom.xml" "$root/java/bijou64" "$root/java/streamfusion-kafka" \
-                 "$root/java/streamfusion-flink" "$here/pom.xml" "$here/src" "$root/rust" "$root/Cargo.toml" \
-                 "$root/Cargo.lock")
-  local existing=() s
-  for s in "${sources[@]}"; do [[ -e "$s" ]] && existing+=("$s"); done
-  [[ -n "$(find "${existing[@]}" -name target -prune -o -type f -newer "$classpath_file" -print -quit)" ]]
-}
-
-if needs_build; then
-  mvn_cmd="${MVN:-mvn}"
-  command -v "$mvn_cmd" >/dev/null 2>&1 || die "Maven ($mvn_cmd) not found: install Maven 3.8+ (e.g. apt-get install maven)"
-  echo "compare.sh: building streamfusion-perf and the modules it needs (mvn install, native library included)..." >&2
-  mkdir -p "$target"
-  build_log="$(mktemp -t streamfusion-compare-build.XXXXXX)"
-  # build-classpath runs in every reactor module and each overwrites the one file; this module depends on the
-  # others, so it runs last and its runtime classpath stays.
-  if ! (cd "$root" && "$mvn_cmd" -B -q -f "$root/java/pom.xml" -pl ../perf/streamfusion -am \
-        install dependency:build-classpath -DskipTests \
-        -Dmdep.outputFile="$classpath_file.partial" -DincludeScope=runtime) >"$build_log" 2>&1; then
-    tail -n 40 "$build_log" >&2
-    rm -f "$classpath_file" "$classpath_file.partial"
-    die "the Maven build failed (full log: $build_log)"
-  fi
-  rm -f "$build_log"
-  [[ -s "$classpath_file.partial" && -f "$jar" ]] || die "the build did not produce $jar and a classpath"
-  mv -f "$classpath_file.partial" "$classpath_file"
-  touch "$classpath_file" # the build's timestamp, for the staleness check above
-fi
+# Rebuilt when this module, the modules it builds on or the native library changed since the last build.
+build_module compare.sh "$rebuild" "$root" ../perf/streamfusion install "$jar" "$classpath_file" \
+  "$root/java/pom.xml" "$root/java/bijou64" "$root/java/streamfusion-kafka" "$root/java/streamfusion-flink" \
+  "$here/pom.xml" "$here/src" "$root/rust" "$root/Cargo.toml" "$root/Cargo.lock"
 
 status=0
 # --results-dir first, so that a --results-dir or --no-csv of the caller overrides it.
