@@ -1,9 +1,10 @@
 //! `sink-fault-helper`: a [`Sink`] in a process of its own, driven line by line over stdin, for the fault tests
 //! in `tests/faults.rs` (which kill, pause and resume it). Not a tool for users.
 //!
-//! Usage: `sink-fault-helper BOOTSTRAP TOPIC PROGRESS_TOPIC WRITER_ID TRANSACTION_TIMEOUT_MS`
+//! Usage: `sink-fault-helper BOOTSTRAP TOPIC PROGRESS_TOPIC WRITER_ID TRANSACTION_TIMEOUT_MS [KEY=VALUE ...]`
 //!
-//! It builds the sink (exactly once, key hash partitioning, `linger.ms=5`), prints `ready`, then runs one
+//! It builds the sink (exactly once, key hash partitioning, `linger.ms=5`, then the optional `KEY=VALUE`
+//! producer properties, e.g. `reconnect.backoff.max.ms=500` for a broker that restarts), prints `ready`, then runs one
 //! command per stdin line and answers each with one stdout line (flushed at once):
 //!
 //! | command | does | answers |
@@ -68,9 +69,9 @@ fn failed(error: &Error) -> ExitCode {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [bootstrap, topic, progress, writer, timeout_ms] = args.as_slice() else {
+    let [bootstrap, topic, progress, writer, timeout_ms, properties @ ..] = args.as_slice() else {
         eprintln!(
-            "usage: sink-fault-helper BOOTSTRAP TOPIC PROGRESS_TOPIC WRITER_ID TRANSACTION_TIMEOUT_MS"
+            "usage: sink-fault-helper BOOTSTRAP TOPIC PROGRESS_TOPIC WRITER_ID TRANSACTION_TIMEOUT_MS [KEY=VALUE ...]"
         );
         return ExitCode::from(1);
     };
@@ -78,10 +79,17 @@ fn main() -> ExitCode {
         eprintln!("TRANSACTION_TIMEOUT_MS is not a number: {timeout_ms}");
         return ExitCode::from(1);
     };
-    let config = SinkConfig::new(bootstrap, topic, progress, writer)
+    let mut config = SinkConfig::new(bootstrap, topic, progress, writer)
         .with_mode(Mode::ExactlyOnce)
         .with_transaction_timeout(Duration::from_millis(timeout_ms))
         .with_property("linger.ms", "5");
+    for property in properties {
+        let Some((key, value)) = property.split_once('=') else {
+            eprintln!("not a KEY=VALUE producer property: {property}");
+            return ExitCode::from(1);
+        };
+        config = config.with_property(key, value);
+    }
     let mut sink = match Sink::new(config) {
         Ok(sink) => sink,
         Err(error) => return failed(&error),

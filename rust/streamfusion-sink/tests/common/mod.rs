@@ -1,6 +1,9 @@
 //! Helpers for the broker tests: the broker address, unique names, topic creation, records to write, and a
-//! reader that reads a topic to the end offsets captured when it starts.
+//! reader that reads a topic to the end offsets captured when it starts. The `*_at` forms take the bootstrap
+//! address (the dedicated broker of `faults_broker.rs`); the others use [`bootstrap`].
 #![allow(dead_code)] // each test binary uses a part
+
+pub mod helper;
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -36,8 +39,13 @@ pub fn unique(name: &str) -> String {
 
 /// Creates `topic` with `partitions` partitions and one replica; fails the test when the broker does not answer.
 pub fn create_topic(topic: &str, partitions: i32) {
+    create_topic_at(&bootstrap(), topic, partitions);
+}
+
+/// [`create_topic`] on the broker at `bootstrap`.
+pub fn create_topic_at(bootstrap: &str, topic: &str, partitions: i32) {
     let admin: AdminClient<DefaultClientContext> = ClientConfig::new()
-        .set("bootstrap.servers", bootstrap())
+        .set("bootstrap.servers", bootstrap)
         .create()
         .expect("admin client");
     let new = NewTopic::new(topic, partitions, TopicReplication::Fixed(1));
@@ -91,11 +99,16 @@ pub struct Read {
 /// last stable offsets reach those marks (no transaction open below them). Transaction markers and offset gaps
 /// are tolerated: a partition is done at end of partition or at its last captured offset.
 pub fn read_all(topic: &str, isolation: &str) -> Vec<Read> {
+    read_all_at(&bootstrap(), topic, isolation)
+}
+
+/// [`read_all`] on the broker at `bootstrap`.
+pub fn read_all_at(bootstrap: &str, topic: &str, isolation: &str) -> Vec<Read> {
     let deadline = Instant::now() + TIMEOUT;
     let left = || deadline.saturating_duration_since(Instant::now());
     let consumer = |level: &str| -> BaseConsumer {
         ClientConfig::new()
-            .set("bootstrap.servers", bootstrap())
+            .set("bootstrap.servers", bootstrap)
             .set("group.id", unique("reader"))
             .set("enable.auto.commit", "false")
             .set("enable.partition.eof", "true")
@@ -180,8 +193,18 @@ pub fn verify_exactly_once(
     partitions: i32,
     expected: impl IntoIterator<Item = i64>,
 ) -> usize {
+    verify_exactly_once_at(&bootstrap(), topic, partitions, expected)
+}
+
+/// [`verify_exactly_once`] on the broker at `bootstrap`.
+pub fn verify_exactly_once_at(
+    bootstrap: &str,
+    topic: &str,
+    partitions: i32,
+    expected: impl IntoIterator<Item = i64>,
+) -> usize {
     use std::collections::HashMap;
-    let committed = read_all(topic, "read_committed");
+    let committed = read_all_at(bootstrap, topic, "read_committed");
     let mut counts: HashMap<Vec<u8>, usize> = HashMap::new();
     for r in &committed {
         let key = r.key.as_deref().expect("every record is keyed");
