@@ -442,12 +442,13 @@ fn broker_killed_while_a_commit_is_in_flight_the_outcome_is_exactly_once() {
 
     // Frozen, the broker accepts the commit's requests into its sockets but never answers: the commit is in
     // flight for as long as we like. Then the broker dies without a controlled shutdown.
-    let before = broker.unread_request_bytes();
     broker.signal("STOP");
+    // Frozen, the broker reads nothing: the count can only grow from here.
+    let before = broker.unread_request_bytes();
     helper.send("checkpoint 1 200");
     wait_for(
         "the commit's requests to reach the frozen broker",
-        Duration::from_secs(10),
+        Duration::from_secs(20),
         || broker.unread_request_bytes() > before,
     );
     helper.assert_still_running("checkpoint 1 at the frozen broker");
@@ -544,12 +545,13 @@ fn writer_killed_while_its_commit_is_in_flight_ends_exactly_once() {
 
     // The commit is in flight (its requests wait at the frozen broker) when the writer dies; the broker then
     // reads and serves them for a writer that no longer exists.
-    let before = broker.unread_request_bytes();
     broker.signal("STOP");
+    // Frozen, the broker reads nothing: the count can only grow from here.
+    let before = broker.unread_request_bytes();
     helper.send("checkpoint 1 200");
     wait_for(
         "the commit's requests to reach the frozen broker",
-        Duration::from_secs(10),
+        Duration::from_secs(20),
         || broker.unread_request_bytes() > before,
     );
     helper.assert_still_running("checkpoint 1 at the frozen broker");
