@@ -103,6 +103,32 @@ impl EncodedRecords {
         self.value_lengths.clear();
     }
 
+    /// Appends one record made elsewhere (another encoder, a per-record serializer): `key` (`None`: a null key)
+    /// and `value` (`None`: a tombstone) are copied to the ends of the slabs. This is how records that were not
+    /// encoded by [`JsonEncoder`](crate::JsonEncoder) reach a sink that takes `EncodedRecords`.
+    ///
+    /// ```
+    /// use streamfusion_json::EncodedRecords;
+    ///
+    /// let mut records = EncodedRecords::new();
+    /// records.push(Some(b"{\"id\":1}"), Some(b"{\"id\":1,\"n\":2}"))?;
+    /// records.push(None, None)?;
+    /// assert_eq!(records.len(), 2);
+    /// assert_eq!(records.key(0), Some(&b"{\"id\":1}"[..]));
+    /// assert_eq!((records.key(1), records.value(1)), (None, None));
+    /// # Ok::<(), streamfusion_json::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::SlabTooLarge`] when a slab grows past 2^31 - 1 bytes; the records are then unusable until
+    /// [`clear`](Self::clear)ed.
+    pub fn push(&mut self, key: Option<&[u8]>, value: Option<&[u8]>) -> Result<()> {
+        fn append(bytes: &[u8]) -> impl FnOnce(&mut Vec<u8>) + '_ {
+            move |slab| slab.extend_from_slice(bytes)
+        }
+        self.write_row(key.map(append), value.map(append))
+    }
+
     /// Reserves room for `rows` more records and about `key_bytes` / `value_bytes` more slab bytes.
     pub(crate) fn reserve(&mut self, rows: usize, key_bytes: usize, value_bytes: usize) {
         self.keys.reserve(key_bytes);
