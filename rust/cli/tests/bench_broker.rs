@@ -2,43 +2,9 @@
 //! through `KAFKA_BOOTSTRAP_SERVERS`). Without a broker these tests fail, they do not skip:
 //! the benchmark is only meaningful against a real Kafka.
 
-use std::process::{Command, Output};
-use std::time::{SystemTime, UNIX_EPOCH};
+mod common;
 
-fn bootstrap() -> String {
-    std::env::var("KAFKA_BOOTSTRAP_SERVERS").unwrap_or_else(|_| "127.0.0.1:19092".into())
-}
-
-/// A topic name no other test or run uses.
-fn unique_topic(name: &str) -> String {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    format!(
-        "streamfusion-cli-test-{name}-{}-{nanos}",
-        std::process::id()
-    )
-}
-
-fn streamfusion(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_streamfusion"))
-        .args(args)
-        .output()
-        .expect("run the streamfusion binary")
-}
-
-fn stdout_line(output: &Output) -> String {
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let lines: Vec<&str> = stdout.lines().filter(|l| !l.trim().is_empty()).collect();
-    assert_eq!(
-        lines.len(),
-        1,
-        "exactly one result line on stdout, got {stdout:?}; stderr:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    lines[0].to_owned()
-}
+use common::{bootstrap, stdout_line, streamfusion, unique_topic};
 
 #[test]
 fn bench_json_line_for_2000_sequential_bijou_values() {
