@@ -1,9 +1,11 @@
-//! The command line: `streamfusion produce`, `consume`, `verify`, `bench` and `chart`.
+//! The command line: `streamfusion produce`, `consume`, `verify`, `bench`, `bench-json` and
+//! `chart`.
 //!
-//! Exit status: 0 success (for `bench`: the run was verified; for `verify`: the committed
-//! records are exactly the expected ones); 1 an error (no broker, a sink failure, a file
-//! that cannot be read); 2 bad arguments; 3 `bench` or `verify` finished but the records
-//! read back differ from those expected (the result line is still printed).
+//! Exit status: 0 success (for `bench` and `bench-json`: every run was verified; for
+//! `verify`: the committed records are exactly the expected ones); 1 an error (no broker, a
+//! sink failure, a file that cannot be read); 2 bad arguments; 3 `bench`, `bench-json` or
+//! `verify` finished but the records read back differ from those expected (the results are
+//! still printed).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -14,6 +16,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::time::Duration;
 
 use crate::bench::{self, BenchOptions, Compression, Mode};
+use crate::bench_json::{self, BenchJsonOptions, Encoder};
 use crate::bids::{BidOptions, DEFAULT_BASE_TIME_MS};
 use crate::chart;
 use crate::distribution::{Distribution, DEFAULT_SEED};
@@ -23,7 +26,7 @@ use crate::read::{self, Isolation};
 use crate::source::{FileFormat, Input};
 use crate::Error;
 
-/// Exit status of a `bench` run that was not verified, and of a `verify` that found the
+/// Exit status of a `bench` or `bench-json` run that was not verified, and of a `verify` that found the
 /// topic different from what was expected.
 pub const EXIT_NOT_VERIFIED: u8 = 3;
 
@@ -42,6 +45,10 @@ pub enum Command {
     /// Produce N values per pass to a new topic, time the passes, read everything back,
     /// print one result line on stdout.
     Bench(BenchArgs),
+    /// Throughput of the JSON sink: Nexmark bids encoded by StreamFusion (Flink and plain
+    /// mode) and by arrow-json per row, written through the exactly-once / at-least-once
+    /// sink, every run read back; prints a table.
+    BenchJson(BenchJsonArgs),
     /// Draw the PNG chart of a producer comparison results CSV.
     Chart(ChartArgs),
     /// Generate Nexmark bids (or read an Arrow IPC / CSV file), encode them as Flink JSON
@@ -63,6 +70,17 @@ pub enum Guarantee {
     AtLeastOnce,
     /// Transactions: each checkpoint interval commits with its progress record.
     ExactlyOnce,
+}
+
+impl Guarantee {
+    /// The sink's mode.
+    #[must_use]
+    pub fn sink_mode(self) -> streamfusion_sink::Mode {
+        match self {
+            Guarantee::AtLeastOnce => streamfusion_sink::Mode::AtLeastOnce,
+            Guarantee::ExactlyOnce => streamfusion_sink::Mode::ExactlyOnce,
+        }
+    }
 }
 
 /// What decides the records: shared by `produce` and `verify`.
@@ -162,10 +180,7 @@ impl ProduceArgs {
                 .writer_id
                 .clone()
                 .unwrap_or_else(|| format!("produce-{}", self.topic)),
-            mode: match self.mode {
-                Guarantee::AtLeastOnce => streamfusion_sink::Mode::AtLeastOnce,
-                Guarantee::ExactlyOnce => streamfusion_sink::Mode::ExactlyOnce,
-            },
+            mode: self.mode.sink_mode(),
             checkpoint_interval: Duration::from_millis(self.checkpoint_interval_ms),
             transaction_timeout: Duration::from_millis(self.transaction_timeout_ms),
             input: self.source.input()?,
@@ -267,6 +282,98 @@ pub struct BenchArgs {
     pub producer_properties: Vec<(String, String)>,
 }
 
+/// The output of `bench-json` on stdout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TableFormat {
+    /// An aligned table, one row per run.
+    Table,
+    /// One JSON object per run (every figure, each measured pass).
+    Json,
+    /// A header and one CSV row per run.
+    Csv,
+}
+
+/// Arguments of `streamfusion bench-json`.
+#[derive(Debug, Args)]
+pub struct BenchJsonArgs {
+    /// Bids per pass; `_` separators allowed.
+    #[arg(long, default_value = "1_000_000", value_parser = parse_count)]
+    pub events: usize,
+    /// Rows per Arrow batch (one encode call and one sink write each).
+    #[arg(long, default_value = "4096", value_parser = parse_count)]
+    pub batch_rows: usize,
+    /// Measured passes per run; one warm-up pass runs first and is discarded.
+    #[arg(long, default_value = "3", value_parser = parse_count)]
+    pub iterations: usize,
+    /// The encoders, comma-separated.
+    #[arg(long = "encoder", value_enum, value_delimiter = ',',
+          default_values_t = [Encoder::StreamfusionFlink, Encoder::StreamfusionPlain, Encoder::ArrowJsonPerRow])]
+    pub encoders: Vec<Encoder>,
+    /// The sink's guarantees, comma-separated.
+    #[arg(long = "mode", value_enum, value_delimiter = ',',
+          default_values_t = [Guarantee::AtLeastOnce, Guarantee::ExactlyOnce])]
+    pub modes: Vec<Guarantee>,
+    /// Producer compression.type values, comma-separated.
+    #[arg(long = "compression", value_enum, value_delimiter = ',',
+          default_values_t = [Compression::None, Compression::Zstd])]
+    pub compressions: Vec<Compression>,
+    /// Minimum time between checkpoints (exactly once: one transaction per interval).
+    #[arg(long, default_value_t = 1000)]
+    pub checkpoint_interval_ms: u64,
+    /// The sink's transaction timeout.
+    #[arg(long, default_value_t = 60_000)]
+    pub transaction_timeout_ms: u64,
+    /// `key.fields` of every encoder (`;`-separated columns; empty: null keys).
+    #[arg(long, default_value = "auction")]
+    pub key_fields: String,
+    /// Base time of the bids' `dateTime` in Unix milliseconds.
+    #[arg(long, default_value_t = DEFAULT_BASE_TIME_MS)]
+    pub base_time_ms: u64,
+    /// Topics are PREFIX-ENCODER-GUARANTEE-COMPRESSION-UNIXMILLIS (and ...-progress).
+    #[arg(long, default_value = "streamfusion-bench-json")]
+    pub topic_prefix: String,
+    /// Leave the topics in place after each run.
+    #[arg(long)]
+    pub keep_topics: bool,
+    /// Kafka bootstrap servers.
+    #[arg(long, default_value = "127.0.0.1:19092")]
+    pub bootstrap_servers: String,
+    /// Plain progress lines on stderr instead of progress bars.
+    #[arg(long)]
+    pub ci: bool,
+    /// What stdout gets.
+    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    pub format: TableFormat,
+    /// An extra or overriding librdkafka producer property (repeatable; for experiments).
+    #[arg(short = 'X', long = "producer-property", value_name = "KEY=VALUE", value_parser = parse_property)]
+    pub producer_properties: Vec<(String, String)>,
+}
+
+impl BenchJsonArgs {
+    /// The runs these arguments describe.
+    #[must_use]
+    pub fn options(&self) -> BenchJsonOptions {
+        BenchJsonOptions {
+            bootstrap_servers: self.bootstrap_servers.clone(),
+            events: self.events,
+            batch_rows: self.batch_rows,
+            iterations: self.iterations,
+            encoders: self.encoders.clone(),
+            modes: self.modes.iter().map(|g| g.sink_mode()).collect(),
+            compressions: self.compressions.clone(),
+            checkpoint_interval: Duration::from_millis(self.checkpoint_interval_ms),
+            transaction_timeout: Duration::from_millis(self.transaction_timeout_ms),
+            bids: BidOptions {
+                base_time_ms: self.base_time_ms,
+                key_fields: self.key_fields.clone(),
+            },
+            topic_prefix: self.topic_prefix.clone(),
+            keep_topics: self.keep_topics,
+            producer_properties: self.producer_properties.clone(),
+        }
+    }
+}
+
 /// Arguments of `streamfusion chart`.
 #[derive(Debug, Args)]
 pub struct ChartArgs {
@@ -350,6 +457,31 @@ pub fn run(cli: Cli) -> Result<ExitCode, Error> {
                 Format::Csv => println!("{}", result.csv_row()),
             }
             Ok(if result.verified {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(EXIT_NOT_VERIFIED)
+            })
+        }
+        Command::BenchJson(args) => {
+            let options = args.options();
+            let mut progress = Progress::new(args.ci);
+            let results = bench_json::run(&options, &mut progress)?;
+            drop(progress);
+            match args.format {
+                TableFormat::Table => print!("{}", bench_json::table(&results)),
+                TableFormat::Json => {
+                    for run in &results {
+                        println!("{}", bench_json::json_line(&results, run));
+                    }
+                }
+                TableFormat::Csv => {
+                    println!("{}", bench_json::CSV_HEADER);
+                    for run in &results {
+                        println!("{}", bench_json::csv_row(&results, run));
+                    }
+                }
+            }
+            Ok(if results.iter().all(|run| run.verified) {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::from(EXIT_NOT_VERIFIED)

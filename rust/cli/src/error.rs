@@ -91,6 +91,12 @@ pub enum Error {
     /// An Arrow batch could not be built.
     #[error("building an Arrow batch: {0}")]
     Arrow(#[source] arrow_schema::ArrowError),
+    /// arrow-json refused a batch or a row (`bench-json`'s per-row contender), or a key field is not a column.
+    #[error("encoding with arrow-json: {0}")]
+    ArrowJson(#[source] arrow_schema::ArrowError),
+    /// A CPU clock could not be read (`bench-json`).
+    #[error("reading a CPU clock: {0}")]
+    Clock(#[source] std::io::Error),
     /// The exactly-once / at-least-once sink failed (after the replays `produce` tries).
     #[error("sink: {0}")]
     Sink(#[from] streamfusion_sink::Error),

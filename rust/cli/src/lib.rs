@@ -1,5 +1,6 @@
 //! The `streamfusion` command line tool (DESIGN.md 2: `rust/cli/`): `produce`, `consume`
-//! and `verify` for the exactly-once sink, `bench` and `chart` for the producer comparison.
+//! and `verify` for the exactly-once sink, `bench-json` for its throughput, `bench` and
+//! `chart` for the producer comparison.
 //!
 //! # Produce, consume, verify (issue #6)
 //!
@@ -15,6 +16,12 @@
 //!   prints or counts the records, `verify` compares the `read_committed` records with
 //!   the regenerated ones as a multiset (missing, duplicates, unexpected) and counts the
 //!   aborted or uncommitted ones with a `read_uncommitted` read.
+//!
+//! # The JSON sink's throughput (issue #6)
+//!
+//! [`bench_json`] runs the bids through the sink in a matrix (encoder × guarantee ×
+//! compression): StreamFusion's encoder in Flink and plain mode against arrow-json once
+//! per row, records/s, MB/s and the share of CPU spent encoding, each run read back.
 //!
 //! # The producer comparison
 //!
@@ -46,6 +53,7 @@
 //! ```
 
 pub mod bench;
+pub mod bench_json;
 pub mod bids;
 pub mod chart;
 pub mod cli;
