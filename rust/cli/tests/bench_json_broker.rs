@@ -57,6 +57,7 @@ fn table_of_every_encoder_and_guarantee_for_20000_bids_all_verified() {
             "encode CPU",
             "sink calls CPU",
             "librdkafka CPU",
+            "checkpoint wall",
             "vs arrow-json per row",
             "verified"
         ],
@@ -73,7 +74,7 @@ fn table_of_every_encoder_and_guarantee_for_20000_bids_all_verified() {
     ];
     for (line, (encoder, guarantee)) in lines[2..].iter().zip(order) {
         let cells: Vec<&str> = line.split_whitespace().collect();
-        assert_eq!(cells.len(), 12, "{line}");
+        assert_eq!(cells.len(), 13, "{line}");
         assert_eq!(cells[..3], [encoder, guarantee, "none"], "{line}");
         assert!(
             cells[3]
@@ -89,11 +90,11 @@ fn table_of_every_encoder_and_guarantee_for_20000_bids_all_verified() {
                 .is_ok_and(|b| (200.0..400.0).contains(&b)),
             "bytes/record in {line}"
         );
-        for share in &cells[7..10] {
+        for share in &cells[7..11] {
             assert!(share.ends_with('%'), "{line}");
         }
-        assert!(cells[10].ends_with('x'), "{line}");
-        assert_eq!(cells[11], "true", "{line}");
+        assert!(cells[11].ends_with('x'), "{line}");
+        assert_eq!(cells[12], "true", "{line}");
     }
     assert!(
         lines[4].contains(" 1.00x "),

@@ -42,6 +42,9 @@
 //! * **librdkafka**: all other threads of the process, which are librdkafka's (its broker thread builds the
 //!   batches, compresses them and does the network I/O).
 //!
+//! And one wall-clock figure: the share of the pass spent inside `Sink::checkpoint` (waiting for
+//! acknowledgements or the commit; meanwhile the writing thread encodes and sends nothing).
+//!
 //! Waiting (a blocked commit) is no CPU time, so the shares say where the process *worked*, not where the pass's
 //! wall time went. The broker runs in another process and its CPU is not counted. A [`RunResult`] holds the
 //! measured passes; its figures are medians over them.
@@ -440,6 +443,7 @@ impl Run<'_> {
         let mut encode_cpu = Duration::ZERO;
         let (mut written, mut bytes, mut taken) = (0_u64, 0_u64, 0_u64);
         let mut last_checkpoint = started;
+        let mut in_checkpoints = Duration::ZERO;
         for (index, batch) in batches.iter().enumerate() {
             let before = cpu::thread_cpu()?;
             encoder.encode_into(batch, records)?;
@@ -455,23 +459,26 @@ impl Run<'_> {
             checkpoints.position += records.len() as u64;
             let last = index + 1 == batches.len();
             if last || last_checkpoint.elapsed() >= self.options.checkpoint_interval {
+                let checkpoint_start = Instant::now();
                 sink.checkpoint(checkpoints.next_id, &encode_position(checkpoints.position))?;
+                last_checkpoint = Instant::now();
+                in_checkpoints += last_checkpoint - checkpoint_start;
                 checkpoints.next_id += 1;
                 taken += 1;
-                last_checkpoint = Instant::now();
             }
         }
         let thread_cpu = cpu::thread_cpu()?.saturating_sub(thread_start);
         let process_cpu = cpu::process_cpu()?.saturating_sub(process_start);
-        Ok(Pass::new(
-            started.elapsed(),
-            written,
+        Ok(Pass {
+            seconds: started.elapsed().as_secs_f64(),
+            records: written,
             bytes,
-            encode_cpu,
-            thread_cpu,
-            process_cpu,
-            taken,
-        ))
+            encode_cpu_s: encode_cpu.as_secs_f64(),
+            sink_calls_cpu_s: thread_cpu.saturating_sub(encode_cpu).as_secs_f64(),
+            other_threads_cpu_s: process_cpu.saturating_sub(thread_cpu).as_secs_f64(),
+            checkpoints: taken,
+            checkpoint_s: in_checkpoints.as_secs_f64(),
+        })
     }
 
     /// Reads the topic back `read_committed`; `None` when it holds exactly the `expected` records.

@@ -1,9 +1,7 @@
 //! The figures of one run and their three renderings: a table for people, JSON lines and CSV for scripts.
 
-use std::fmt::Write as _;
-use std::time::Duration;
-
 use serde::Serialize;
+use std::fmt::Write as _;
 
 use super::encoders::Encoder;
 use crate::bench::{fixed, median, Compression};
@@ -27,31 +25,12 @@ pub struct Pass {
     pub other_threads_cpu_s: f64,
     /// Checkpoints taken (commits, exactly once; acknowledged flushes, at least once).
     pub checkpoints: u64,
+    /// Wall-clock seconds inside `Sink::checkpoint` (exactly once: the commit, which first waits for the
+    /// interval's records; at least once: a flush, the progress record, a second flush).
+    pub checkpoint_s: f64,
 }
 
 impl Pass {
-    /// The figures of a pass from its clock readings.
-    #[must_use]
-    pub fn new(
-        wall: Duration,
-        records: u64,
-        bytes: u64,
-        encode_cpu: Duration,
-        thread_cpu: Duration,
-        process_cpu: Duration,
-        checkpoints: u64,
-    ) -> Self {
-        Self {
-            seconds: wall.as_secs_f64(),
-            records,
-            bytes,
-            encode_cpu_s: encode_cpu.as_secs_f64(),
-            sink_calls_cpu_s: thread_cpu.saturating_sub(encode_cpu).as_secs_f64(),
-            other_threads_cpu_s: process_cpu.saturating_sub(thread_cpu).as_secs_f64(),
-            checkpoints,
-        }
-    }
-
     /// Records per second.
     #[must_use]
     pub fn records_per_s(&self) -> f64 {
@@ -86,6 +65,12 @@ impl Pass {
     #[must_use]
     pub fn other_threads_share(&self) -> f64 {
         self.other_threads_cpu_s / self.process_cpu_s()
+    }
+
+    /// The share of the pass's wall-clock time spent inside `Sink::checkpoint`, 0..1.
+    #[must_use]
+    pub fn checkpoint_share(&self) -> f64 {
+        self.checkpoint_s / self.seconds
     }
 
     /// Process CPU microseconds per record.
@@ -160,6 +145,12 @@ impl RunResult {
         self.median_of(Pass::other_threads_share)
     }
 
+    /// Median share of the wall-clock time inside `Sink::checkpoint`.
+    #[must_use]
+    pub fn median_checkpoint_share(&self) -> Option<f64> {
+        self.median_of(Pass::checkpoint_share)
+    }
+
     /// Median process CPU microseconds per record.
     #[must_use]
     pub fn median_cpu_us_per_record(&self) -> Option<f64> {
@@ -201,7 +192,7 @@ fn percent(share: f64) -> String {
 }
 
 /// Column names of the table and the CSV, in order.
-pub const COLUMNS: [&str; 12] = [
+pub const COLUMNS: [&str; 13] = [
     "encoder",
     "guarantee",
     "compression",
@@ -212,6 +203,7 @@ pub const COLUMNS: [&str; 12] = [
     "encode CPU",
     "sink calls CPU",
     "librdkafka CPU",
+    "checkpoint wall",
     "vs arrow-json per row",
     "verified",
 ];
@@ -219,10 +211,10 @@ pub const COLUMNS: [&str; 12] = [
 /// The CSV header: [`COLUMNS`] in snake case, plus the passes, events and problem.
 pub const CSV_HEADER: &str = "encoder,guarantee,compression,events,iterations,median_records_per_s,\
 min_records_per_s,max_records_per_s,median_mb_per_s,bytes_per_record,cpu_us_per_record,encode_cpu_share,\
-sink_calls_cpu_share,librdkafka_cpu_share,ratio_vs_arrow_json_per_row,verified,problem";
+sink_calls_cpu_share,librdkafka_cpu_share,checkpoint_wall_share,ratio_vs_arrow_json_per_row,verified,problem";
 
 /// The cells of one table row.
-fn cells(results: &[RunResult], run: &RunResult) -> [String; 12] {
+fn cells(results: &[RunResult], run: &RunResult) -> [String; 13] {
     [
         run.encoder.name().to_owned(),
         mode_name(run.mode).to_owned(),
@@ -234,6 +226,7 @@ fn cells(results: &[RunResult], run: &RunResult) -> [String; 12] {
         or_dash(run.median_encode_share(), percent),
         or_dash(run.median_sink_calls_share(), percent),
         or_dash(run.median_other_threads_share(), percent),
+        or_dash(run.median_checkpoint_share(), percent),
         or_dash(run.ratio_to(baseline(results, run)), |v| {
             format!("{}x", fixed(v, 2))
         }),
@@ -246,7 +239,7 @@ fn cells(results: &[RunResult], run: &RunResult) -> [String; 12] {
 /// guarantee and compression.
 #[must_use]
 pub fn table(results: &[RunResult]) -> String {
-    let rows: Vec<[String; 12]> = results.iter().map(|run| cells(results, run)).collect();
+    let rows: Vec<[String; 13]> = results.iter().map(|run| cells(results, run)).collect();
     let mut widths = COLUMNS.map(str::len);
     for row in &rows {
         for (width, cell) in widths.iter_mut().zip(row) {
@@ -302,6 +295,7 @@ pub fn csv_row(results: &[RunResult], run: &RunResult) -> String {
         number(run.median_encode_share(), 4),
         number(run.median_sink_calls_share(), 4),
         number(run.median_other_threads_share(), 4),
+        number(run.median_checkpoint_share(), 4),
         number(run.ratio_to(baseline(results, run)), 3),
         run.verified.to_string(),
         run.problem
@@ -325,6 +319,7 @@ struct JsonLine<'a> {
     median_encode_cpu_share: Option<f64>,
     median_sink_calls_cpu_share: Option<f64>,
     median_librdkafka_cpu_share: Option<f64>,
+    median_checkpoint_wall_share: Option<f64>,
     ratio_vs_arrow_json_per_row: Option<f64>,
     passes: &'a [Pass],
     verified: bool,
@@ -348,6 +343,7 @@ pub fn json_line(results: &[RunResult], run: &RunResult) -> String {
         median_encode_cpu_share: run.median_encode_share(),
         median_sink_calls_cpu_share: run.median_sink_calls_share(),
         median_librdkafka_cpu_share: run.median_other_threads_share(),
+        median_checkpoint_wall_share: run.median_checkpoint_share(),
         ratio_vs_arrow_json_per_row: run.ratio_to(baseline(results, run)),
         passes: &run.passes,
         verified: run.verified,
@@ -363,15 +359,16 @@ mod tests {
     use streamfusion_sink::Mode;
 
     fn run(encoder: Encoder, seconds: f64) -> RunResult {
-        let pass = Pass::new(
-            Duration::from_secs_f64(seconds),
-            1_000_000,
-            261_000_000,
-            Duration::from_millis(200),
-            Duration::from_millis(700),
-            Duration::from_millis(1000),
-            2,
-        );
+        let pass = Pass {
+            seconds,
+            records: 1_000_000,
+            bytes: 261_000_000,
+            encode_cpu_s: 0.2,
+            sink_calls_cpu_s: 0.5,
+            other_threads_cpu_s: 0.3,
+            checkpoints: 2,
+            checkpoint_s: seconds / 4.0,
+        };
         RunResult {
             encoder,
             mode: Mode::ExactlyOnce,
@@ -392,6 +389,7 @@ mod tests {
         assert!((pass.other_threads_share() - 0.3).abs() < 1e-9);
         assert!((pass.cpu_us_per_record() - 1.0).abs() < 1e-9);
         assert!((pass.mb_per_s() - 130.5).abs() < 1e-9);
+        assert!((pass.checkpoint_share() - 0.25).abs() < 1e-9);
     }
 
     #[test]
