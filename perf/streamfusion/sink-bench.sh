@@ -65,4 +65,6 @@ out="$results/sink-bench-$(date -u +%Y%m%dT%H%M%S).$extension"
 echo "sink-bench.sh: $(uname -n), $(nproc 2>/dev/null || echo '?') cores, load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?'); results -> $out" >&2
 status=0
 "$binary" bench-json "${args[@]}" | tee "$out" || status=${PIPESTATUS[0]}
+# No results (no broker, bad arguments): keep no empty file.
+[[ -s "$out" ]] || rm -f "$out"
 exit "$status"
