@@ -10,7 +10,7 @@
 //!
 //! The bids come from [`crate::bids`] (the generator `produce` uses), `events` of them, as Arrow batches of
 //! `batch_rows` built once before any clock starts and shared by every run, so every contender encodes the
-//! same rows and generation is never measured. The contenders ([`Encoder`], [`encoders`](BatchEncoder)):
+//! same rows and generation is never measured. The contenders ([`Encoder`], [`BatchEncoder`]):
 //! StreamFusion in Flink mode (the product), StreamFusion in plain mode (arrow-json's bytes, one call per batch),
 //! and arrow-json once per row, the way a per-record sink serializes.
 //!
