@@ -17,7 +17,9 @@
 //!   otherwise `Utf8`; every column nullable, an empty field is null), with its
 //!   `Format` defaults (comma, `"` quotes).
 //!
-//! Rows are read in order, so row `n` of a file is the same on every run. Going back to an
+//! Rows are read in order, so row `n` of a file is the same on every run as long as the file does not change
+//! (for CSV also its column types: a value appended to a file can change what arrow-csv infers, e.g. `7.5` in
+//! an integer column, and then every record; produce a grown file under a new writer id). Going back to an
 //! earlier position (a replay after an aborted transaction) reopens the file and skips
 //! the rows before it. The records are Flink JSON ([`JsonEncoder`] in Flink mode) with the
 //! given `key.fields`, as for the bids.
@@ -192,6 +194,7 @@ impl RowSource {
         max_rows: usize,
         out: &mut EncodedRecords,
     ) -> Result<usize, Error> {
+        debug_assert!(max_rows > 0, "a batch of 0 rows would read as the end");
         match &mut self.rows {
             Rows::Bids { source, events } => {
                 let rows = events.saturating_sub(position).min(max_rows as u64) as usize;
@@ -281,7 +284,7 @@ impl FileRows {
             self.next_row = position;
             break batch.slice(skip as usize, batch.num_rows() - skip as usize);
         };
-        let rows = batch.num_rows().min(max_rows.max(1));
+        let rows = batch.num_rows().min(max_rows);
         if rows < batch.num_rows() {
             self.pending = Some(batch.slice(rows, batch.num_rows() - rows));
         }

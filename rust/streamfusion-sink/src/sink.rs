@@ -563,8 +563,9 @@ fn send_all<'a>(
 /// rust-rdkafka's `BaseProducer::flush` (0.39) serves the reports with `poll` steps of 100 ms that always run
 /// their full length, so a flush that was not complete at once took at least 100 ms: at least once, with two
 /// flushes per checkpoint and a checkpoint a second, that was a fifth of the wall time (docs/benchmarks.md);
-/// its `commit_transaction` flushes the same way before committing. This checks every [`FLUSH_STEP`] instead. Each check is `rd_kafka_flush(0)` (through `flush(ZERO)`), which
-/// also wakes the brokers' threads to send partly filled batches without waiting for `linger.ms`.
+/// its `commit_transaction` flushes the same way before committing. This checks every [`FLUSH_STEP`] instead,
+/// with `rd_kafka_flush(0)` (through `flush(ZERO)`). Like the 100 ms steps, it does not cut `linger.ms` short
+/// (a zero-timeout flush clears its flushing flag before the brokers' threads look at it).
 fn flush_producer(producer: &BaseProducer<DeliveryErrors>, timeout: Duration) -> KafkaResult<()> {
     let deadline = Instant::now() + timeout;
     loop {
