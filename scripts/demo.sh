@@ -5,8 +5,10 @@
 # and prints the table (a CSV and a chart land in perf/kafka/results/). Then the StreamFusion end-to-end run:
 # Nexmark bid rows produced as Flink JSON by Flink's serializer per row and by the native batch encoder, same
 # broker, same producer settings, every record read back and checked against Flink's bytes; prints rows/s of
-# both and their ratio (a CSV lands in perf/streamfusion/results/). Both run even if the first fails; the exit
-# status is non-zero if either did. The broker keeps running afterwards (stop it with `kafka/broker stop`).
+# both and their ratio (a CSV lands in perf/streamfusion/results/). Last, a short run of the Rust exactly-once
+# sink's throughput (streamfusion bench-json: StreamFusion's Flink mode against arrow-json per row, exactly once,
+# no compression; docs/benchmarks.md has the full matrix). All run even if one fails; the exit status is
+# non-zero if any did. The broker keeps running afterwards (stop it with `kafka/broker stop`).
 set -euo pipefail
 usage() { echo "usage: $0 [MESSAGES [ITERATIONS [ROWS]]]   (defaults: 50000 3 200000; ROWS: StreamFusion rows per pass)" >&2; exit 2; }
 [ $# -le 3 ] || usage
@@ -33,9 +35,14 @@ echo "== StreamFusion end to end: $rows Nexmark bid rows, Flink per row vs nativ
 sf_status=0
 perf/streamfusion/compare.sh --shape bid --rows "$rows" --batch 4096 --iterations "$iterations" \
   --bootstrap 127.0.0.1:19092 --topic streamfusion-benchmark-topic || sf_status=$?
+
+echo
+echo "== Rust exactly-once sink: $rows Nexmark bids, StreamFusion (Flink mode) vs arrow-json per row, $iterations measured passes"
+sink_status=0
+perf/streamfusion/sink-bench.sh --ci --events "$rows" --iterations "$iterations" --mode exactly-once \
+  --compression none --encoder streamfusion-flink,arrow-json-per-row || sink_status=$?
 echo
 echo "The broker is still running at 127.0.0.1:19092; stop it with: kafka/broker stop"
-if [ "$status" -ne 0 ]; then
-  exit "$status"
-fi
-exit "$sf_status"
+for code in "$status" "$sf_status" "$sink_status"; do
+  [ "$code" -eq 0 ] || exit "$code"
+done
