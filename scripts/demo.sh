@@ -6,7 +6,7 @@
 # Nexmark bid rows produced as Flink JSON by Flink's serializer per row and by the native batch encoder, same
 # broker, same producer settings, every record read back and checked against Flink's bytes; prints rows/s of
 # both and their ratio (a CSV lands in perf/streamfusion/results/). Last, a short run of the Rust exactly-once
-# sink's throughput (streamfusion bench-json: StreamFusion's Flink mode against arrow-json per row, exactly once,
+# sink's throughput (streamfusion-bench bench-json: StreamFusion's Flink mode against arrow-json per row, exactly once,
 # no compression; docs/benchmarks.md has the full matrix). All run even if one fails; the exit status is
 # non-zero if any did. The broker keeps running afterwards (stop it with `kafka/broker stop`).
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Producer comparison (DESIGN.md 3.7): Kafka's LongSerializer against the bijou64 serializers (JNI, pure Java,
+# Producer comparison: Kafka's LongSerializer against the bijou64 serializers (JNI, pure Java,
 # zigzag), and the same two encodings from Rust through rdkafka (rust-long, rust-bijou: the streamfusion binary of
 # rust/cli), with compression none and zstd, every run read back and verified. Writes
 # perf/kafka/results/results-<UTC>.csv and its chart results-<UTC>.png, and prints a table. See perf/kafka/README.md.
@@ -28,7 +28,7 @@ usage: compare-benchmarks.sh [--ci] [--distribution D[,D...]] [--modes M[,M...]]
 
 example: perf/kafka/compare-benchmarks.sh --ci --distribution sequential,mixed 50000 5 bijou64-benchmark-topic 127.0.0.1:19092
 environment: COMPARE_JAVA_OPTS (default "-Xms1g -Xmx2g"), MVN (default mvn), CARGO (default cargo),
-             STREAMFUSION_BIN (a prebuilt streamfusion binary to use instead of building rust/cli)
+             STREAMFUSION_BENCH_BIN (a prebuilt streamfusion-bench binary to use instead of building perf/rust)
 EOF
 }
 
@@ -88,29 +88,29 @@ build_module compare-benchmarks "$rebuild" "$root" :bijou64-perf-kafka package "
   "$root/java/pom.xml" "$root/java/bijou64" "$root/java/bijou64-kafka-serializers" "$root/perf/kafka/pom.xml" \
   "$root/perf/kafka/src" "$root/rust" "$root/Cargo.toml" "$root/Cargo.lock"
 
-# --- the streamfusion binary: runs the rust-* modes and draws the chart; built if missing or stale --------------
+# --- the streamfusion-bench binary: runs the rust-* modes and draws the chart; built if missing or stale --------------
 # (cargo's own check would also do, but costs a few seconds of lock and fingerprinting on every run)
 target_dir="${CARGO_TARGET_DIR:-$root/target}"
 [[ "$target_dir" = /* ]] || target_dir="$root/$target_dir"
-streamfusion="${STREAMFUSION_BIN:-$target_dir/release/streamfusion}"
+streamfusion="${STREAMFUSION_BENCH_BIN:-$target_dir/release/streamfusion-bench}"
 
 streamfusion_stale() {
   $rebuild && return 0
   [[ -x "$streamfusion" ]] || return 0
-  local sources=("$root/rust" "$root/Cargo.toml" "$root/Cargo.lock") existing=() s
+  local sources=("$root/rust" "$root/perf/rust" "$root/Cargo.toml" "$root/Cargo.lock") existing=() s
   for s in "${sources[@]}"; do [[ -e "$s" ]] && existing+=("$s"); done
   [[ -n "$(find "${existing[@]}" -name target -prune -o -type f -newer "$streamfusion" -print -quit)" ]]
 }
 
-if [[ -n "${STREAMFUSION_BIN:-}" ]]; then
-  [[ -x "$streamfusion" ]] || die "STREAMFUSION_BIN=$streamfusion is not an executable file"
+if [[ -n "${STREAMFUSION_BENCH_BIN:-}" ]]; then
+  [[ -x "$streamfusion" ]] || die "STREAMFUSION_BENCH_BIN=$streamfusion is not an executable file"
 elif streamfusion_stale; then
   command -v "$cargo_cmd" >/dev/null 2>&1 || die "cargo not found: install Rust (https://rustup.rs), or set CARGO"
-  echo "compare-benchmarks: building the streamfusion binary (cargo build --release -p streamfusion-cli)..." >&2
+  echo "compare-benchmarks: building the streamfusion-bench binary (cargo build --release -p streamfusion-bench)..." >&2
   build_log="$(mktemp -t compare-benchmarks-cargo.XXXXXX)"
-  if ! (cd "$root" && "$cargo_cmd" build --release -p streamfusion-cli) >"$build_log" 2>&1; then
+  if ! (cd "$root" && "$cargo_cmd" build --release -p streamfusion-bench) >"$build_log" 2>&1; then
     tail -n 40 "$build_log" >&2
-    die "cargo build --release -p streamfusion-cli failed (full log: $build_log)"
+    die "cargo build --release -p streamfusion-bench failed (full log: $build_log)"
   fi
   rm -f "$build_log"
   [[ -x "$streamfusion" ]] || die "the build did not produce $streamfusion"

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Throughput of the Rust JSON sink (issue #6, item 4): builds `streamfusion` in release and runs
-# `streamfusion bench-json` on a broker: Nexmark bids encoded by StreamFusion (Flink and plain mode) and by
+# `streamfusion-bench bench-json` on a broker: Nexmark bids encoded by StreamFusion (Flink and plain mode) and by
 # arrow-json once per row, written through streamfusion-sink at least once and exactly once, compression none
 # and zstd; every run read back. Prints the table (or JSON lines / CSV with --format) and keeps a copy in
 # perf/streamfusion/results/sink-bench-<UTC>.{txt,jsonl,csv}. See docs/benchmarks.md.
 #
-# Exit status: that of `streamfusion bench-json`: 0 every run verified; 1 error (no cargo, build failed, no
+# Exit status: that of `streamfusion-bench bench-json`: 0 every run verified; 1 error (no cargo, build failed, no
 # broker); 2 usage; 3 a run was not verified (after the results are printed).
 set -euo pipefail
 
@@ -13,16 +13,16 @@ usage() {
   cat <<'EOF_USAGE'
 usage: sink-bench.sh [--no-build] [BENCH-JSON OPTIONS...]
 
-  Every option but --no-build goes to `streamfusion bench-json` (see `streamfusion bench-json --help`):
+  Every option but --no-build goes to `streamfusion-bench bench-json` (see `streamfusion-bench bench-json --help`):
   --events N (default 1_000_000), --iterations N (3), --encoder, --mode, --compression (all by default),
   --checkpoint-interval-ms (1000), --batch-rows (4096), --bootstrap-servers (127.0.0.1:19092),
   --format table|json|csv, --ci, -X KEY=VALUE.
-  --no-build   use the binary already built (target/release/streamfusion, or $STREAMFUSION_BIN)
+  --no-build   use the binary already built (target/release/streamfusion-bench, or $STREAMFUSION_BENCH_BIN)
 
 examples:
   perf/streamfusion/sink-bench.sh                                   # the full matrix, as in docs/benchmarks.md
   perf/streamfusion/sink-bench.sh --events 200_000 --compression none --mode exactly-once
-environment: CARGO_TARGET_DIR (where cargo builds), STREAMFUSION_BIN (a streamfusion binary to run instead)
+environment: CARGO_TARGET_DIR (where cargo builds), STREAMFUSION_BENCH_BIN (a streamfusion-bench binary to run instead)
 EOF_USAGE
 }
 
@@ -51,13 +51,13 @@ case "$format" in
   *) usage >&2; exit 2 ;;
 esac
 
-binary="${STREAMFUSION_BIN:-${CARGO_TARGET_DIR:-$root/target}/release/streamfusion}"
-if $build && [[ -z "${STREAMFUSION_BIN:-}" ]]; then
+binary="${STREAMFUSION_BENCH_BIN:-${CARGO_TARGET_DIR:-$root/target}/release/streamfusion-bench}"
+if $build && [[ -z "${STREAMFUSION_BENCH_BIN:-}" ]]; then
   command -v cargo >/dev/null 2>&1 || die "cargo not found: install Rust (https://rustup.rs)"
-  echo "sink-bench.sh: cargo build --release -p streamfusion-cli" >&2
-  (cd "$root" && cargo build --release --locked -p streamfusion-cli) || die "the build failed"
+  echo "sink-bench.sh: cargo build --release -p streamfusion-bench" >&2
+  (cd "$root" && cargo build --release --locked -p streamfusion-bench) || die "the build failed"
 fi
-[[ -x "$binary" ]] || die "$binary not found: build it (drop --no-build) or set STREAMFUSION_BIN"
+[[ -x "$binary" ]] || die "$binary not found: build it (drop --no-build) or set STREAMFUSION_BENCH_BIN"
 
 results="$root/perf/streamfusion/results"
 mkdir -p "$results"

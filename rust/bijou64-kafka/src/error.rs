@@ -1,6 +1,6 @@
 //! The crate's one error type.
 
-/// What went wrong while decoding a record or a slab, or while talking to Kafka.
+/// What went wrong while decoding a record or a slab.
 ///
 /// The four decode variants are the whole-record contract of `DESIGN.md` 3.1 and
 /// `docs/format.md`: a decoder reports one of them and never returns a value for
@@ -70,10 +70,6 @@ pub enum Error {
         /// Bytes the slab would hold.
         bytes: usize,
     },
-    /// An rdkafka call failed.
-    #[cfg(feature = "kafka")]
-    #[error("kafka: {0}")]
-    Kafka(#[from] rdkafka::error::KafkaError),
 }
 
 /// Payload-free classification of an [`Error`]; for a slab error, the kind of the
@@ -93,8 +89,6 @@ pub enum ErrorKind {
     InvalidOffsets,
     /// [`Error::SlabTooLarge`].
     SlabTooLarge,
-    /// A Kafka client error (feature `kafka`).
-    Kafka,
 }
 
 impl ErrorKind {
@@ -109,7 +103,6 @@ impl ErrorKind {
             Self::TrailingBytes => "trailing",
             Self::InvalidOffsets => "invalid-offsets",
             Self::SlabTooLarge => "slab-too-large",
-            Self::Kafka => "kafka",
         }
     }
 }
@@ -127,8 +120,6 @@ impl Error {
             Self::InvalidRecord { source, .. } => source.kind(),
             Self::InvalidOffsets { .. } => ErrorKind::InvalidOffsets,
             Self::SlabTooLarge { .. } => ErrorKind::SlabTooLarge,
-            #[cfg(feature = "kafka")]
-            Self::Kafka(_) => ErrorKind::Kafka,
         }
     }
 

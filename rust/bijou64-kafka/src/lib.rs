@@ -9,7 +9,9 @@
 //! * a strict whole-record [`decode`]: exactly one value that consumes every byte, else
 //!   an [`Error`] — never a wrong value;
 //! * bulk [`encode_slab`] / [`decode_slab`]: one contiguous slab plus `n + 1` offsets;
-//! * with feature `kafka`, small rdkafka helpers ([`kafka`]).
+//!
+//! It knows nothing of Kafka clients: records reach a broker through a serializer (the JVM serdes) or any
+//! rdkafka producer of the caller's.
 //!
 //! # The format in one table (bijou64)
 //!
@@ -32,8 +34,6 @@
 
 mod error;
 mod fast;
-#[cfg(feature = "kafka")]
-pub mod kafka;
 mod slab;
 mod value;
 

@@ -1,29 +1,100 @@
-//! Produce bijou records to the real local broker through rdkafka and read them back.
+//! Produce bijou records to the real local broker through rdkafka (the workspace's `kafka-util`) and read
+//! them back, decoding each record strictly.
 //! Needs a broker at `KAFKA_BOOTSTRAP_SERVERS` (default 127.0.0.1:19092; start it with
 //! `kafka/broker start`).
 
-use std::time::Duration;
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
 
-use bijou64_kafka::kafka::{produce_values, read_values};
-use bijou64_kafka::Mapping;
+use bijou64_kafka::{decode, encode_slab, BijouValue, Mapping};
+use kafka_util::{DeliveryErrors, OpenOptions, Stop, TopicReader};
 use rdkafka::config::ClientConfig;
+use rdkafka::message::Message;
+use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
 
 fn config() -> ClientConfig {
-    let bootstrap =
-        std::env::var("KAFKA_BOOTSTRAP_SERVERS").unwrap_or_else(|_| "127.0.0.1:19092".into());
     let mut config = ClientConfig::new();
     config
-        .set("bootstrap.servers", bootstrap)
+        .set("bootstrap.servers", kafka_util::bootstrap_from_env())
         .set("socket.timeout.ms", "10000");
     config
 }
 
+/// Why a read-back failed: the client, or a record that is not exactly one bijou value.
+#[derive(Debug)]
+enum ReadError {
+    Kafka(kafka_util::Error),
+    Decode(bijou64_kafka::Error),
+}
+
+/// Produces `values` to `topic`, one record per value (encoded in one slab, null keys); returns after every
+/// record is acknowledged, or with the first delivery error.
+fn produce_values<T: BijouValue>(
+    topic: &str,
+    values: &[T],
+    mapping: Mapping,
+) -> Result<(), String> {
+    let producer: BaseProducer<DeliveryErrors> = config()
+        .create_with_context(DeliveryErrors::default())
+        .map_err(|e| e.to_string())?;
+    let slab = encode_slab(values, mapping).map_err(|e| e.to_string())?;
+    for payload in slab.iter() {
+        kafka_util::delivery::send(
+            &producer,
+            BaseRecord::<(), [u8]>::to(topic).payload(payload),
+        )
+        .map_err(|e| e.to_string())?;
+        producer.poll(Duration::ZERO);
+    }
+    producer
+        .flush(Duration::from_secs(60))
+        .map_err(|e| e.to_string())?;
+    producer
+        .context()
+        .take()
+        .map_or(Ok(()), |e| Err(e.to_string()))
+}
+
+/// Every record of `topic` to the end offsets captured at the start, decoded strictly, partition by
+/// partition in offset order (`None` for a tombstone).
+fn read_values<T: BijouValue>(topic: &str, mapping: Mapping) -> Result<Vec<Option<T>>, ReadError> {
+    let bootstrap = kafka_util::bootstrap_from_env();
+    let consumer = kafka_util::consumer_config(&bootstrap, "read_committed");
+    let reader = TopicReader::open(&consumer, &bootstrap, topic, &OpenOptions::default())
+        .map_err(ReadError::Kafka)?;
+    let mut by_partition: Vec<(i32, i64, Option<T>)> = Vec::new();
+    let mut failed = None;
+    reader
+        .read(
+            Stop::until(Instant::now() + Duration::from_secs(60)),
+            |message| {
+                match message
+                    .payload()
+                    .map(|bytes| decode(bytes, mapping))
+                    .transpose()
+                {
+                    Ok(value) => by_partition.push((message.partition(), message.offset(), value)),
+                    Err(error) => {
+                        failed = Some(error);
+                        return ControlFlow::Break(());
+                    }
+                }
+                ControlFlow::Continue(())
+            },
+        )
+        .map_err(ReadError::Kafka)?;
+    if let Some(error) = failed {
+        return Err(ReadError::Decode(error));
+    }
+    by_partition.sort_by_key(|&(partition, offset, _)| (partition, offset));
+    Ok(by_partition
+        .into_iter()
+        .map(|(_, _, value)| value)
+        .collect())
+}
+
 fn unique_topic(name: &str) -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    format!("bijou64-rs-{name}-{}-{nanos}", std::process::id())
+    kafka_util::unique_name("bijou64-rs", name)
 }
 
 #[test]
@@ -44,14 +115,10 @@ fn longs_round_trip_through_the_broker() {
     ]);
     for mapping in [Mapping::Unsigned, Mapping::Zigzag] {
         let topic = unique_topic(mapping.as_str());
-        produce_values(&config(), &topic, &values, mapping, Duration::from_secs(60))
-            .unwrap_or_else(|e| {
-                panic!(
-                    "produce to {topic} failed (is the broker up? run `kafka/broker start`): {e}"
-                )
-            });
-        let read: Vec<Option<i64>> =
-            read_values(&config(), &topic, mapping, Duration::from_secs(60)).unwrap();
+        produce_values(&topic, &values, mapping).unwrap_or_else(|e| {
+            panic!("produce to {topic} failed (is the broker up? run `kafka/broker start`): {e}")
+        });
+        let read: Vec<Option<i64>> = read_values(&topic, mapping).unwrap();
         let expected: Vec<Option<i64>> = values.iter().copied().map(Some).collect();
         assert_eq!(
             read.len(),
@@ -81,28 +148,14 @@ fn ints_round_trip_through_the_broker() {
         42,
     ];
     let topic = unique_topic("int");
-    produce_values(
-        &config(),
-        &topic,
-        &values,
-        Mapping::Unsigned,
-        Duration::from_secs(60),
-    )
-    .unwrap();
-    let read: Vec<Option<i32>> = read_values(
-        &config(),
-        &topic,
-        Mapping::Unsigned,
-        Duration::from_secs(60),
-    )
-    .unwrap();
+    produce_values(&topic, &values, Mapping::Unsigned).unwrap();
+    let read: Vec<Option<i32>> = read_values(&topic, Mapping::Unsigned).unwrap();
     assert_eq!(read, values.into_iter().map(Some).collect::<Vec<_>>());
 }
 
 #[test]
 fn long_serializer_bytes_are_rejected_not_misread() {
     // A topic written with Kafka's LongSerializer (8 big-endian bytes) read as bijou64.
-    use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
     let topic = unique_topic("longserializer");
     let producer: BaseProducer = config().create().unwrap();
     producer
@@ -110,33 +163,25 @@ fn long_serializer_bytes_are_rejected_not_misread() {
         .map_err(|(e, _)| e)
         .unwrap();
     producer.flush(Duration::from_secs(30)).unwrap();
-    let error = read_values::<i64>(
-        &config(),
-        &topic,
-        Mapping::Unsigned,
-        Duration::from_secs(60),
-    )
-    .unwrap_err();
-    assert_eq!(
-        error.kind(),
-        bijou64_kafka::ErrorKind::TrailingBytes,
-        "{error}"
-    );
+    match read_values::<i64>(&topic, Mapping::Unsigned) {
+        Err(ReadError::Decode(error)) => assert_eq!(
+            error.kind(),
+            bijou64_kafka::ErrorKind::TrailingBytes,
+            "{error}"
+        ),
+        other => panic!("expected a trailing-bytes decode error, got {other:?}"),
+    }
 }
 
 #[test]
 fn a_missing_topic_is_an_error_not_an_empty_read() {
     let topic = unique_topic("never-created");
-    let error = read_values::<i64>(
-        &config(),
-        &topic,
-        Mapping::Unsigned,
-        Duration::from_secs(30),
-    )
-    .unwrap_err();
-    assert!(
-        error.to_string().contains("UnknownTopicOrPartition")
-            || error.to_string().contains("Unknown topic"),
-        "{error}"
-    );
+    match read_values::<i64>(&topic, Mapping::Unsigned) {
+        Err(ReadError::Kafka(kafka_util::Error::Topic {
+            operation: "read",
+            reason,
+            ..
+        })) => assert_eq!(reason, "the topic does not exist or has no partitions"),
+        other => panic!("expected the missing topic to be an error, got {other:?}"),
+    }
 }

@@ -20,6 +20,7 @@ use nexmark::event::{Event, EventType};
 use nexmark::EventGenerator;
 use streamfusion_json::{EncodedRecords, EncoderOptions, JsonEncoder};
 
+use crate::source::JsonMode;
 use crate::Error;
 
 /// The default base time of the bids' `dateTime`: 2026-01-01T00:00:00Z in milliseconds.
@@ -77,13 +78,21 @@ impl BidSource {
     /// # Errors
     /// [`Error::Encode`] when the key fields are not columns of the bids.
     pub fn new(options: &BidOptions) -> Result<Self, Error> {
+        Self::with_mode(options, JsonMode::Flink)
+    }
+
+    /// [`new`](Self::new), encoding in `mode` (Flink's `json` format or arrow-json's plain lines).
+    ///
+    /// # Errors
+    /// [`Error::Encode`] when the key fields are not columns of the bids.
+    pub fn with_mode(options: &BidOptions, mode: JsonMode) -> Result<Self, Error> {
         let config = NexmarkConfig {
             base_time: options.base_time_ms,
             ..NexmarkConfig::default()
         };
         let generator = EventGenerator::new(config).with_type_filter(EventType::Bid);
         let encoder_options = EncoderOptions::from_pairs([
-            ("mode", "flink"),
+            ("mode", mode.name()),
             ("key.fields", options.key_fields.as_str()),
         ])?;
         let mut encoder = JsonEncoder::new(encoder_options)?;

@@ -1,63 +1,40 @@
-//! The `streamfusion` command line tool (DESIGN.md 2: `rust/cli/`): `produce`, `consume`
-//! and `verify` for the exactly-once sink, `bench-json` for its throughput, `bench` and
-//! `chart` for the producer comparison.
+//! The `streamfusion` command: rows (generated Nexmark bids, or an Arrow IPC / CSV file) encoded as Flink JSON
+//! by `streamfusion-json` and written to Kafka exactly once (or at least once) by `streamfusion-sink`, read
+//! back, checked, or just encoded for a look at the bytes.
 //!
-//! # Produce, consume, verify (issue #6)
+//! * [`produce`](mod@produce) builds Arrow batches from the rows ([`source`]; [`bids`]: the `nexmark`
+//!   crate's generator, deterministic per bid), encodes them (Flink mode, key `auction` for the bids) and
+//!   writes them through the sink, one transaction per checkpoint interval exactly once. The source position
+//!   of each checkpoint is the number of rows produced, so a restarted run resumes after the last committed
+//!   row.
+//! * [`read`] reads a topic to the end offsets captured when it starts (the consumer's position decides, so
+//!   transaction markers and offset gaps are tolerated): `consume` prints or counts the records, `verify`
+//!   compares the `read_committed` records with the regenerated ones as a multiset (missing, duplicates,
+//!   unexpected) and counts the aborted or uncommitted ones with a `read_uncommitted` read.
+//! * [`encode`](mod@encode) writes the records `produce` would write as JSON lines (Flink or plain mode),
+//!   without a broker, in the form `consume --print` prints.
 //!
-//! * [`produce`](mod@produce) generates Nexmark bids ([`bids`]: the `nexmark` crate's
-//!   generator, deterministic per bid), builds Arrow batches, encodes them with
-//!   `streamfusion-json` (Flink mode, key `auction`) and writes them through
-//!   `streamfusion-sink`, exactly once (one transaction per checkpoint interval) or at
-//!   least once. The source position of each checkpoint is the number of bids produced,
-//!   so a restarted run resumes after the last committed bid. [`source`] puts the rows
-//!   of an Arrow IPC or CSV file in place of the bids, by the same positions.
-//! * [`read`] reads a topic to the end offsets captured when it starts (the consumer's
-//!   position decides, so transaction markers and offset gaps are tolerated): `consume`
-//!   prints or counts the records, `verify` compares the `read_committed` records with
-//!   the regenerated ones as a multiset (missing, duplicates, unexpected) and counts the
-//!   aborted or uncommitted ones with a `read_uncommitted` read.
-//!
-//! # The JSON sink's throughput (issue #6)
-//!
-//! [`bench_json`] runs the bids through the sink in a matrix (encoder × guarantee ×
-//! compression): StreamFusion's encoder in Flink and plain mode against arrow-json once
-//! per row, records/s, MB/s and the share of CPU spent encoding, each run read back.
-//!
-//! # The producer comparison
-//!
-//! The producer comparison (`perf/kafka/compare-benchmarks.sh`, DESIGN.md 3.7) measures
-//! how fast one producer thread sends Long values to a real broker, and how many bytes
-//! each value takes, with Kafka's 8-byte `LongSerializer` against bijou64. Its Java side
-//! covers the Java client (stock serializer, JNI, pure Java); this crate is its Rust side,
-//! on rdkafka (librdkafka):
-//!
-//! * [`bench`](mod@bench) runs one comparison run: a fresh topic, a producer with the Java side's
-//!   settings, a discarded warm-up pass and N timed passes, then every record read back
-//!   and checked; it prints one result line (JSON, or a row of the comparison CSV).
-//! * [`distribution`] generates exactly the Java side's values (same `SplittableRandom`
-//!   algorithm and seed), so both sides report the same payload sizes.
-//! * [`chart`] draws a comparison CSV as a PNG (throughput per mode and compression, and
-//!   payload bytes per mode) with plotters and an embedded font.
+//! The Kafka plumbing (topics, the read loop, the `--bootstrap-servers` / `-X` arguments) is the workspace's
+//! `kafka-util`; the benchmarks built on these commands live in their own crate (`perf/rust`).
 //!
 //! ```
-//! use streamfusion_cli::bench::{median, Mode};
-//! use streamfusion_cli::distribution::{Distribution, DEFAULT_SEED};
-//! let values = Distribution::Sequential.generate(50_000, DEFAULT_SEED);
-//! let bytes: usize = values
-//!     .iter()
-//!     .map(|&v| bijou64_kafka::encoded_len(v, bijou64_kafka::Mapping::Unsigned))
-//!     .sum();
-//! assert_eq!(format!("{:.3}", bytes as f64 / values.len() as f64), "2.985");
-//! assert_eq!(Mode::Bijou.comparison_name(), "rust-bijou");
-//! assert_eq!(median(&[1.0, 5.0, 2.0]), Some(2.0));
+//! use streamfusion_cli::encode::{run, EncodeOptions};
+//! use streamfusion_cli::bids::{BidOptions, DEFAULT_BASE_TIME_MS};
+//! use streamfusion_cli::source::{Input, JsonMode};
+//! let input = Input::Bids {
+//!     options: BidOptions { base_time_ms: DEFAULT_BASE_TIME_MS, key_fields: "auction".into() },
+//!     events: 3,
+//! };
+//! let mut out = Vec::new();
+//! let summary = run(&EncodeOptions { input, mode: JsonMode::Flink, keys: true }, &mut out)?;
+//! assert_eq!(summary.records, 3);
+//! assert!(String::from_utf8(out)?.starts_with("{\"auction\":"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod bench;
-pub mod bench_json;
 pub mod bids;
-pub mod chart;
 pub mod cli;
-pub mod distribution;
+pub mod encode;
 mod error;
 pub mod produce;
 pub mod progress;

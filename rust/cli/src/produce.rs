@@ -13,11 +13,12 @@
 
 use std::time::{Duration, Instant};
 
+use kafka_util::topics::TopicSpec;
+use kafka_util::Topics;
 use rdkafka::config::ClientConfig;
 use streamfusion_json::EncodedRecords;
 use streamfusion_sink::{Mode, Sink, SinkConfig};
 
-use crate::bench::topic::Topics;
 use crate::progress::{grouped, Progress};
 use crate::source::{Input, RowSource};
 use crate::Error;
@@ -118,14 +119,13 @@ pub(crate) fn connect(bootstrap: &str, role: &str) -> Result<Topics, Error> {
 /// Runs `produce` (see the module docs).
 ///
 /// # Errors
-/// [`Error::NoBroker`] when no broker answers; [`Error::Topic`] when the topic cannot be
-/// created; [`Error::Sink`] when the sink fails to start or fails more than
+/// [`Error::Kafka`] when no broker answers or the topic cannot be created; [`Error::Sink`] when the sink fails to start or fails more than
 /// [`MAX_REPLAYS`] times; [`Error::Encode`] for bad key fields or a column that cannot
 /// be encoded; [`Error::Io`] or [`Error::Input`] for an input file that cannot be read.
 pub fn run(options: &ProduceOptions, progress: &mut Progress) -> Result<ProduceSummary, Error> {
     let mut source = RowSource::open(&options.input)?;
     let topics = connect(&options.bootstrap_servers, "produce-admin")?;
-    if topics.ensure(&options.topic, options.partitions)? {
+    if topics.ensure(&TopicSpec::new(&options.topic, options.partitions))? {
         progress.message(&format!(
             "created topic {} ({} partitions)",
             options.topic, options.partitions
@@ -225,9 +225,8 @@ fn recover(sink: &mut Sink) -> Result<(u64, u64), Error> {
         None => (0, 0),
         Some(progress) => {
             let position = decode_position(&progress.source_position).ok_or_else(|| {
-                Error::Topic {
+                Error::Recover {
                     topic: sink.config().progress_topic.clone(),
-                    operation: "recover",
                     reason: format!(
                         "writer {}: a source position of {} bytes, not the 8 bytes `produce` writes \
                          (another program's writer id?)",

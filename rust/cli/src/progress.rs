@@ -49,51 +49,23 @@ impl Progress {
         self.bar = Some(bar);
     }
 
-    /// A run starts: `passes` timed passes (warm-up included) follow. `label` (e.g.
-    /// `[sequential none rust-bijou]`) prefixes its lines.
-    pub fn start_run(&mut self, label: &str, passes: u64) {
+    /// Starts a bar of `len` steps drawn with the indicatif `template` and prefixed by `label`, which also
+    /// becomes the [`label`](Self::label) of what follows. Nothing is drawn in plain mode.
+    pub fn start_bar(&mut self, label: &str, len: u64, template: &str) {
         label.clone_into(&mut self.label);
-        self.bar(passes, "{prefix} {spinner} [{bar:20}] {msg}", label);
+        self.bar(len, template, label);
     }
 
-    /// One pass finished; pass 0 is the warm-up.
-    pub fn pass(&mut self, pass: usize, iterations: usize, rate: f64, seconds: f64) {
-        let what = if pass == 0 {
-            "warm-up".to_owned()
-        } else {
-            format!("iteration {pass}/{iterations}")
-        };
-        match &self.bar {
-            Some(bar) => {
-                bar.inc(1);
-                bar.set_message(format!("{what}: {} msgs/s", grouped(rate)));
-            }
-            None => eprintln!(
-                "{} {what}: {} msgs/s ({seconds:.3} s)",
-                self.label,
-                grouped(rate)
-            ),
-        }
+    /// The label of the current task or bar.
+    #[must_use]
+    pub fn label(&self) -> &str {
+        &self.label
     }
 
-    /// Verification starts: `records` records will be read back.
-    pub fn start_verify(&mut self, records: u64) {
-        let label = self.label.clone();
-        if self.plain {
-            eprintln!("{label} verifying {} records", grouped(records as f64));
-        }
-        self.bar(
-            records,
-            "{prefix} verify [{bar:20}] {human_pos}/{human_len} records",
-            &label,
-        );
-    }
-
-    /// `records` records have been verified so far.
-    pub fn verified(&self, records: u64) {
-        if let Some(bar) = &self.bar {
-            bar.set_position(records);
-        }
+    /// The current bar; `None` in plain mode or when none was started.
+    #[must_use]
+    pub fn current_bar(&self) -> Option<&ProgressBar> {
+        self.bar.as_ref()
     }
 
     /// A task of `total` units (`what`, e.g. `bids`) starts under `label`: a bar, or one
@@ -155,7 +127,7 @@ pub fn grouped(value: f64) -> String {
     if !value.is_finite() {
         return "-".to_owned();
     }
-    let digits = crate::bench::fixed(value.abs(), 0);
+    let digits = fixed(value.abs(), 0);
     let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
     if value < -0.5 {
         out.push('-');
@@ -165,6 +137,50 @@ pub fn grouped(value: f64) -> String {
             out.push(',');
         }
         out.push(c);
+    }
+    out
+}
+
+/// `value` with `decimals` decimals, rounded like Java's `String.format("%.3f")`, so the Rust and the Java
+/// tools print the same text: Java rounds the shortest decimal that identifies the double half up, where
+/// Rust's `{:.3}` rounds the exact binary value (59,250 / 20,000 prints `2.963` in Java, `2.962` with `{:.3}`).
+#[must_use]
+pub fn fixed(value: f64, decimals: usize) -> String {
+    if !value.is_finite() {
+        return format!("{value}");
+    }
+    // Display gives the shortest round-trip digits, never in exponent form.
+    let shortest = format!("{}", value.abs());
+    let (int_part, frac_part) = shortest.split_once('.').unwrap_or((&shortest, ""));
+    let mut digits: Vec<u8> = int_part.bytes().collect();
+    let frac: Vec<u8> = frac_part.bytes().collect();
+    digits.extend((0..decimals).map(|i| frac.get(i).copied().unwrap_or(b'0')));
+    if frac.get(decimals).is_some_and(|&d| d >= b'5') {
+        // Half up: add one unit in the last kept place, carrying leftwards.
+        let mut at = digits.len();
+        loop {
+            if at == 0 {
+                digits.insert(0, b'1');
+                break;
+            }
+            at -= 1;
+            if digits[at] == b'9' {
+                digits[at] = b'0';
+            } else {
+                digits[at] += 1;
+                break;
+            }
+        }
+    }
+    let split = digits.len() - decimals;
+    let mut out = String::with_capacity(digits.len() + 2);
+    if value.is_sign_negative() && digits.iter().any(|&d| d != b'0') {
+        out.push('-');
+    }
+    out.push_str(std::str::from_utf8(&digits[..split]).unwrap_or("?"));
+    if decimals > 0 {
+        out.push('.');
+        out.push_str(std::str::from_utf8(&digits[split..]).unwrap_or("?"));
     }
     out
 }

@@ -12,27 +12,22 @@
 //! `verify` regenerates the records `produce` wrote for the same input
 //! ([`crate::source`]: bids or a file) and compares them with the topic as multisets of (key, value) bytes.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
-use std::time::{Duration, Instant};
+use std::ops::ControlFlow;
+use std::time::Duration;
 
-use rdkafka::config::ClientConfig;
-use rdkafka::consumer::{BaseConsumer, Consumer};
-use rdkafka::error::KafkaError;
+use kafka_util::args::KafkaArgs;
+use kafka_util::{OpenOptions, PartitionRange, Stop, TopicReader};
 use rdkafka::message::Message;
-use rdkafka::{Offset, TopicPartitionList};
 use streamfusion_json::EncodedRecords;
 
-use crate::bench::topic::BROKER_WAIT;
 use crate::progress::Progress;
 use crate::source::{Input, RowSource};
 use crate::Error;
 
-/// A read that makes no progress for this long fails with [`Error::Stalled`].
+/// A read that makes no progress for this long fails ([`kafka_util::Error::Stalled`]).
 pub const IDLE_TIMEOUT: Duration = Duration::from_secs(90);
-
-/// Timeout of the metadata and watermark queries.
-const TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The consumer's `isolation.level`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -79,143 +74,51 @@ pub struct ReadCounts {
 /// start, calling `each(key, value)` per record.
 ///
 /// # Errors
-/// [`Error::NoBroker`] when no broker answers; [`Error::Topic`] when the topic does not
-/// exist; [`Error::Kafka`] when consuming fails; [`Error::Stalled`] when a partition makes
-/// no progress for [`IDLE_TIMEOUT`].
+/// [`Error::Kafka`]: no broker answers ([`kafka_util::Error::NoBroker`]), the topic does not exist
+/// ([`kafka_util::Error::Topic`]), consuming fails, or a partition makes no progress for
+/// [`IDLE_TIMEOUT`] ([`kafka_util::Error::Stalled`]).
 pub fn read_topic(
-    bootstrap: &str,
+    kafka: &KafkaArgs,
     topic: &str,
     isolation: Isolation,
     progress: &mut Progress,
     mut each: impl FnMut(Option<&[u8]>, Option<&[u8]>),
 ) -> Result<ReadCounts, Error> {
-    let mut config = ClientConfig::new();
+    let bootstrap = kafka.bootstrap_servers.as_str();
+    let mut config = kafka_util::consumer_config(bootstrap, isolation.name());
+    for (key, value) in &kafka.properties {
+        config.set(key, value);
+    }
     config
-        .set("bootstrap.servers", bootstrap)
         .set("client.id", format!("streamfusion-read-{isolation}"))
         .set("socket.connection.setup.timeout.ms", "5000")
         .set(
             "group.id",
             format!("streamfusion-read-{}", std::process::id()),
-        )
-        .set("isolation.level", isolation.name())
-        .set("enable.auto.commit", "false")
-        .set("enable.auto.offset.store", "false")
-        .set("enable.partition.eof", "true")
-        .set("auto.offset.reset", "earliest")
-        .set("fetch.wait.max.ms", "100")
-        .set("allow.auto.create.topics", "false");
-    let consumer: BaseConsumer = config.create().map_err(Error::kafka("create consumer"))?;
-    let metadata = consumer
-        .fetch_metadata(Some(topic), BROKER_WAIT)
-        .map_err(|source| Error::NoBroker {
-            bootstrap: bootstrap.to_owned(),
-            waited: BROKER_WAIT,
-            source,
-        })?;
-    let partitions: Vec<i32> = metadata
-        .topics()
-        .iter()
-        .filter(|t| t.name() == topic && t.error().is_none())
-        .flat_map(|t| t.partitions().iter().map(|p| p.id()))
-        .collect();
-    if partitions.is_empty() {
-        return Err(Error::Topic {
-            topic: topic.to_owned(),
-            operation: "read",
-            reason: "the topic does not exist or has no partitions".into(),
-        });
-    }
+        );
+    let reader = TopicReader::open(&config, bootstrap, topic, &OpenOptions::default())?;
     let mut counts = ReadCounts {
-        partitions: partitions.len(),
+        partitions: reader.ranges().len(),
+        offsets: reader.ranges().iter().map(PartitionRange::offsets).sum(),
         ..ReadCounts::default()
     };
-    let mut ends: HashMap<i32, i64> = HashMap::new();
-    let mut lows: HashMap<i32, i64> = HashMap::new();
-    let mut assignment = TopicPartitionList::new();
-    for &partition in &partitions {
-        let (low, high) = consumer
-            .fetch_watermarks(topic, partition, TIMEOUT)
-            .map_err(Error::kafka(format!(
-                "read the offsets of {topic} partition {partition}"
-            )))?;
-        counts.offsets += u64::try_from(high - low).unwrap_or(0);
-        ends.insert(partition, high);
-        lows.insert(partition, low);
-        assignment
-            .add_partition_offset(topic, partition, Offset::Beginning)
-            .map_err(Error::kafka("assign"))?;
-    }
-    let mut remaining: HashSet<i32> = partitions
-        .iter()
-        .copied()
-        .filter(|p| ends[p] > lows[p])
-        .collect();
-    consumer
-        .assign(&assignment)
-        .map_err(Error::kafka(format!("assign {topic}")))?;
     progress.start_task(
         &format!("read {isolation}"),
         Some(counts.offsets),
         "offsets",
     );
-
-    let mut last_progress = Instant::now();
-    let mut positions: HashMap<i32, i64> = HashMap::new();
-    while !remaining.is_empty() {
-        let mut check_positions = false;
-        match consumer.poll(Duration::from_millis(100)) {
-            Some(Ok(message)) => {
-                let partition = message.partition();
-                let end = ends.get(&partition).copied().unwrap_or(0);
-                if message.offset() < end {
-                    counts.records += 1;
-                    counts.bytes += (message.key_len() + message.payload_len()) as u64;
-                    if message.payload().is_none() {
-                        counts.tombstones += 1;
-                    }
-                    each(message.key(), message.payload());
-                    if counts.records.is_multiple_of(4096) {
-                        progress.position(counts.records);
-                    }
-                }
-                if message.offset() + 1 >= end {
-                    remaining.remove(&partition);
-                }
-                positions.insert(partition, message.offset() + 1);
-                last_progress = Instant::now();
-            }
-            Some(Err(KafkaError::PartitionEOF(_))) | None => check_positions = true,
-            Some(Err(error)) => return Err(Error::kafka(format!("consume {topic}"))(error)),
+    reader.read(Stop::idle(IDLE_TIMEOUT), |message| {
+        counts.records += 1;
+        counts.bytes += (message.key_len() + message.payload_len()) as u64;
+        if message.payload().is_none() {
+            counts.tombstones += 1;
         }
-        if check_positions || counts.records.is_multiple_of(1024) {
-            let now = consumer
-                .position()
-                .map_err(Error::kafka(format!("position in {topic}")))?;
-            for element in now.elements() {
-                if let Offset::Offset(position) = element.offset() {
-                    let partition = element.partition();
-                    if positions.get(&partition).is_none_or(|&p| position > p) {
-                        positions.insert(partition, position);
-                        last_progress = Instant::now();
-                    }
-                    if position >= ends.get(&partition).copied().unwrap_or(0) {
-                        remaining.remove(&partition);
-                    }
-                }
-            }
+        each(message.key(), message.payload());
+        if counts.records.is_multiple_of(4096) {
+            progress.position(counts.records);
         }
-        if !remaining.is_empty() && last_progress.elapsed() > IDLE_TIMEOUT {
-            let partition = remaining.iter().copied().min().unwrap_or(0);
-            return Err(Error::Stalled {
-                topic: topic.to_owned(),
-                partition,
-                position: positions.get(&partition).copied().unwrap_or(-1),
-                end: ends.get(&partition).copied().unwrap_or(0),
-                waited: IDLE_TIMEOUT,
-            });
-        }
-    }
+        ControlFlow::Continue(())
+    })?;
     progress.position(counts.records);
     Ok(counts)
 }
@@ -287,12 +190,12 @@ fn record_key(key: Option<&[u8]>, value: Option<&[u8]>) -> Vec<u8> {
 /// As [`read_topic`]; [`Error::Encode`] for bad key fields; [`Error::Io`] or
 /// [`Error::Input`] for an input file that cannot be read.
 pub fn verify(
-    bootstrap: &str,
+    kafka: &KafkaArgs,
     topic: &str,
     input: &Input,
     progress: &mut Progress,
 ) -> Result<Verification, Error> {
-    crate::produce::connect(bootstrap, "verify-admin")?;
+    crate::produce::connect(&kafka.bootstrap_servers, "verify-admin")?;
     // (expected count, committed count) per record.
     let mut counts: HashMap<Vec<u8>, (u64, u64)> = HashMap::new();
     let mut source = RowSource::open(input)?;
@@ -309,14 +212,14 @@ pub fn verify(
         expected += rows as u64;
     }
     let committed = read_topic(
-        bootstrap,
+        kafka,
         topic,
         Isolation::ReadCommitted,
         progress,
         |key, value| counts.entry(record_key(key, value)).or_default().1 += 1,
     )?;
     let uncommitted = read_topic(
-        bootstrap,
+        kafka,
         topic,
         Isolation::ReadUncommitted,
         progress,

@@ -38,6 +38,27 @@ use streamfusion_json::{EncodedRecords, EncoderOptions, JsonEncoder};
 use crate::bids::{BidOptions, BidSource};
 use crate::Error;
 
+/// How the rows become JSON: the `mode` option of `streamfusion-json`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum JsonMode {
+    /// Byte-identical to Apache Flink's `json` format with the Kafka connector's key/value layout.
+    #[default]
+    Flink,
+    /// Byte-identical to arrow-json's line-delimited writer.
+    Plain,
+}
+
+impl JsonMode {
+    /// The value of the encoder's `mode` option.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            JsonMode::Flink => "flink",
+            JsonMode::Plain => "plain",
+        }
+    }
+}
+
 /// The first bytes of an Arrow IPC file (file format, not stream format).
 const IPC_FILE_MAGIC: &[u8; 6] = b"ARROW1";
 
@@ -158,16 +179,24 @@ impl RowSource {
     /// IPC or CSV as its format says; [`Error::Encode`] when the key fields are not
     /// columns or a column's type cannot be encoded.
     pub fn open(input: &Input) -> Result<Self, Error> {
+        Self::open_as(input, JsonMode::Flink)
+    }
+
+    /// [`open`](Self::open), encoding the rows in `mode` instead of Flink's `json` format.
+    ///
+    /// # Errors
+    /// As [`open`](Self::open).
+    pub fn open_as(input: &Input, mode: JsonMode) -> Result<Self, Error> {
         let rows = match input {
             Input::Bids { options, events } => Rows::Bids {
-                source: Box::new(BidSource::new(options)?),
+                source: Box::new(BidSource::with_mode(options, mode)?),
                 events: *events,
             },
             Input::File {
                 path,
                 format,
                 key_fields,
-            } => Rows::File(Box::new(FileRows::open(path, *format, key_fields)?)),
+            } => Rows::File(Box::new(FileRows::open(path, *format, key_fields, mode)?)),
         };
         Ok(Self { rows })
     }
@@ -224,14 +253,20 @@ struct FileRows {
 }
 
 impl FileRows {
-    fn open(path: &Path, format: FileFormat, key_fields: &str) -> Result<Self, Error> {
+    fn open(
+        path: &Path,
+        format: FileFormat,
+        key_fields: &str,
+        mode: JsonMode,
+    ) -> Result<Self, Error> {
         let schema = match format {
             FileFormat::Ipc => None,
             FileFormat::Csv => Some(infer_csv_schema(path)?),
         };
         let reader = open_reader(path, format, schema.clone())?;
         let schema = reader.schema();
-        let options = EncoderOptions::from_pairs([("mode", "flink"), ("key.fields", key_fields)])?;
+        let options =
+            EncoderOptions::from_pairs([("mode", mode.name()), ("key.fields", key_fields)])?;
         let mut encoder = JsonEncoder::new(options)?;
         encoder.plan(&schema)?;
         Ok(Self {

@@ -264,3 +264,90 @@ fn input_conflicts_with_generated_bids() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("cannot be used with"), "{stderr}");
 }
+
+/// `encode --keys` writes, without a broker, exactly the lines `consume --print` reads back from a topic that
+/// `produce` wrote from the same CSV file: the same records, byte for byte (one partition, so in order).
+#[test]
+fn encode_prints_what_produce_writes_and_consume_reads() {
+    let dir = std::env::temp_dir().join(unique_topic("encode-csv"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("orders.csv");
+    let mut text = String::from("order_id,customer,amount,note\n");
+    for i in 0..2500 {
+        text.push_str(&format!(
+            "{i},customer-{},{}.{:02},\"line \"\"{i}\"\", é\"\n",
+            i % 7,
+            i * 3,
+            i % 100
+        ));
+    }
+    std::fs::write(&csv, text).unwrap();
+    let csv = csv.to_str().unwrap();
+    let topic = unique_topic("encode");
+    let bootstrap = bootstrap();
+    let produced = streamfusion(&[
+        "produce",
+        "--topic",
+        &topic,
+        "--input",
+        csv,
+        "--key-fields",
+        "order_id",
+        "--bootstrap-servers",
+        &bootstrap,
+        "--ci",
+    ]);
+    assert!(produced.status.success(), "{produced:?}");
+    let line = stdout_line(&produced);
+    assert!(
+        line.starts_with("produce: events 2500, records 2500,"),
+        "{line}"
+    );
+
+    let encoded = streamfusion(&[
+        "encode",
+        "--input",
+        csv,
+        "--key-fields",
+        "order_id",
+        "--keys",
+    ]);
+    assert!(encoded.status.success(), "{encoded:?}");
+    let consumed = streamfusion(&[
+        "consume",
+        "--topic",
+        &topic,
+        "--print",
+        "--bootstrap-servers",
+        &bootstrap,
+    ]);
+    assert!(consumed.status.success(), "{consumed:?}");
+    let encoded = String::from_utf8(encoded.stdout).unwrap();
+    let consumed = String::from_utf8(consumed.stdout).unwrap();
+    assert_eq!(encoded.lines().count(), 2500);
+    assert_eq!(
+        encoded.lines().next(),
+        Some("{\"order_id\":0}\t{\"order_id\":0,\"customer\":\"customer-0\",\"amount\":0.0,\"note\":\"line \\\"0\\\", é\"}"),
+        "the first record, as Flink's json format writes it"
+    );
+    assert_eq!(
+        encoded, consumed,
+        "encode --keys and consume --print differ"
+    );
+
+    // --output writes the same bytes to a file.
+    let out = dir.join("orders.jsonl");
+    let status = streamfusion(&[
+        "encode",
+        "--input",
+        csv,
+        "--key-fields",
+        "order_id",
+        "--keys",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    assert!(status.status.success(), "{status:?}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), encoded);
+    std::fs::remove_dir_all(&dir).ok();
+}

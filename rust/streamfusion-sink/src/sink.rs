@@ -1,17 +1,17 @@
 //! [`Sink`]: the producer loop, transactions, checkpoints and recovery.
 
-use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
-use rdkafka::client::DefaultClientContext;
+use std::ops::ControlFlow;
+
+use kafka_util::delivery::send;
+use kafka_util::topics::TopicSpec;
+use kafka_util::{DeliveryErrors, Ends, OpenOptions, Stop, TopicReader, Topics};
 use rdkafka::config::ClientConfig;
-use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::error::{KafkaError, KafkaResult, RDKafkaErrorCode};
-use rdkafka::message::{DeliveryResult, Message};
-use rdkafka::producer::{BaseProducer, BaseRecord, Producer, ProducerContext};
+use rdkafka::message::Message;
+use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
 use rdkafka::util::Timeout;
-use rdkafka::{ClientContext, Offset, TopicPartitionList};
 use streamfusion_json::EncodedRecords;
 
 use crate::config::{Mode, Partitioning, SinkConfig};
@@ -25,29 +25,6 @@ const TOPIC_APPEARS: Duration = Duration::from_secs(2);
 const BACKOFF: Duration = Duration::from_millis(20);
 /// How long [`flush_producer`] serves delivery reports between two checks that nothing is in flight.
 const FLUSH_STEP: Duration = Duration::from_millis(1);
-
-/// Remembers the first failed delivery since it was last taken.
-#[derive(Default)]
-struct DeliveryErrors(Mutex<Option<KafkaError>>);
-
-impl DeliveryErrors {
-    fn take(&self) -> Option<KafkaError> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
-    }
-}
-
-impl ClientContext for DeliveryErrors {}
-
-impl ProducerContext for DeliveryErrors {
-    type DeliveryOpaque = ();
-
-    fn delivery(&self, result: &DeliveryResult<'_>, _: ()) {
-        if let Err((error, _)) = result {
-            let mut first = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-            first.get_or_insert_with(|| error.clone());
-        }
-    }
-}
 
 /// A producer with everything learnt when it was built.
 struct Live {
@@ -322,24 +299,19 @@ impl Sink {
 
     /// Creates the progress topic (compacted, one partition, the broker's replication factor) unless it exists.
     fn create_progress_topic(&self) -> Result<(), Error> {
-        let kafka = |source| Error::Kafka {
-            operation: "create the progress topic",
-            source,
+        let spec = TopicSpec {
+            name: &self.config.progress_topic,
+            partitions: 1,
+            replication: -1,
+            configs: &[("cleanup.policy", "compact")],
         };
-        let admin: AdminClient<DefaultClientContext> =
-            connection(&self.config).create().map_err(kafka)?;
-        let topic = NewTopic::new(&self.config.progress_topic, 1, TopicReplication::Fixed(-1))
-            .set("cleanup.policy", "compact");
-        let options = AdminOptions::new().request_timeout(Some(self.config.transaction_timeout));
-        let results =
-            futures_executor::block_on(admin.create_topics([&topic], &options)).map_err(kafka)?;
-        for result in results {
-            match result {
-                Ok(_) | Err((_, RDKafkaErrorCode::TopicAlreadyExists)) => {}
-                Err((_, code)) => return Err(kafka(KafkaError::AdminOp(code))),
-            }
-        }
-        Ok(())
+        Topics::new(&connection(&self.config), self.config.transaction_timeout)
+            .and_then(|topics| topics.create(&spec))
+            .map(|_created| ())
+            .map_err(|error| Error::Kafka {
+                operation: "create the progress topic",
+                source: error.into_kafka_error(),
+            })
     }
 
     /// Exactly-once: begins a transaction unless one is open. Builds the producer if needed.
@@ -435,69 +407,36 @@ impl Sink {
     fn read_progress(&self, partition: i32) -> Result<Option<Progress>, Error> {
         let topic = self.config.progress_topic.as_str();
         let deadline = Instant::now() + self.config.transaction_timeout;
-        let kafka = |source| Error::Kafka {
+        let failed = |error: kafka_util::Error| Error::Kafka {
             operation: "read progress",
-            source,
+            source: error.into_kafka_error(),
         };
-        let timed_out = || {
-            kafka(KafkaError::MessageConsumption(
-                RDKafkaErrorCode::OperationTimedOut,
-            ))
-        };
-        let left = || deadline.saturating_duration_since(Instant::now());
-
-        let mut uncommitted = self.consumer_config.clone();
-        uncommitted.set("isolation.level", "read_uncommitted");
-        let uncommitted: BaseConsumer = uncommitted.create().map_err(kafka)?;
-        let (low, high) = uncommitted
-            .fetch_watermarks(topic, partition, left())
-            .map_err(kafka)?;
-        if high <= low {
-            return Ok(None);
-        }
         let mut committed = self.consumer_config.clone();
         committed.set("isolation.level", "read_committed");
-        let committed: BaseConsumer = committed.create().map_err(kafka)?;
-        // A read_committed ListOffsets answers the last stable offset.
-        loop {
-            let (_, stable) = committed
-                .fetch_watermarks(topic, partition, left())
-                .map_err(kafka)?;
-            if stable >= high {
-                break;
-            }
-            if left().is_zero() {
-                return Err(timed_out());
-            }
-            std::thread::sleep(BACKOFF);
+        let partitions = [partition];
+        let options = OpenOptions {
+            partitions: Some(&partitions),
+            ends: Ends::HighWatermark,
+            metadata_timeout: self.config.transaction_timeout,
+            watermark_timeout: self.config.transaction_timeout,
+        };
+        let reader = TopicReader::open(&committed, &self.config.bootstrap_servers, topic, &options)
+            .map_err(failed)?;
+        if reader.ranges().iter().all(|range| range.end <= range.low) {
+            return Ok(None);
         }
-        let mut assignment = TopicPartitionList::new();
-        assignment
-            .add_partition_offset(topic, partition, Offset::Beginning)
-            .map_err(kafka)?;
-        committed.assign(&assignment).map_err(kafka)?;
+        // The last record is read only once no transaction below the captured end is open.
+        reader.wait_until_stable(deadline).map_err(failed)?;
         let key = self.config.writer_id.as_bytes();
         let mut latest: Option<(i64, Vec<u8>)> = None;
-        loop {
-            if left().is_zero() {
-                return Err(timed_out());
-            }
-            match committed.poll(left().min(Duration::from_millis(100))) {
-                None => {}
-                // EOF at the last stable offset, which is at least the captured high watermark.
-                Some(Err(KafkaError::PartitionEOF(_))) => break,
-                Some(Err(error)) => return Err(kafka(error)),
-                Some(Ok(message)) => {
-                    let offset = message.offset();
-                    if offset < high && message.key() == Some(key) {
-                        latest = message.payload().map(|v| (offset, v.to_vec()));
-                    }
-                    if offset + 1 >= high {
-                        break;
-                    }
+        reader
+            .read(Stop::until(deadline), |message| {
+                if message.key() == Some(key) {
+                    latest = message.payload().map(|v| (message.offset(), v.to_vec()));
                 }
-            }
-        }
+                ControlFlow::Continue(())
+            })
+            .map_err(failed)?;
         latest
             .map(|(offset, value)| {
                 Progress::decode(&value).map_err(|reason| Error::CorruptProgress { offset, reason })
@@ -576,23 +515,6 @@ fn flush_producer(producer: &BaseProducer<DeliveryErrors>, timeout: Duration) ->
                 producer.poll(FLUSH_STEP);
             }
             result => return result,
-        }
-    }
-}
-
-/// Sends one record; while the producer's queue is full, serves delivery reports and retries.
-fn send(
-    producer: &BaseProducer<DeliveryErrors>,
-    mut record: BaseRecord<'_, [u8], [u8]>,
-) -> KafkaResult<()> {
-    loop {
-        match producer.send(record) {
-            Ok(()) => return Ok(()),
-            Err((KafkaError::MessageProduction(RDKafkaErrorCode::QueueFull), back)) => {
-                record = back;
-                producer.poll(Duration::from_millis(10));
-            }
-            Err((error, _)) => return Err(error),
         }
     }
 }

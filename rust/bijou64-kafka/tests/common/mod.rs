@@ -1,5 +1,5 @@
-//! Readers for the shared test vectors (`testdata/vectors`, a copy of
-//! `../shared/vectors` checked by `.ci/run`).
+//! Readers for the shared test vectors (`testdata/vectors`, the vectors every implementation of the
+//! format is checked against).
 #![allow(dead_code)] // each test binary uses a part
 
 use std::path::PathBuf;

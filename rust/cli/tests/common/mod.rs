@@ -3,23 +3,12 @@
 #![allow(dead_code)]
 
 use std::process::{Command, Output};
-use std::time::{SystemTime, UNIX_EPOCH};
 
-/// `KAFKA_BOOTSTRAP_SERVERS`, or the local broker (`kafka/broker start`).
-pub fn bootstrap() -> String {
-    std::env::var("KAFKA_BOOTSTRAP_SERVERS").unwrap_or_else(|_| "127.0.0.1:19092".into())
-}
+pub use kafka_util::bootstrap_from_env as bootstrap;
 
 /// A name no other test or run uses: `streamfusion-cli-test-NAME-PID-NANOS`.
 pub fn unique_topic(name: &str) -> String {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    format!(
-        "streamfusion-cli-test-{name}-{}-{nanos}",
-        std::process::id()
-    )
+    kafka_util::unique_name("streamfusion-cli-test", name)
 }
 
 /// Runs the `streamfusion` binary built for these tests.

@@ -6,35 +6,26 @@
 pub mod helper;
 
 use std::collections::HashSet;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use arrow_array::{Int64Array, RecordBatch, StringArray};
-use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, TopicReplication};
-use rdkafka::client::DefaultClientContext;
+use kafka_util::topics::TopicSpec;
+use kafka_util::{Ends, OpenOptions, Stop, TopicReader, Topics};
 use rdkafka::config::ClientConfig;
-use rdkafka::consumer::{BaseConsumer, Consumer};
-use rdkafka::error::KafkaError;
 use rdkafka::message::Message;
-use rdkafka::{Offset, TopicPartitionList};
 use streamfusion_json::{EncodedRecords, EncoderOptions, JsonEncoder};
 use streamfusion_sink::{Mode, SinkConfig};
 
 /// Bound on every wait in these tests.
 pub const TIMEOUT: Duration = Duration::from_secs(30);
 
-/// `KAFKA_BOOTSTRAP_SERVERS`, default the local broker (`kafka/broker start`).
-pub fn bootstrap() -> String {
-    std::env::var("KAFKA_BOOTSTRAP_SERVERS").unwrap_or_else(|_| "127.0.0.1:19092".into())
-}
+pub use kafka_util::bootstrap_from_env as bootstrap;
 
-/// A name no other test run uses.
+/// A name no other test run uses: `sf-sink-NAME-PID-NANOS`.
 pub fn unique(name: &str) -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    format!("sf-sink-{name}-{}-{nanos}", std::process::id())
+    kafka_util::unique_name("sf-sink", name)
 }
 
 /// Creates `topic` with `partitions` partitions and one replica; fails the test when the broker does not answer.
@@ -44,19 +35,14 @@ pub fn create_topic(topic: &str, partitions: i32) {
 
 /// [`create_topic`] on the broker at `bootstrap`.
 pub fn create_topic_at(bootstrap: &str, topic: &str, partitions: i32) {
-    let admin: AdminClient<DefaultClientContext> = ClientConfig::new()
-        .set("bootstrap.servers", bootstrap)
-        .create()
-        .expect("admin client");
-    let new = NewTopic::new(topic, partitions, TopicReplication::Fixed(1));
-    let options = AdminOptions::new().request_timeout(Some(TIMEOUT));
-    let results =
-        futures_executor::block_on(admin.create_topics([&new], &options)).unwrap_or_else(|e| {
+    let mut config = ClientConfig::new();
+    config.set("bootstrap.servers", bootstrap);
+    let created = Topics::new(&config, TIMEOUT)
+        .and_then(|topics| topics.create(&TopicSpec::new(topic, partitions)))
+        .unwrap_or_else(|e| {
             panic!("create topic {topic} (is the broker up? run `kafka/broker start`): {e}")
         });
-    for result in results {
-        result.unwrap_or_else(|(t, code)| panic!("create topic {t}: {code}"));
-    }
+    assert!(created, "create topic {topic}: it exists already");
 }
 
 /// A sink configuration for this test: unique topics and writer id are the caller's; 10 s transactions.
@@ -105,80 +91,32 @@ pub fn read_all(topic: &str, isolation: &str) -> Vec<Read> {
 /// [`read_all`] on the broker at `bootstrap`.
 pub fn read_all_at(bootstrap: &str, topic: &str, isolation: &str) -> Vec<Read> {
     let deadline = Instant::now() + TIMEOUT;
-    let left = || deadline.saturating_duration_since(Instant::now());
-    let consumer = |level: &str| -> BaseConsumer {
-        ClientConfig::new()
-            .set("bootstrap.servers", bootstrap)
-            .set("group.id", unique("reader"))
-            .set("enable.auto.commit", "false")
-            .set("enable.partition.eof", "true")
-            .set("fetch.wait.max.ms", "50")
-            .set("isolation.level", level)
-            .create()
-            .expect("consumer")
+    let mut config = kafka_util::consumer_config(bootstrap, isolation);
+    config
+        .set("group.id", unique("reader"))
+        .set("fetch.wait.max.ms", "50");
+    let options = OpenOptions {
+        ends: Ends::HighWatermark,
+        ..OpenOptions::default()
     };
-    let uncommitted = consumer("read_uncommitted");
-    let metadata = uncommitted
-        .fetch_metadata(Some(topic), TIMEOUT)
-        .expect("metadata");
-    let partitions: Vec<i32> = metadata.topics()[0]
-        .partitions()
-        .iter()
-        .map(|p| p.id())
-        .collect();
-    assert!(!partitions.is_empty(), "topic {topic} has no partitions");
-    let reader = consumer(isolation);
-    let mut assignment = TopicPartitionList::new();
-    let mut ends = Vec::new();
-    for &p in &partitions {
-        let (low, high) = uncommitted.fetch_watermarks(topic, p, TIMEOUT).unwrap();
-        if high <= low {
-            continue;
-        }
-        // For read_committed this answers the last stable offset: wait until nothing is open below `high`.
-        while reader.fetch_watermarks(topic, p, TIMEOUT).unwrap().1 < high {
-            assert!(!left().is_zero(), "{topic}[{p}]: transactions still open");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        ends.push((p, high));
-        assignment
-            .add_partition_offset(topic, p, Offset::Beginning)
-            .unwrap();
-    }
+    let reader = TopicReader::open(&config, bootstrap, topic, &options)
+        .unwrap_or_else(|e| panic!("read {topic}: {e}"));
+    // For read_committed: wait until nothing is open below the captured high watermarks.
+    reader
+        .wait_until_stable(deadline)
+        .unwrap_or_else(|e| panic!("{topic}: transactions still open: {e}"));
     let mut read = Vec::new();
-    if ends.is_empty() {
-        return read;
-    }
-    reader.assign(&assignment).unwrap();
-    let mut open: HashSet<i32> = ends.iter().map(|&(p, _)| p).collect();
-    while !open.is_empty() {
-        assert!(
-            !left().is_zero(),
-            "{topic}: reading timed out, open partitions {open:?}"
-        );
-        match reader.poll(Duration::from_millis(100)) {
-            None => {}
-            Some(Err(KafkaError::PartitionEOF(p))) => {
-                open.remove(&p);
-            }
-            Some(Err(e)) => panic!("read {topic}: {e}"),
-            Some(Ok(m)) => {
-                let (p, offset) = (m.partition(), m.offset());
-                let end = ends.iter().find(|e| e.0 == p).unwrap().1;
-                if offset < end {
-                    read.push(Read {
-                        partition: p,
-                        offset,
-                        key: m.key().map(<[u8]>::to_vec),
-                        value: m.payload().map(<[u8]>::to_vec),
-                    });
-                }
-                if offset + 1 >= end {
-                    open.remove(&p);
-                }
-            }
-        }
-    }
+    reader
+        .read(Stop::until(deadline), |m| {
+            read.push(Read {
+                partition: m.partition(),
+                offset: m.offset(),
+                key: m.key().map(<[u8]>::to_vec),
+                value: m.payload().map(<[u8]>::to_vec),
+            });
+            ControlFlow::Continue(())
+        })
+        .unwrap_or_else(|e| panic!("read {topic}: {e}"));
     read.sort_by_key(|r| (r.partition, r.offset));
     read
 }

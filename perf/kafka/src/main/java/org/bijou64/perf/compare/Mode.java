@@ -20,7 +20,7 @@ import org.bijou64.perf.kafka.Bijou64Serializer;
  * benchmark can ask the instance which implementation it really uses.
  *
  * <p>The {@linkplain #isRust() Rust modes} are not run in this JVM: {@link RustBench} starts the
- * {@code streamfusion bench} binary (rdkafka) for them, with the same settings, and reads its result row.
+ * {@code streamfusion-bench bench} binary (rdkafka) for them, with the same settings, and reads its result row.
  */
 public enum Mode {
     /** Kafka's {@code LongSerializer}: 8 big-endian bytes. The baseline. */
@@ -31,9 +31,9 @@ public enum Mode {
     BIJOU_JAVA("bijou-java", Map.of(Bijou64SerdeConfig.USE_JAVA_CONFIG, "true", Bijou64SerdeConfig.MAPPING_CONFIG, "unsigned")),
     /** bijou64s (zigzag mapping) through the native library. */
     BIJOU_ZIGZAG("bijou-zigzag", Map.of(Bijou64SerdeConfig.IMPLEMENTATION_CONFIG, "native", Bijou64SerdeConfig.MAPPING_CONFIG, "zigzag")),
-    /** Rust (rdkafka): 8 big-endian bytes like {@code LongSerializer}; {@code streamfusion bench --mode long}. */
+    /** Rust (rdkafka): 8 big-endian bytes like {@code LongSerializer}; {@code streamfusion-bench bench --mode long}. */
     RUST_LONG("rust-long", Map.of()),
-    /** Rust (rdkafka): bijou64, unsigned mapping, one slab per pass; {@code streamfusion bench --mode bijou}. */
+    /** Rust (rdkafka): bijou64, unsigned mapping, one slab per pass; {@code streamfusion-bench bench --mode bijou}. */
     RUST_BIJOU("rust-bijou", Map.of());
 
     /** The {@code implementation} of the Rust modes. */
@@ -60,17 +60,17 @@ public enum Mode {
         return serdeConfigs;
     }
 
-    /** True for the modes run by the {@code streamfusion bench} binary instead of this JVM. */
+    /** True for the modes run by the {@code streamfusion-bench bench} binary instead of this JVM. */
     public boolean isRust() {
         return this == RUST_LONG || this == RUST_BIJOU;
     }
 
-    /** The Java modes, the default when no {@code streamfusion} binary is given. */
+    /** The Java modes, the default when no {@code streamfusion-bench} binary is given. */
     public static List<Mode> javaModes() {
         return Arrays.stream(values()).filter(m -> !m.isRust()).toList();
     }
 
-    /** The {@code --mode} of {@code streamfusion bench} for a Rust mode. */
+    /** The {@code --mode} of {@code streamfusion-bench bench} for a Rust mode. */
     public String rustBenchMode() {
         return switch (this) {
             case RUST_LONG -> "long";
@@ -91,8 +91,8 @@ public enum Mode {
     public String serializerClassName() {
         return switch (this) {
             case LONG -> LongSerializer.class.getName();
-            case RUST_LONG -> "streamfusion bench --mode long (rdkafka; 8 big-endian bytes, like LongSerializer)";
-            case RUST_BIJOU -> "streamfusion bench --mode bijou (rdkafka; bijou64 unsigned, bijou64_kafka::encode_slab)";
+            case RUST_LONG -> "streamfusion-bench bench --mode long (rdkafka; 8 big-endian bytes, like LongSerializer)";
+            case RUST_BIJOU -> "streamfusion-bench bench --mode bijou (rdkafka; bijou64 unsigned, bijou64_kafka::encode_slab)";
             default -> Bijou64Serializer.class.getName();
         };
     }
@@ -136,7 +136,7 @@ public enum Mode {
 
     private void requireJava() {
         if (isRust()) {
-            throw new IllegalStateException(cliName + " runs in the streamfusion binary, not in this JVM");
+            throw new IllegalStateException(cliName + " runs in the streamfusion-bench binary, not in this JVM");
         }
     }
 

@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  * @param topic the base name of the per-run topics
  * @param bootstrap the Kafka bootstrap servers
  * @param resultsDir where {@code results-<UTC>.csv} is written
- * @param rustBench the {@code streamfusion} binary that runs the Rust modes, or null (then the default modes are
+ * @param rustBench the {@code streamfusion-bench} binary that runs the Rust modes, or null (then the default modes are
  *     the Java ones and the Rust modes cannot be chosen)
  * @param stamp the UTC stamp of the CSV name and the topic names ({@code yyyyMMdd'T'HHmmss})
  */
@@ -63,7 +63,7 @@ public record Options(
               --seed            seed of the uniform and mixed distributions (default %d)
               --keep-topics     do not delete the per-run topics
               --results-dir     where results-<UTC>.csv goes (default: the current directory)
-              --rust-bench      the streamfusion binary that runs the rust-* modes (compare-benchmarks.sh builds it)
+              --rust-bench      the streamfusion-bench binary that runs the rust-* modes (compare-benchmarks.sh builds it)
               --stamp           the UTC stamp yyyyMMdd'T'HHmmss of the CSV and topic names (default: now)
             """.formatted(Distribution.DEFAULT_SEED);
 
@@ -145,7 +145,7 @@ public record Options(
         if (modes == null) {
             modes = rustBench != null ? List.of(Mode.values()) : Mode.javaModes();
         } else if (rustBench == null && modes.stream().anyMatch(Mode::isRust)) {
-            throw new IllegalArgumentException("modes rust-long and rust-bijou need --rust-bench PATH, the streamfusion"
+            throw new IllegalArgumentException("modes rust-long and rust-bijou need --rust-bench PATH, the streamfusion-bench"
                     + " binary (compare-benchmarks.sh builds and passes it)");
         }
         if (stamp == null) {

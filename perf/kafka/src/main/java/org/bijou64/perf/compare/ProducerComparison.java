@@ -37,7 +37,7 @@ import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * The runs of one (distribution, compression): one per mode, each with its own topic and producer. The Java modes
- * run in this JVM as described below; the Rust modes run afterwards, one {@code streamfusion bench} process each
+ * run in this JVM as described below; the Rust modes run afterwards, one {@code streamfusion-bench bench} process each
  * ({@link RustBench}), with the same settings, timed region and verification.
  *
  * <h2>Order</h2>

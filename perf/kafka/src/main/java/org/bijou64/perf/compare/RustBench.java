@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs the Rust modes: one {@code streamfusion bench} process (rdkafka, built from {@code rust/cli}) per run, with
+ * Runs the Rust modes: one {@code streamfusion-bench bench} process (rdkafka, built from {@code perf/rust}) per run, with
  * this comparison's N, iterations, distribution, seed, compression, topic name and bootstrap servers. The binary
  * uses the same producer settings, timed region and read-back verification as {@link ProducerComparison}; its
  * progress goes straight to this process's stderr, and it prints one CSV row in {@link ResultTable#CSV_HEADER}'s
@@ -75,7 +75,7 @@ final class RustBench {
             }
             if (!process.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
                 process.destroyForcibly();
-                return failed(distribution, mode, compression, "streamfusion bench did not finish within "
+                return failed(distribution, mode, compression, "streamfusion-bench bench did not finish within "
                         + TIMEOUT_MINUTES + " minutes");
             }
             status = process.exitValue();
@@ -86,7 +86,7 @@ final class RustBench {
             return failed(distribution, mode, compression, "interrupted");
         }
         if (row == null || (status != 0 && status != CompareBenchmarks.EXIT_NOT_VERIFIED)) {
-            return failed(distribution, mode, compression, "streamfusion bench exited with status " + status
+            return failed(distribution, mode, compression, "streamfusion-bench bench exited with status " + status
                     + (row == null ? " without a result (its error is above)" : ""));
         }
         try {
@@ -105,20 +105,20 @@ final class RustBench {
         String[] f = row.split(",", -1);
         String[] header = ResultTable.CSV_HEADER.split(",");
         if (f.length != header.length) {
-            throw new IllegalArgumentException("streamfusion bench printed '" + row + "', not a row of "
+            throw new IllegalArgumentException("streamfusion-bench bench printed '" + row + "', not a row of "
                     + header.length + " columns");
         }
         if (!f[0].equals(mode.cliName()) || !f[1].equals(compression) || !f[2].equals(distribution.cliName())) {
-            throw new IllegalArgumentException("streamfusion bench reported " + f[0] + "/" + f[1] + "/" + f[2]
+            throw new IllegalArgumentException("streamfusion-bench bench reported " + f[0] + "/" + f[1] + "/" + f[2]
                     + ", expected " + mode.cliName() + "/" + compression + "/" + distribution.cliName());
         }
         try {
             boolean verified = Boolean.parseBoolean(f[9]) && status == 0;
             return new RunResult(distribution, mode, compression, f[10], Integer.parseInt(f[3]),
                     Integer.parseInt(f[4]), number(f[5]), number(f[6]), number(f[7]), number(f[8]), verified,
-                    verified ? null : "streamfusion bench: not verified (the reason is in its output above)");
+                    verified ? null : "streamfusion-bench bench: not verified (the reason is in its output above)");
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("streamfusion bench printed '" + row + "': " + e.getMessage());
+            throw new IllegalArgumentException("streamfusion-bench bench printed '" + row + "': " + e.getMessage());
         }
     }
 

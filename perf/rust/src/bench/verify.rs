@@ -15,8 +15,10 @@ use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::message::Message;
 use rdkafka::{Offset, TopicPartitionList};
 
-use super::Mode;
-use crate::progress::Progress;
+use super::ValueCodec;
+use streamfusion_cli::progress::Progress;
+
+use crate::progress::RunProgress;
 use crate::Error;
 
 /// A read that receives nothing for this long gives up.
@@ -34,13 +36,13 @@ pub(crate) struct Verification {
 }
 
 /// Decodes one record value as `mode` wrote it.
-pub(crate) fn decode_value(mode: Mode, payload: Option<&[u8]>) -> Result<i64, String> {
+pub(crate) fn decode_value(mode: ValueCodec, payload: Option<&[u8]>) -> Result<i64, String> {
     let bytes = payload.ok_or_else(|| "null value (tombstone)".to_owned())?;
     match mode {
-        Mode::Long => <[u8; 8]>::try_from(bytes)
+        ValueCodec::Long => <[u8; 8]>::try_from(bytes)
             .map(i64::from_be_bytes)
             .map_err(|_| format!("{} bytes, a long takes 8", bytes.len())),
-        Mode::Bijou => decode::<i64>(bytes, Mapping::Unsigned).map_err(|e| e.to_string()),
+        ValueCodec::Bijou => decode::<i64>(bytes, Mapping::Unsigned).map_err(|e| e.to_string()),
     }
 }
 
@@ -48,7 +50,7 @@ pub(crate) fn decode_value(mode: Mode, payload: Option<&[u8]>) -> Result<i64, St
 pub(crate) fn verify(
     config: &ClientConfig,
     topic: &str,
-    mode: Mode,
+    mode: ValueCodec,
     values: &[i64],
     passes: usize,
     timeout: Duration,
@@ -159,18 +161,18 @@ mod tests {
     #[test]
     fn long_values_need_exactly_eight_bytes() {
         assert_eq!(
-            decode_value(Mode::Long, Some(&42_i64.to_be_bytes())),
+            decode_value(ValueCodec::Long, Some(&42_i64.to_be_bytes())),
             Ok(42)
         );
-        assert!(decode_value(Mode::Long, Some(&[0x2a])).is_err());
-        assert!(decode_value(Mode::Long, None).is_err());
+        assert!(decode_value(ValueCodec::Long, Some(&[0x2a])).is_err());
+        assert!(decode_value(ValueCodec::Long, None).is_err());
     }
 
     #[test]
     fn bijou_values_are_decoded_strictly() {
-        assert_eq!(decode_value(Mode::Bijou, Some(&[0x2a])), Ok(42));
+        assert_eq!(decode_value(ValueCodec::Bijou, Some(&[0x2a])), Ok(42));
         // LongSerializer's bytes of 42 are 0 followed by 7 trailing bytes: refused.
-        assert!(decode_value(Mode::Bijou, Some(&42_i64.to_be_bytes())).is_err());
-        assert!(decode_value(Mode::Bijou, Some(&[])).is_err());
+        assert!(decode_value(ValueCodec::Bijou, Some(&42_i64.to_be_bytes())).is_err());
+        assert!(decode_value(ValueCodec::Bijou, Some(&[])).is_err());
     }
 }

@@ -1,15 +1,15 @@
-//! `streamfusion bench-json` against the real local broker (`kafka/broker start`; another one
+//! `streamfusion-bench bench-json` against the real local broker (`kafka/broker start`; another one
 //! through `KAFKA_BOOTSTRAP_SERVERS`). Without a broker these tests fail, they do not skip.
 
 mod common;
 
-use common::{bootstrap, stdout_line, streamfusion, unique_topic};
+use common::{bootstrap, stdout_line, streamfusion_bench, unique_topic};
 
 #[test]
 fn table_of_every_encoder_and_guarantee_for_20000_bids_all_verified() {
     let bootstrap = bootstrap();
     let prefix = unique_topic("bench-json");
-    let output = streamfusion(&[
+    let output = streamfusion_bench(&[
         "bench-json",
         "--events",
         "20_000",
@@ -29,7 +29,7 @@ fn table_of_every_encoder_and_guarantee_for_20000_bids_all_verified() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         output.status.success(),
-        "streamfusion bench-json failed ({}); is the broker up at {bootstrap}? run `kafka/broker start`.\n\
+        "streamfusion-bench bench-json failed ({}); is the broker up at {bootstrap}? run `kafka/broker start`.\n\
          stdout:\n{stdout}\nstderr:\n{stderr}",
         output.status
     );
@@ -115,7 +115,7 @@ fn table_of_every_encoder_and_guarantee_for_20000_bids_all_verified() {
 fn json_line_of_one_exactly_once_zstd_run_with_a_checkpoint_per_batch() {
     let bootstrap = bootstrap();
     let prefix = unique_topic("bench-json-eos");
-    let output = streamfusion(&[
+    let output = streamfusion_bench(&[
         "bench-json",
         "--events",
         "5000",
@@ -141,7 +141,7 @@ fn json_line_of_one_exactly_once_zstd_run_with_a_checkpoint_per_batch() {
     ]);
     assert!(
         output.status.success(),
-        "streamfusion bench-json failed ({}); is the broker up at {bootstrap}?\nstderr:\n{}",
+        "streamfusion-bench bench-json failed ({}); is the broker up at {bootstrap}?\nstderr:\n{}",
         output.status,
         String::from_utf8_lossy(&output.stderr)
     );
@@ -178,7 +178,7 @@ fn json_line_of_one_exactly_once_zstd_run_with_a_checkpoint_per_batch() {
 
 #[test]
 fn bench_json_says_clearly_when_no_broker_answers() {
-    let output = streamfusion(&[
+    let output = streamfusion_bench(&[
         "bench-json",
         "--events",
         "10",

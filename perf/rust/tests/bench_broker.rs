@@ -1,16 +1,16 @@
-//! `streamfusion bench` against the real local broker (`kafka/broker start`; another one
+//! `streamfusion-bench bench` against the real local broker (`kafka/broker start`; another one
 //! through `KAFKA_BOOTSTRAP_SERVERS`). Without a broker these tests fail, they do not skip:
 //! the benchmark is only meaningful against a real Kafka.
 
 mod common;
 
-use common::{bootstrap, stdout_line, streamfusion, unique_topic};
+use common::{bootstrap, stdout_line, streamfusion_bench, unique_topic};
 
 #[test]
 fn bench_json_line_for_2000_sequential_bijou_values() {
     let topic = unique_topic("bijou");
     let bootstrap = bootstrap();
-    let output = streamfusion(&[
+    let output = streamfusion_bench(&[
         "bench",
         "--messages",
         "2000",
@@ -27,7 +27,7 @@ fn bench_json_line_for_2000_sequential_bijou_values() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         output.status.success(),
-        "streamfusion bench failed ({}); is the broker up at {bootstrap}? run `kafka/broker start`.\nstderr:\n{stderr}",
+        "streamfusion-bench bench failed ({}); is the broker up at {bootstrap}? run `kafka/broker start`.\nstderr:\n{stderr}",
         output.status
     );
     let line = stdout_line(&output);
@@ -56,7 +56,7 @@ fn bench_json_line_for_2000_sequential_bijou_values() {
 fn bench_csv_row_for_long_values_with_zstd() {
     let topic = unique_topic("long");
     let bootstrap = bootstrap();
-    let output = streamfusion(&[
+    let output = streamfusion_bench(&[
         "bench",
         "--messages",
         "2000",
@@ -78,7 +78,7 @@ fn bench_csv_row_for_long_values_with_zstd() {
     ]);
     assert!(
         output.status.success(),
-        "streamfusion bench failed ({}); is the broker up at {bootstrap}?\nstderr:\n{}",
+        "streamfusion-bench bench failed ({}); is the broker up at {bootstrap}?\nstderr:\n{}",
         output.status,
         String::from_utf8_lossy(&output.stderr)
     );
@@ -97,7 +97,7 @@ fn bench_csv_row_for_long_values_with_zstd() {
 #[test]
 fn bench_says_clearly_when_no_broker_answers() {
     // Port 9 (discard) on loopback: nothing listens there.
-    let output = streamfusion(&[
+    let output = streamfusion_bench(&[
         "bench",
         "--messages",
         "10",

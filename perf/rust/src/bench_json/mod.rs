@@ -1,14 +1,14 @@
-//! `streamfusion bench-json`: throughput of the JSON sink, Nexmark bids → Kafka JSON records →
-//! [`streamfusion_sink::Sink`], against the same records encoded row by row with arrow-json (issue #6, item 4).
+//! `streamfusion-bench bench-json`: throughput of the JSON sink, Nexmark bids → Kafka JSON records →
+//! [`streamfusion_sink::Sink`], against the same records encoded row by row with arrow-json.
 //!
 //! A subcommand of its own rather than a mode of `bench`: `bench` is one run of the bijou64 Long comparison,
 //! with its own required `--mode long|bijou`, one CSV row and a contract with `perf/kafka/compare-benchmarks.sh`;
 //! this one is a matrix of runs (encoder × guarantee × compression) through the sink, with a table. Making
-//! `bench` take subcommands would have broken `streamfusion bench --mode bijou`.
+//! `bench` take subcommands would have broken `streamfusion-bench bench --mode bijou`.
 //!
 //! # The model
 //!
-//! The bids come from [`crate::bids`] (the generator `produce` uses), `events` of them, as Arrow batches of
+//! The bids come from [`streamfusion_cli::bids`] (the generator `produce` uses), `events` of them, as Arrow batches of
 //! `batch_rows` built once before any clock starts and shared by every run, so every contender encodes the
 //! same rows and generation is never measured. The contenders ([`Encoder`], [`BatchEncoder`]):
 //! StreamFusion in Flink mode (the product), StreamFusion in plain mode (arrow-json's bytes, one call per batch),
@@ -53,7 +53,7 @@
 //!
 //! The warm-up pass also fingerprints every record it writes (count, bytes, and a sum of per-record 64-bit
 //! SipHash values: a multiset digest); all passes write the same records. After the passes the topic is read
-//! back `read_committed` to the end offsets ([`crate::read::read_topic`]): it must hold exactly
+//! back `read_committed` to the end offsets ([`streamfusion_cli::read::read_topic`]): it must hold exactly
 //! `events × passes` records whose digest is the warm-up's `passes` times. A run that fails (a sink error: no
 //! replays in a benchmark) or does not read back exactly is reported with `verified = false`.
 
@@ -65,19 +65,23 @@ use std::hash::{DefaultHasher, Hasher};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use arrow_array::RecordBatch;
+use kafka_util::args::KafkaArgs;
+use kafka_util::Topics;
 use rdkafka::config::ClientConfig;
+use streamfusion_cli::bids::{schema, BidOptions, BidSource};
+use streamfusion_cli::produce::encode_position;
+use streamfusion_cli::progress::{fixed, grouped, Progress};
+use streamfusion_cli::read::{read_topic, Isolation};
 use streamfusion_json::EncodedRecords;
 use streamfusion_sink::{Mode, Sink, SinkConfig};
 
 pub use encoders::{BatchEncoder, Encoder};
 pub use report::{csv_row, json_line, mode_name, table, Pass, RunResult, COLUMNS, CSV_HEADER};
 
-use crate::bench::topic::Topics;
-use crate::bench::{librdkafka_version, Compression, LIBRDKAFKA_SETTINGS, PRODUCER_SETTINGS};
-use crate::bids::{schema, BidOptions, BidSource};
-use crate::produce::encode_position;
-use crate::progress::{grouped, Progress};
-use crate::read::{read_topic, Isolation};
+use crate::bench::{
+    create_run_topic, librdkafka_version, Compression, LIBRDKAFKA_SETTINGS, PRODUCER_SETTINGS,
+};
+use crate::progress::RunProgress;
 use crate::Error;
 
 /// Timeout of admin calls and metadata requests.
@@ -194,7 +198,7 @@ pub fn run(options: &BenchJsonOptions, progress: &mut Progress) -> Result<Vec<Ru
                     encoder.name(),
                     mode_name(mode)
                 );
-                topics.create(&topic)?;
+                create_run_topic(&topics, &topic)?;
                 let run = Run {
                     options,
                     encoder,
@@ -341,14 +345,16 @@ impl Run<'_> {
             BatchEncoder::new(self.encoder, &schema(), &self.options.bids.key_fields)?;
         let mut sink = Sink::new(self.sink_config())?;
         if let Some(found) = sink.recover()? {
-            return Err(Error::Topic {
+            return Err(kafka_util::Error::Topic {
                 topic: self.progress_topic(),
                 operation: "recover",
                 reason: format!(
                     "writer {} already has checkpoint {}: not a fresh run",
                     found.writer_id, found.checkpoint_id
                 ),
-            });
+                code: None,
+            }
+            .into());
         }
         let mut records = EncodedRecords::new();
         let mut checkpoints = Checkpoints {
@@ -413,11 +419,10 @@ impl Run<'_> {
             grouped(result.median_records_per_s().unwrap_or(f64::NAN)),
             result
                 .median_mb_per_s()
-                .map_or_else(|| "-".to_owned(), |v| crate::bench::fixed(v, 1)),
-            result.median_encode_share().map_or_else(
-                || "-".to_owned(),
-                |v| format!("{}%", crate::bench::fixed(v * 100.0, 0))
-            ),
+                .map_or_else(|| "-".to_owned(), |v| fixed(v, 1)),
+            result
+                .median_encode_share()
+                .map_or_else(|| "-".to_owned(), |v| format!("{}%", fixed(v * 100.0, 0))),
             load.as_deref().unwrap_or("?"),
             result
                 .problem
@@ -484,8 +489,12 @@ impl Run<'_> {
     /// Reads the topic back `read_committed`; `None` when it holds exactly the `expected` records.
     fn verify(&self, expected: Digest, progress: &mut Progress) -> Option<String> {
         let mut found = Digest::default();
+        let cluster = KafkaArgs {
+            bootstrap_servers: self.options.bootstrap_servers.clone(),
+            properties: Vec::new(),
+        };
         let read = read_topic(
-            &self.options.bootstrap_servers,
+            &cluster,
             self.topic,
             Isolation::ReadCommitted,
             progress,

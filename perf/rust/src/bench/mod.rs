@@ -1,4 +1,4 @@
-//! `streamfusion bench`: the Rust side of the Kafka producer comparison (DESIGN.md 3.7).
+//! `streamfusion-bench bench`: the Rust side of the Kafka producer comparison.
 //!
 //! # The model
 //!
@@ -28,7 +28,6 @@
 
 mod producer;
 mod result;
-pub(crate) mod topic;
 mod verify;
 
 use std::fmt;
@@ -37,13 +36,17 @@ use std::time::Duration;
 use bijou64_kafka::EncodedSlab;
 use rdkafka::config::ClientConfig;
 
-pub use result::{fixed, median, BenchResult, CSV_HEADER, IMPLEMENTATION};
+pub use result::{median, BenchResult, CSV_HEADER, IMPLEMENTATION};
+
+use kafka_util::topics::TopicSpec;
+use kafka_util::Topics;
+use rdkafka::error::RDKafkaErrorCode;
+use streamfusion_cli::progress::{fixed, grouped, Progress};
 
 use crate::distribution::Distribution;
-use crate::progress::{grouped, Progress};
+use crate::progress::RunProgress;
 use crate::Error;
 use producer::TimedProducer;
-use topic::Topics;
 
 /// The producer settings shared with the Java comparison (`ProducerComparison.PRODUCER_SETTINGS`);
 /// `compression.type` is added per run.
@@ -73,7 +76,7 @@ const TIMEOUT: Duration = Duration::from_secs(30);
 
 /// How a value becomes record bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum Mode {
+pub enum ValueCodec {
     /// 8 big-endian bytes, like Kafka's `LongSerializer`.
     #[value(alias = "rust-long")]
     Long,
@@ -82,13 +85,13 @@ pub enum Mode {
     Bijou,
 }
 
-impl Mode {
+impl ValueCodec {
     /// The mode's name in the producer comparison's table and CSV.
     #[must_use]
     pub fn comparison_name(self) -> &'static str {
         match self {
-            Mode::Long => "rust-long",
-            Mode::Bijou => "rust-bijou",
+            ValueCodec::Long => "rust-long",
+            ValueCodec::Bijou => "rust-bijou",
         }
     }
 }
@@ -132,7 +135,7 @@ impl fmt::Display for Compression {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BenchOptions {
     /// How values become bytes.
-    pub mode: Mode,
+    pub mode: ValueCodec,
     /// Which values.
     pub distribution: Distribution,
     /// Records per pass (N), at least 1.
@@ -251,7 +254,7 @@ pub fn run(options: &BenchOptions, progress: &mut Progress) -> Result<BenchResul
         cluster_id.as_deref().unwrap_or("?"),
         options.topic
     ));
-    topics.create(&options.topic)?;
+    create_run_topic(&topics, &options.topic)?;
     let outcome = measure_and_verify(options, &values, progress);
     if !options.keep_topic {
         if let Err(error) = topics.delete(&options.topic) {
@@ -259,6 +262,26 @@ pub fn run(options: &BenchOptions, progress: &mut Progress) -> Result<BenchResul
         }
     }
     outcome
+}
+
+/// Creates a run's own topic (1 partition, one replica) and waits for its leader; a topic of that name that
+/// exists already is an error (runs create and delete their own).
+///
+/// # Errors
+/// [`kafka_util::Error::Topic`] when the topic exists or cannot be created.
+pub(crate) fn create_run_topic(topics: &Topics, topic: &str) -> Result<(), Error> {
+    if !topics.create(&TopicSpec::new(topic, 1))? {
+        let code = RDKafkaErrorCode::TopicAlreadyExists;
+        return Err(kafka_util::Error::Topic {
+            topic: topic.to_owned(),
+            operation: "create",
+            reason: format!("{code}: pass another --topic (the bench creates and deletes its own)"),
+            code: Some(code),
+        }
+        .into());
+    }
+    topics.wait_for_leaders(topic)?;
+    Ok(())
 }
 
 fn measure_and_verify(

@@ -24,7 +24,7 @@ use rdkafka::message::DeliveryResult;
 use rdkafka::producer::{BaseRecord, Producer, ProducerContext, ThreadedProducer};
 use rdkafka::ClientContext;
 
-use super::Mode;
+use super::ValueCodec;
 use crate::Error;
 
 /// Counts delivery reports; written by the producer's polling thread.
@@ -116,7 +116,7 @@ impl TimedProducer {
     /// `slab` is reused across passes, so its allocation is not timed after the first.
     pub(crate) fn pass(
         &self,
-        mode: Mode,
+        mode: ValueCodec,
         values: &[i64],
         slab: &mut EncodedSlab,
     ) -> Result<Pass, Error> {
@@ -124,12 +124,12 @@ impl TimedProducer {
         deliveries.reset();
         let start = Instant::now();
         match mode {
-            Mode::Long => {
+            ValueCodec::Long => {
                 for value in values {
                     self.send(&value.to_be_bytes())?;
                 }
             }
-            Mode::Bijou => {
+            ValueCodec::Bijou => {
                 encode_slab_into(values, Mapping::Unsigned, slab)?;
                 for record in slab.iter() {
                     self.send(record)?;

@@ -131,7 +131,7 @@ fn line(row: &RecordBatch) -> Result<Vec<u8>, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bids::{schema, BidOptions, BidSource, DEFAULT_BASE_TIME_MS};
+    use streamfusion_cli::bids::{schema, BidOptions, BidSource, DEFAULT_BASE_TIME_MS};
 
     fn bids(start: u64, rows: usize) -> RecordBatch {
         let source = BidSource::new(&BidOptions {

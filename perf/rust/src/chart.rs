@@ -21,8 +21,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::FontStyle;
 
-use crate::bench::fixed;
-use crate::progress::grouped;
+use streamfusion_cli::progress::{fixed, grouped};
+
 use crate::Error;
 
 /// Width of the picture in pixels.

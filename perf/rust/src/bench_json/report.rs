@@ -4,7 +4,9 @@ use serde::Serialize;
 use std::fmt::Write as _;
 
 use super::encoders::Encoder;
-use crate::bench::{fixed, median, Compression};
+use streamfusion_cli::progress::{fixed, grouped};
+
+use crate::bench::{median, Compression};
 
 /// One measured pass: all events encoded and written once, ending when the last checkpoint returned.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -219,7 +221,7 @@ fn cells(results: &[RunResult], run: &RunResult) -> [String; 13] {
         run.encoder.name().to_owned(),
         mode_name(run.mode).to_owned(),
         run.compression.to_string(),
-        or_dash(run.median_records_per_s(), crate::progress::grouped),
+        or_dash(run.median_records_per_s(), grouped),
         or_dash(run.median_mb_per_s(), |v| fixed(v, 1)),
         or_dash(run.bytes_per_record(), |v| fixed(v, 1)),
         or_dash(run.median_cpu_us_per_record(), |v| fixed(v, 2)),

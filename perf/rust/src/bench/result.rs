@@ -2,7 +2,9 @@
 
 use serde::Serialize;
 
-use super::{Compression, Mode};
+use super::{Compression, ValueCodec};
+use streamfusion_cli::progress::fixed;
+
 use crate::distribution::Distribution;
 
 /// The columns of `perf/kafka`'s results CSV, in order; [`BenchResult::csv_row`] writes
@@ -13,7 +15,7 @@ min_msgs_per_s,max_msgs_per_s,avg_payload_bytes,verified,implementation,ratio_vs
 /// The `implementation` column of every Rust run.
 pub const IMPLEMENTATION: &str = "RUST";
 
-/// The outcome of one `streamfusion bench` run.
+/// The outcome of one `streamfusion-bench bench` run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BenchResult {
     /// The comparison's name of the mode: `rust-long` or `rust-bijou`.
@@ -54,7 +56,7 @@ impl BenchResult {
     /// A result with the summary statistics of `rates`.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
-        mode: Mode,
+        mode: ValueCodec,
         compression: Compression,
         distribution: Distribution,
         messages: usize,
@@ -112,51 +114,6 @@ impl BenchResult {
     }
 }
 
-/// `value` with `decimals` decimals, rounded like Java's `String.format("%.3f")`, so both
-/// sides of the comparison print the same text: Java rounds the shortest decimal that
-/// identifies the double half up, where Rust's `{:.3}` rounds the exact binary value
-/// (59,250 / 20,000 prints `2.963` in Java, `2.962` with `{:.3}`).
-#[must_use]
-pub fn fixed(value: f64, decimals: usize) -> String {
-    if !value.is_finite() {
-        return format!("{value}");
-    }
-    // Display gives the shortest round-trip digits, never in exponent form.
-    let shortest = format!("{}", value.abs());
-    let (int_part, frac_part) = shortest.split_once('.').unwrap_or((&shortest, ""));
-    let mut digits: Vec<u8> = int_part.bytes().collect();
-    let frac: Vec<u8> = frac_part.bytes().collect();
-    digits.extend((0..decimals).map(|i| frac.get(i).copied().unwrap_or(b'0')));
-    if frac.get(decimals).is_some_and(|&d| d >= b'5') {
-        // Half up: add one unit in the last kept place, carrying leftwards.
-        let mut at = digits.len();
-        loop {
-            if at == 0 {
-                digits.insert(0, b'1');
-                break;
-            }
-            at -= 1;
-            if digits[at] == b'9' {
-                digits[at] = b'0';
-            } else {
-                digits[at] += 1;
-                break;
-            }
-        }
-    }
-    let split = digits.len() - decimals;
-    let mut out = String::with_capacity(digits.len() + 2);
-    if value.is_sign_negative() && digits.iter().any(|&d| d != b'0') {
-        out.push('-');
-    }
-    out.push_str(std::str::from_utf8(&digits[..split]).unwrap_or("?"));
-    if decimals > 0 {
-        out.push('.');
-        out.push_str(std::str::from_utf8(&digits[split..]).unwrap_or("?"));
-    }
-    out
-}
-
 /// The median (mean of the two middle values for an even count), `None` if empty.
 #[must_use]
 pub fn median(values: &[f64]) -> Option<f64> {
@@ -204,7 +161,7 @@ mod tests {
     #[test]
     fn csv_row_has_the_comparison_columns() {
         let result = BenchResult::new(
-            Mode::Bijou,
+            ValueCodec::Bijou,
             Compression::Zstd,
             Distribution::Sequential,
             50_000,
@@ -231,7 +188,7 @@ mod tests {
     #[test]
     fn a_failed_run_has_empty_rates() {
         let result = BenchResult::new(
-            Mode::Long,
+            ValueCodec::Long,
             Compression::None,
             Distribution::Mixed,
             10,

@@ -38,7 +38,7 @@ pub const EPOCH_MILLIS_LOW: i64 = 1_700_000_000_000;
 /// mixed: the epoch millisecond bound (exclusive), 2026-01-01T00:00:00Z.
 pub const EPOCH_MILLIS_HIGH: i64 = 1_767_225_600_000;
 
-/// The first and last value of every bijou64 tier (DESIGN.md 4.1), ascending as unsigned
+/// The first and last value of every bijou64 tier (`docs/format.md`), ascending as unsigned
 /// 64-bit numbers; the last three (`i64::MAX`, `i64::MIN` = 2^63, `-1` = `u64::MAX`) all
 /// take 9 bytes under the unsigned mapping.
 pub const TIER_EDGES: [i64; 20] = [
@@ -362,7 +362,7 @@ mod tests {
 
         #[test]
         fn tier_edges_are_the_first_and_last_value_of_every_tier() {
-            // OFFSET[t] of DESIGN.md 4.1, computed independently of TIER_EDGES.
+            // OFFSET[t] of the format (`docs/format.md`), computed independently of TIER_EDGES.
             let mut offset = [0_i64; 9];
             offset[1] = 248;
             for t in 2..=8 {
