@@ -135,7 +135,7 @@ fn check_schema(planned: &SchemaRef, found: &SchemaRef) -> Result<()> {
 impl Plan {
     fn new(schema: &SchemaRef, o: &EncoderOptions) -> Result<Self> {
         let layout = Layout::new(schema, o)?;
-        let body = match o.mode {
+        let body = match o.mode() {
             Mode::Flink => {
                 let types = TypeOptions::new(o);
                 let row = |projection: &[(usize, String)]| {
@@ -151,7 +151,7 @@ impl Plan {
                 let value = row(&layout.value)?;
                 Body::Flink { key, value, types }
             }
-            Mode::Plain => Body::Plain(PlainPlan::new(schema, &layout, o.plain_explicit_nulls)?),
+            Mode::Plain => Body::Plain(PlainPlan::new(schema, &layout, o.plain_explicit_nulls())?),
         };
         Ok(Self {
             schema: schema.clone(),

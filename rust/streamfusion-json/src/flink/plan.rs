@@ -84,8 +84,8 @@ pub(crate) struct TypeOptions {
 impl TypeOptions {
     pub(crate) fn new(o: &EncoderOptions) -> Self {
         let decimal = match (
-            o.decimal_as_plain_number,
-            o.flink_version >= FlinkVersion::V2_0,
+            o.decimal_as_plain_number(),
+            o.flink_version() >= FlinkVersion::V2_0,
         ) {
             (false, _) => DecimalStyle::Scientific,
             (true, false) => DecimalStyle::PlainStripped,
@@ -93,14 +93,14 @@ impl TypeOptions {
         };
         Self {
             decimal,
-            time_fraction: o.flink_version >= FlinkVersion::V2_3,
-            timestamp_separator: match o.timestamp_standard {
+            time_fraction: o.flink_version() >= FlinkVersion::V2_3,
+            timestamp_separator: match o.timestamp_standard() {
                 TimestampStandard::Sql => b' ',
                 TimestampStandard::Iso8601 => b'T',
             },
-            ignore_null_fields: o.ignore_null_fields,
-            map_null_key: o.map_null_key_mode,
-            map_null_key_literal: o.map_null_key_literal.clone(),
+            ignore_null_fields: o.ignore_null_fields(),
+            map_null_key: o.map_null_key_mode(),
+            map_null_key_literal: o.map_null_key_literal().to_owned(),
         }
     }
 }
