@@ -4,7 +4,8 @@ use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::SchemaRef;
 
 use crate::error::{Error, Result};
-use crate::flink::columns::{Cx, Failure, RowEnc};
+use crate::flink::bind::{Cx, Failure};
+use crate::flink::encode::RowEnc;
 use crate::flink::plan::{plan_row, RowPlan, TypeOptions};
 use crate::layout::Layout;
 use crate::options::{EncoderOptions, Mode};

@@ -32,8 +32,8 @@ pub(crate) enum Ty {
     Date32,
     /// DATE from Date64 (milliseconds, floored to the day).
     Date64,
-    /// TIME from Time32/Time64 of this unit; `fraction` prints the milliseconds (Flink 2.3+).
-    Time { unit: TimeUnit, fraction: bool },
+    /// TIME from Time32/Time64; `fraction` prints the milliseconds (Flink 2.3+).
+    Time { fraction: bool },
     /// TIMESTAMP (no zone) or TIMESTAMP_LTZ (`ltz`, printed as UTC with `Z`).
     Timestamp { unit: TimeUnit, ltz: bool },
     /// INTERVAL DAY TO SECOND from a Duration: total milliseconds (floored).
@@ -197,8 +197,7 @@ pub(crate) fn plan_type(path: &str, dt: &DataType, o: &TypeOptions) -> Result<Ty
         D::Binary | D::LargeBinary | D::BinaryView | D::FixedSizeBinary(_) => Ty::Binary,
         D::Date32 => Ty::Date32,
         D::Date64 => Ty::Date64,
-        D::Time32(unit) | D::Time64(unit) => Ty::Time {
-            unit: *unit,
+        D::Time32(_) | D::Time64(_) => Ty::Time {
             fraction: o.time_fraction,
         },
         D::Timestamp(unit, tz) => Ty::Timestamp {
