@@ -4,7 +4,8 @@ use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::SchemaRef;
 
 use crate::error::{Error, Result};
-use crate::flink::columns::{Cx, Failure, RowEnc};
+use crate::flink::bind::{Cx, Failure};
+use crate::flink::encode::RowEnc;
 use crate::flink::plan::{plan_row, RowPlan, TypeOptions};
 use crate::layout::Layout;
 use crate::options::{EncoderOptions, Mode};
@@ -135,7 +136,7 @@ fn check_schema(planned: &SchemaRef, found: &SchemaRef) -> Result<()> {
 impl Plan {
     fn new(schema: &SchemaRef, o: &EncoderOptions) -> Result<Self> {
         let layout = Layout::new(schema, o)?;
-        let body = match o.mode {
+        let body = match o.mode() {
             Mode::Flink => {
                 let types = TypeOptions::new(o);
                 let row = |projection: &[(usize, String)]| {
@@ -151,7 +152,7 @@ impl Plan {
                 let value = row(&layout.value)?;
                 Body::Flink { key, value, types }
             }
-            Mode::Plain => Body::Plain(PlainPlan::new(schema, &layout, o.plain_explicit_nulls)?),
+            Mode::Plain => Body::Plain(PlainPlan::new(schema, &layout, o.plain_explicit_nulls())?),
         };
         Ok(Self {
             schema: schema.clone(),

@@ -36,7 +36,7 @@ impl Layout {
                 ))
             })
         };
-        let row_kind = match &o.row_kind_column {
+        let row_kind = match o.row_kind_column() {
             Some(name) => {
                 let i = find(name, "changelog.row-kind-column")?;
                 let dt = schema.field(i).data_type();
@@ -52,20 +52,20 @@ impl Layout {
             }
             None => None,
         };
-        let key = if o.key_fields.is_empty() {
+        let key = if o.key_fields().is_empty() {
             None
         } else {
-            let mut key = Vec::with_capacity(o.key_fields.len());
-            for name in &o.key_fields {
+            let mut key = Vec::with_capacity(o.key_fields().len());
+            for name in o.key_fields() {
                 let i = find(name, "key.fields")?;
                 if Some(i) == row_kind {
                     return Err(Error::InvalidLayout(format!(
                         "`{name}` is the row-kind column; it cannot be a key field"
                     )));
                 }
-                let out = match &o.key_fields_prefix {
+                let out = match o.key_fields_prefix() {
                     // KafkaConnectorOptionsUtil.createKeyFormatProjection's message.
-                    Some(prefix) => name.strip_prefix(prefix.as_str()).ok_or_else(|| {
+                    Some(prefix) => name.strip_prefix(prefix).ok_or_else(|| {
                         Error::InvalidLayout(format!(
                             "All fields in 'key.fields' must be prefixed with '{prefix}' when option \
                              'key.fields-prefix' is set but field '{name}' is not prefixed."
@@ -83,7 +83,7 @@ impl Layout {
             .iter()
             .enumerate()
             .filter(|&(i, _)| Some(i) != row_kind)
-            .filter(|&(i, _)| o.value_fields_include == ValueFieldsInclude::All || !is_key(i))
+            .filter(|&(i, _)| o.value_fields_include() == ValueFieldsInclude::All || !is_key(i))
             .map(|(i, f)| (i, f.name().clone()))
             .collect();
         Ok(Self {

@@ -17,11 +17,47 @@
 //!
 //! Format options apply to both the key and the value row (Flink lets `key.json.*` and `value.json.*` differ;
 //! one encoder here uses one set).
+//!
+//! Set them with the builder, or parse them from their names; both give the same options:
+//!
+//! ```
+//! use std::sync::Arc;
+//! use arrow_array::{Int64Array, RecordBatch, TimestampMillisecondArray};
+//! use streamfusion_json::{EncoderOptions, JsonEncoder, TimestampStandard, ValueFieldsInclude};
+//!
+//! let options = EncoderOptions::default()
+//!     .with_timestamp_standard(TimestampStandard::Iso8601)
+//!     .with_key_fields(["k_id"])
+//!     .with_key_fields_prefix("k_")
+//!     .with_value_fields_include(ValueFieldsInclude::ExceptKey);
+//! assert_eq!(
+//!     options,
+//!     EncoderOptions::from_pairs([
+//!         ("timestamp-format.standard", "ISO-8601"),
+//!         ("key.fields", "k_id"),
+//!         ("key.fields-prefix", "k_"),
+//!         ("value.fields-include", "EXCEPT_KEY"),
+//!     ])?
+//! );
+//!
+//! let batch = RecordBatch::try_from_iter([
+//!     ("k_id", Arc::new(Int64Array::from(vec![7])) as _),
+//!     ("at", Arc::new(TimestampMillisecondArray::from(vec![1_500])) as _),
+//! ])?;
+//! let records = JsonEncoder::new(options)?.encode(&batch)?;
+//! assert_eq!(records.key(0), Some(&b"{\"id\":7}"[..]));
+//! assert_eq!(records.value(0), Some(&b"{\"at\":\"1970-01-01T00:00:01.5\"}"[..]));
+//!
+//! // The setters do not check combinations; the encoder does, as Flink does.
+//! let prefix_without_except_key = EncoderOptions::default().with_key_fields(["k_id"]).with_key_fields_prefix("k_");
+//! assert!(JsonEncoder::new(prefix_without_except_key).is_err());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use crate::error::{Error, Result};
 
 /// Which reference the bytes must match.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Mode {
     /// Byte-identical to Flink's `json` format (`JsonRowDataSerializationSchema`, Jackson inside).
     #[default]
@@ -95,37 +131,37 @@ pub enum ValueFieldsInclude {
     ExceptKey,
 }
 
-/// All options of a [`JsonEncoder`](crate::JsonEncoder). Parse them from Flink-style names with
-/// [`EncoderOptions::from_pairs`], or set the fields directly.
+/// All options of a [`JsonEncoder`](crate::JsonEncoder), defaulted as Flink defaults them (see the module docs).
+///
+/// Build them with the `with_*` setters, or parse Flink-style names with [`EncoderOptions::from_pairs`]; read
+/// them with the getters. The fields are private, so a new option is not a breaking change. The setters do
+/// not check combinations: [`JsonEncoder::new`](crate::JsonEncoder::new) does ([`EncoderOptions::validate`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EncoderOptions {
     /// `mode`.
-    pub mode: Mode,
+    mode: Mode,
     /// `flink.version`.
-    pub flink_version: FlinkVersion,
+    flink_version: FlinkVersion,
     /// `timestamp-format.standard`.
-    pub timestamp_standard: TimestampStandard,
+    timestamp_standard: TimestampStandard,
     /// `map-null-key.mode`.
-    pub map_null_key_mode: MapNullKeyMode,
+    map_null_key_mode: MapNullKeyMode,
     /// `map-null-key.literal`.
-    pub map_null_key_literal: String,
+    map_null_key_literal: String,
     /// `encode.decimal-as-plain-number`.
-    pub decimal_as_plain_number: bool,
+    decimal_as_plain_number: bool,
     /// `encode.ignore-null-fields`.
-    pub ignore_null_fields: bool,
+    ignore_null_fields: bool,
     /// `key.fields`, in key order. Empty: records have a null key.
-    pub key_fields: Vec<String>,
+    key_fields: Vec<String>,
     /// `key.fields-prefix`, stripped from the key row's field names.
-    pub key_fields_prefix: Option<String>,
+    key_fields_prefix: Option<String>,
     /// `value.fields-include`.
-    pub value_fields_include: ValueFieldsInclude,
-    /// `changelog.row-kind-column`: a Utf8 column of Flink `RowKind` short strings (`+I`, `-U`, `+U`, `-D`) or
-    /// an Int8 column of `RowKind.toByteValue()` (0..=3). When set, the output is an upsert stream as Flink's
-    /// upsert-kafka writes it: `-D` and `-U` rows become tombstones (null value, key kept). The column is part
-    /// of neither key nor value.
-    pub row_kind_column: Option<String>,
-    /// `plain.explicit-nulls` (plain mode only): write `null` for null fields instead of omitting them.
-    pub plain_explicit_nulls: bool,
+    value_fields_include: ValueFieldsInclude,
+    /// `changelog.row-kind-column`.
+    row_kind_column: Option<String>,
+    /// `plain.explicit-nulls`.
+    plain_explicit_nulls: bool,
 }
 
 impl Default for EncoderOptions {
@@ -144,6 +180,157 @@ impl Default for EncoderOptions {
             row_kind_column: None,
             plain_explicit_nulls: false,
         }
+    }
+}
+
+impl EncoderOptions {
+    /// Sets `mode` (ours): which reference the bytes must match. Default [`Mode::Flink`].
+    pub fn with_mode(mut self, mode: Mode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// Sets `flink.version` (ours): the Flink release whose behaviour is reproduced where releases differ.
+    /// Default [`FlinkVersion::V2_2`].
+    pub fn with_flink_version(mut self, version: FlinkVersion) -> Self {
+        self.flink_version = version;
+        self
+    }
+
+    /// Sets Flink's `timestamp-format.standard`: how TIMESTAMP and TIMESTAMP_LTZ are written.
+    /// Default [`TimestampStandard::Sql`].
+    pub fn with_timestamp_standard(mut self, standard: TimestampStandard) -> Self {
+        self.timestamp_standard = standard;
+        self
+    }
+
+    /// Sets Flink's `map-null-key.mode`: what a null map key becomes. Default [`MapNullKeyMode::Fail`].
+    pub fn with_map_null_key_mode(mut self, mode: MapNullKeyMode) -> Self {
+        self.map_null_key_mode = mode;
+        self
+    }
+
+    /// Sets Flink's `map-null-key.literal`: the key written for a null map key under
+    /// [`MapNullKeyMode::Literal`]. Default `null`.
+    pub fn with_map_null_key_literal(mut self, literal: impl Into<String>) -> Self {
+        self.map_null_key_literal = literal.into();
+        self
+    }
+
+    /// Sets Flink's `encode.decimal-as-plain-number`: DECIMAL as `100` rather than `1E+2`. Default `false`.
+    pub fn with_decimal_as_plain_number(mut self, plain: bool) -> Self {
+        self.decimal_as_plain_number = plain;
+        self
+    }
+
+    /// Sets Flink's `encode.ignore-null-fields` (Flink 1.20+): null fields of a ROW are omitted instead of
+    /// written as `null`. Default `false`.
+    pub fn with_ignore_null_fields(mut self, ignore: bool) -> Self {
+        self.ignore_null_fields = ignore;
+        self
+    }
+
+    /// Sets the Kafka connector's `key.fields`: the key row's columns, in key order, names as given
+    /// ([`from_pairs`](Self::from_pairs) splits the option at `;` and trims). Default none: every key is null.
+    pub fn with_key_fields<I>(mut self, names: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<String>,
+    {
+        self.key_fields = names.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Sets the Kafka connector's `key.fields-prefix`, stripped from the key row's field names; it needs
+    /// [`ValueFieldsInclude::ExceptKey`]. An empty prefix is none, the default.
+    pub fn with_key_fields_prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.key_fields_prefix = Some(prefix.into()).filter(|p| !p.is_empty());
+        self
+    }
+
+    /// Sets the Kafka connector's `value.fields-include`: which columns the value row holds.
+    /// Default [`ValueFieldsInclude::All`].
+    pub fn with_value_fields_include(mut self, include: ValueFieldsInclude) -> Self {
+        self.value_fields_include = include;
+        self
+    }
+
+    /// Sets `changelog.row-kind-column` (ours, as Flink's upsert-kafka writes): a Utf8 column of Flink
+    /// `RowKind` short strings (`+I`, `-U`, `+U`, `-D`) or an Int8 column of `RowKind.toByteValue()` (0..=3).
+    /// When set, the output is an upsert stream: `-D` and `-U` rows become tombstones (null value, key kept);
+    /// it needs `key.fields`. The column is part of neither key nor value. An empty name is none, the default
+    /// (append-only).
+    pub fn with_row_kind_column(mut self, column: impl Into<String>) -> Self {
+        self.row_kind_column = Some(column.into()).filter(|c| !c.is_empty());
+        self
+    }
+
+    /// Sets `plain.explicit-nulls` (plain mode only, arrow-json's `WriterBuilder::with_explicit_nulls`): write
+    /// `null` for null fields instead of omitting them. Default `false`.
+    pub fn with_plain_explicit_nulls(mut self, explicit: bool) -> Self {
+        self.plain_explicit_nulls = explicit;
+        self
+    }
+
+    /// `mode`: which reference the bytes must match.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// `flink.version`: the Flink release reproduced where releases differ.
+    pub fn flink_version(&self) -> FlinkVersion {
+        self.flink_version
+    }
+
+    /// `timestamp-format.standard`: how TIMESTAMP and TIMESTAMP_LTZ are written.
+    pub fn timestamp_standard(&self) -> TimestampStandard {
+        self.timestamp_standard
+    }
+
+    /// `map-null-key.mode`: what a null map key becomes.
+    pub fn map_null_key_mode(&self) -> MapNullKeyMode {
+        self.map_null_key_mode
+    }
+
+    /// `map-null-key.literal`: the key written for a null map key under [`MapNullKeyMode::Literal`].
+    pub fn map_null_key_literal(&self) -> &str {
+        &self.map_null_key_literal
+    }
+
+    /// `encode.decimal-as-plain-number`: whether DECIMAL is written as a plain number.
+    pub fn decimal_as_plain_number(&self) -> bool {
+        self.decimal_as_plain_number
+    }
+
+    /// `encode.ignore-null-fields`: whether null ROW fields are omitted.
+    pub fn ignore_null_fields(&self) -> bool {
+        self.ignore_null_fields
+    }
+
+    /// `key.fields`, in key order. Empty: records have a null key.
+    pub fn key_fields(&self) -> &[String] {
+        &self.key_fields
+    }
+
+    /// `key.fields-prefix`, stripped from the key row's field names; `None` when not set.
+    pub fn key_fields_prefix(&self) -> Option<&str> {
+        self.key_fields_prefix.as_deref()
+    }
+
+    /// `value.fields-include`: which columns the value row holds.
+    pub fn value_fields_include(&self) -> ValueFieldsInclude {
+        self.value_fields_include
+    }
+
+    /// `changelog.row-kind-column`: the column of row kinds that makes the output an upsert stream; `None`
+    /// for append-only output.
+    pub fn row_kind_column(&self) -> Option<&str> {
+        self.row_kind_column.as_deref()
+    }
+
+    /// `plain.explicit-nulls`: whether plain mode writes `null` for null fields.
+    pub fn plain_explicit_nulls(&self) -> bool {
+        self.plain_explicit_nulls
     }
 }
 
@@ -181,51 +368,39 @@ impl EncoderOptions {
         let mut o = Self::default();
         for (key, value) in pairs {
             let (key, value) = (key.as_ref(), value.as_ref());
-            match key {
-                "mode" => {
-                    o.mode = match value {
-                        "flink" => Mode::Flink,
-                        "plain" => Mode::Plain,
-                        _ => return Err(invalid(key, format!("`{value}` is not one of flink, plain"))),
-                    }
-                }
-                "flink.version" => {
-                    o.flink_version = FlinkVersion::parse(value).ok_or_else(|| {
-                        invalid(key, format!("`{value}` is not one of 1.19, 1.20, 2.0, 2.1, 2.2, 2.3"))
-                    })?
-                }
-                "timestamp-format.standard" => {
-                    // Flink validates against the exact strings (JsonFormatOptionsUtil).
-                    o.timestamp_standard = match value {
-                        "SQL" => TimestampStandard::Sql,
-                        "ISO-8601" => TimestampStandard::Iso8601,
-                        _ => return Err(invalid(key, format!("`{value}` is not one of SQL, ISO-8601"))),
-                    }
-                }
-                "map-null-key.mode" => {
-                    o.map_null_key_mode = match value.to_ascii_uppercase().as_str() {
-                        "FAIL" => MapNullKeyMode::Fail,
-                        "DROP" => MapNullKeyMode::Drop,
-                        "LITERAL" => MapNullKeyMode::Literal,
-                        _ => return Err(invalid(key, format!("`{value}` is not one of FAIL, DROP, LITERAL"))),
-                    }
-                }
-                "map-null-key.literal" => o.map_null_key_literal = value.to_owned(),
-                "encode.decimal-as-plain-number" => o.decimal_as_plain_number = parse_bool(key, value)?,
-                "encode.ignore-null-fields" => o.ignore_null_fields = parse_bool(key, value)?,
-                "key.fields" => {
-                    o.key_fields = value.split(';').map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned).collect()
-                }
-                "key.fields-prefix" => o.key_fields_prefix = Some(value.to_owned()).filter(|p| !p.is_empty()),
-                "value.fields-include" => {
-                    o.value_fields_include = match value.to_ascii_uppercase().as_str() {
-                        "ALL" => ValueFieldsInclude::All,
-                        "EXCEPT_KEY" => ValueFieldsInclude::ExceptKey,
-                        _ => return Err(invalid(key, format!("`{value}` is not one of ALL, EXCEPT_KEY"))),
-                    }
-                }
-                "changelog.row-kind-column" => o.row_kind_column = Some(value.to_owned()).filter(|c| !c.is_empty()),
-                "plain.explicit-nulls" => o.plain_explicit_nulls = parse_bool(key, value)?,
+            o = match key {
+                "mode" => o.with_mode(match value {
+                    "flink" => Mode::Flink,
+                    "plain" => Mode::Plain,
+                    _ => return Err(invalid(key, format!("`{value}` is not one of flink, plain"))),
+                }),
+                "flink.version" => o.with_flink_version(FlinkVersion::parse(value).ok_or_else(|| {
+                    invalid(key, format!("`{value}` is not one of 1.19, 1.20, 2.0, 2.1, 2.2, 2.3"))
+                })?),
+                // Flink validates against the exact strings (JsonFormatOptionsUtil).
+                "timestamp-format.standard" => o.with_timestamp_standard(match value {
+                    "SQL" => TimestampStandard::Sql,
+                    "ISO-8601" => TimestampStandard::Iso8601,
+                    _ => return Err(invalid(key, format!("`{value}` is not one of SQL, ISO-8601"))),
+                }),
+                "map-null-key.mode" => o.with_map_null_key_mode(match value.to_ascii_uppercase().as_str() {
+                    "FAIL" => MapNullKeyMode::Fail,
+                    "DROP" => MapNullKeyMode::Drop,
+                    "LITERAL" => MapNullKeyMode::Literal,
+                    _ => return Err(invalid(key, format!("`{value}` is not one of FAIL, DROP, LITERAL"))),
+                }),
+                "map-null-key.literal" => o.with_map_null_key_literal(value),
+                "encode.decimal-as-plain-number" => o.with_decimal_as_plain_number(parse_bool(key, value)?),
+                "encode.ignore-null-fields" => o.with_ignore_null_fields(parse_bool(key, value)?),
+                "key.fields" => o.with_key_fields(value.split(';').map(str::trim).filter(|s| !s.is_empty())),
+                "key.fields-prefix" => o.with_key_fields_prefix(value),
+                "value.fields-include" => o.with_value_fields_include(match value.to_ascii_uppercase().as_str() {
+                    "ALL" => ValueFieldsInclude::All,
+                    "EXCEPT_KEY" => ValueFieldsInclude::ExceptKey,
+                    _ => return Err(invalid(key, format!("`{value}` is not one of ALL, EXCEPT_KEY"))),
+                }),
+                "changelog.row-kind-column" => o.with_row_kind_column(value),
+                "plain.explicit-nulls" => o.with_plain_explicit_nulls(parse_bool(key, value)?),
                 _ => {
                     return Err(invalid(
                         key,
@@ -234,7 +409,7 @@ impl EncoderOptions {
                          key.fields-prefix, value.fields-include, changelog.row-kind-column, plain.explicit-nulls",
                     ))
                 }
-            }
+            };
         }
         o.validate()?;
         Ok(o)
@@ -309,6 +484,61 @@ mod tests {
         assert_eq!(o.value_fields_include, ValueFieldsInclude::ExceptKey);
         assert_eq!(o.row_kind_column.as_deref(), Some("op"));
         assert_eq!(o.flink_version, FlinkVersion::V2_3);
+    }
+
+    #[test]
+    fn builder_sets_what_from_pairs_parses() {
+        let built = EncoderOptions::default()
+            .with_mode(Mode::Plain)
+            .with_flink_version(FlinkVersion::V1_20)
+            .with_timestamp_standard(TimestampStandard::Iso8601)
+            .with_map_null_key_mode(MapNullKeyMode::Literal)
+            .with_map_null_key_literal("N/A")
+            .with_decimal_as_plain_number(true)
+            .with_ignore_null_fields(true)
+            .with_key_fields(["k_b", "k_a"])
+            .with_key_fields_prefix("k_")
+            .with_value_fields_include(ValueFieldsInclude::ExceptKey)
+            .with_row_kind_column("op")
+            .with_plain_explicit_nulls(true);
+        let parsed = EncoderOptions::from_pairs([
+            ("mode", "plain"),
+            ("flink.version", "1.20"),
+            ("timestamp-format.standard", "ISO-8601"),
+            ("map-null-key.mode", "LITERAL"),
+            ("map-null-key.literal", "N/A"),
+            ("encode.decimal-as-plain-number", "true"),
+            ("encode.ignore-null-fields", "true"),
+            ("key.fields", "k_b;k_a"),
+            ("key.fields-prefix", "k_"),
+            ("value.fields-include", "EXCEPT_KEY"),
+            ("changelog.row-kind-column", "op"),
+            ("plain.explicit-nulls", "true"),
+        ])
+        .unwrap();
+        assert_eq!(built, parsed);
+        assert_eq!(built.mode(), Mode::Plain);
+        assert_eq!(built.flink_version(), FlinkVersion::V1_20);
+        assert_eq!(built.timestamp_standard(), TimestampStandard::Iso8601);
+        assert_eq!(built.map_null_key_mode(), MapNullKeyMode::Literal);
+        assert_eq!(built.map_null_key_literal(), "N/A");
+        assert!(built.decimal_as_plain_number() && built.ignore_null_fields());
+        assert_eq!(built.key_fields(), ["k_b", "k_a"]);
+        assert_eq!(built.key_fields_prefix(), Some("k_"));
+        assert_eq!(built.value_fields_include(), ValueFieldsInclude::ExceptKey);
+        assert_eq!(built.row_kind_column(), Some("op"));
+        assert!(built.plain_explicit_nulls());
+    }
+
+    #[test]
+    fn empty_prefix_and_row_kind_column_are_unset() {
+        let o = EncoderOptions::default()
+            .with_key_fields_prefix("k_")
+            .with_key_fields_prefix("")
+            .with_row_kind_column("op")
+            .with_row_kind_column("");
+        assert_eq!(o, EncoderOptions::default());
+        assert_eq!((o.key_fields_prefix(), o.row_kind_column()), (None, None));
     }
 
     #[test]

@@ -1,8 +1,13 @@
 //! Flink mode: the bytes of Flink's `json` format (`JsonRowDataSerializationSchema` + `RowDataToJsonConverters`,
 //! serialized by Flink's shaded Jackson), written straight from Arrow arrays.
+//!
+//! [`plan`] maps each Arrow type to its Flink type once per schema; [`bind`] binds each planned type to its
+//! array once per batch, choosing an encoder of [`encode`]'s type families; [`decimal`], [`float`] and
+//! [`temporal`] produce the text Java writes for those values.
 
-pub(crate) mod columns;
+pub(crate) mod bind;
 pub(crate) mod decimal;
+pub(crate) mod encode;
 pub(crate) mod float;
 pub(crate) mod plan;
 pub(crate) mod temporal;

@@ -32,8 +32,8 @@ pub(crate) enum Ty {
     Date32,
     /// DATE from Date64 (milliseconds, floored to the day).
     Date64,
-    /// TIME from Time32/Time64 of this unit; `fraction` prints the milliseconds (Flink 2.3+).
-    Time { unit: TimeUnit, fraction: bool },
+    /// TIME from Time32/Time64; `fraction` prints the milliseconds (Flink 2.3+).
+    Time { fraction: bool },
     /// TIMESTAMP (no zone) or TIMESTAMP_LTZ (`ltz`, printed as UTC with `Z`).
     Timestamp { unit: TimeUnit, ltz: bool },
     /// INTERVAL DAY TO SECOND from a Duration: total milliseconds (floored).
@@ -84,8 +84,8 @@ pub(crate) struct TypeOptions {
 impl TypeOptions {
     pub(crate) fn new(o: &EncoderOptions) -> Self {
         let decimal = match (
-            o.decimal_as_plain_number,
-            o.flink_version >= FlinkVersion::V2_0,
+            o.decimal_as_plain_number(),
+            o.flink_version() >= FlinkVersion::V2_0,
         ) {
             (false, _) => DecimalStyle::Scientific,
             (true, false) => DecimalStyle::PlainStripped,
@@ -93,14 +93,14 @@ impl TypeOptions {
         };
         Self {
             decimal,
-            time_fraction: o.flink_version >= FlinkVersion::V2_3,
-            timestamp_separator: match o.timestamp_standard {
+            time_fraction: o.flink_version() >= FlinkVersion::V2_3,
+            timestamp_separator: match o.timestamp_standard() {
                 TimestampStandard::Sql => b' ',
                 TimestampStandard::Iso8601 => b'T',
             },
-            ignore_null_fields: o.ignore_null_fields,
-            map_null_key: o.map_null_key_mode,
-            map_null_key_literal: o.map_null_key_literal.clone(),
+            ignore_null_fields: o.ignore_null_fields(),
+            map_null_key: o.map_null_key_mode(),
+            map_null_key_literal: o.map_null_key_literal().to_owned(),
         }
     }
 }
@@ -197,8 +197,7 @@ pub(crate) fn plan_type(path: &str, dt: &DataType, o: &TypeOptions) -> Result<Ty
         D::Binary | D::LargeBinary | D::BinaryView | D::FixedSizeBinary(_) => Ty::Binary,
         D::Date32 => Ty::Date32,
         D::Date64 => Ty::Date64,
-        D::Time32(unit) | D::Time64(unit) => Ty::Time {
-            unit: *unit,
+        D::Time32(_) | D::Time64(_) => Ty::Time {
             fraction: o.time_fraction,
         },
         D::Timestamp(unit, tz) => Ty::Timestamp {
