@@ -401,11 +401,6 @@ mod tests {
     }
 
     #[test]
-    fn the_layout_is_the_handoff_and_result_shape() {
-        assert_eq!(layout(), [7, 3, 6]);
-    }
-
-    #[test]
     fn concurrent_encodes_on_one_handle_are_serialised() {
         let handle = open_encoder(Vec::new()).expect("open");
         let expected = encode(handle, &batch()).expect("encode");

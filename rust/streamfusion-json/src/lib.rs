@@ -25,7 +25,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! With feature `ffi`, [`ffi`] imports batches that another runtime hands over by address (Arrow C Data
+//! With feature `ffi`, module `ffi` imports batches that another runtime hands over by address (Arrow C Data
 //! Interface structs, or flat buffers), for front ends such as the JNI library.
 //!
 //! The exact rules, type by type, with the Flink and arrow-json outputs they were checked against, are in
