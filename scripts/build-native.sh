@@ -13,7 +13,7 @@ if ! command -v cargo >/dev/null 2>&1; then
 fi
 profile=${CARGO_PROFILE:-release}
 target_dir=${CARGO_TARGET_DIR:-$root/target}
-cargo build --manifest-path "$root/Cargo.toml" -p native-jni --profile "$profile" --locked >&2
+cargo build --manifest-path "$root/Cargo.toml" -p kafka-serde-native --profile "$profile" --locked >&2
 case "$(uname -s)" in
   Linux) os=linux; lib=libkafka_serde_native.so ;;
   Darwin) os=macos; lib=libkafka_serde_native.dylib ;;

@@ -17,9 +17,13 @@ fi
 cargo +nightly miri test -p bijou64-kafka --lib
 # The JSON slab writers: the chunked appends (out::) and the SWAR scan-and-store escaper's unsafe paths.
 cargo +nightly miri test -p streamfusion-json --lib -- out:: escape::tests::miri_unsafe_paths flink::temporal
-# The JNI crate's StreamFusion registry and C Data Interface paths (take_ffi's reads and moves of the
-# exported structs, import, encode, close, concurrent encodes on one handle); none needs a JVM, so all of
-# its unit tests run. Java passes the struct addresses as `long`s, so the integer-to-pointer casts are
-# inherent: permissive provenance silences Miri's warning about them (such pointers get wildcard
-# provenance, which can hide some aliasing bugs; bounds, liveness, alignment and data races are checked).
-MIRIFLAGS="${MIRIFLAGS:-} -Zmiri-permissive-provenance" cargo +nightly miri test -p native-jni --lib
+# The Arrow import of batches handed over by address (streamfusion_json::ffi): the reads and moves of exported
+# C Data Interface structs (live, released, null), the flat handoff's buffers read in place (size and offset
+# checks, a misaligned buffer), the UTF-8 check, import and encode through both handoffs. Front ends pass the
+# struct and buffer addresses as integers, so the integer-to-pointer casts are inherent: permissive provenance
+# silences Miri's warning about them (such pointers get wildcard provenance, which can hide some aliasing
+# bugs; bounds, liveness, alignment and data races are checked).
+MIRIFLAGS="${MIRIFLAGS:-} -Zmiri-permissive-provenance" cargo +nightly miri test -p streamfusion-json --lib --features ffi -- ffi::
+# The JNI library's StreamFusion handle registry (open, encode, close, concurrent encodes on one handle); none
+# of its unit tests needs a JVM, so all of them run, with the same flag for the addresses of their exports.
+MIRIFLAGS="${MIRIFLAGS:-} -Zmiri-permissive-provenance" cargo +nightly miri test -p kafka-serde-native --lib

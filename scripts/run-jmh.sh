@@ -70,7 +70,7 @@ stale_source() {
        "$root/java/streamfusion-kafka/pom.xml" "$root/java/streamfusion-kafka/src/main" \
        "$root/java/streamfusion-flink/pom.xml" "$root/java/streamfusion-flink/src/main" \
        "$root/perf/streamfusion/pom.xml" "$root/perf/streamfusion/src/main" \
-       "$root/rust/jni" "$root/rust/bijou64-kafka" "$root/rust/streamfusion-json" "$root/Cargo.toml" "$root/Cargo.lock" \
+       "$root/rust/kafka-serde-native" "$root/rust/bijou64-kafka" "$root/rust/streamfusion-json" "$root/Cargo.toml" "$root/Cargo.lock" \
        -type f -newer "$jar" -not -path '*/target/*' -print -quit 2>/dev/null || true
 }
 if [[ $rebuild == true || ! -f $jar || -n $(stale_source) ]]; then

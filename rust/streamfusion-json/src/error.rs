@@ -89,12 +89,26 @@ pub enum Error {
     /// An error from arrow-json (plain mode) or from Arrow itself.
     #[error(transparent)]
     Arrow(#[from] ArrowError),
+    /// Memory handed over through [`ffi`](crate::ffi) does not describe a batch of the schema: a null or
+    /// already released C Data Interface struct, a negative row count, a column count or length that does not
+    /// fit the schema, a first batch without its schema, a flat buffer too small for its values, at a null
+    /// address or with offsets that decrease or leave their data. A bug in the front end or a corrupt vector;
+    /// nothing was read outside the memory described, and the structs were released.
+    #[cfg(feature = "ffi")]
+    #[error("{0}")]
+    InvalidHandoff(String),
+    /// Arrow rejected a schema or column imported through [`ffi`](crate::ffi) (the C Data Interface import
+    /// checks the buffer count and layout against the type).
+    #[cfg(feature = "ffi")]
+    #[error("Arrow C Data Interface import: {0}")]
+    ArrowImport(ArrowError),
 }
 
 impl Error {
     /// A stable upper-case name of the error class (`INVALID_OPTION`, `INVALID_LAYOUT`, `INVALID_FIELD_NAME`,
-    /// `UNSUPPORTED_TYPE`, `SCHEMA_MISMATCH`, `NULL_MAP_KEY`, `INVALID_VALUE`, `SLAB_TOO_LARGE`, `ARROW`), for
-    /// bindings that map errors to their own types (the JVM's `StreamFusionException.Kind`).
+    /// `UNSUPPORTED_TYPE`, `SCHEMA_MISMATCH`, `NULL_MAP_KEY`, `INVALID_VALUE`, `SLAB_TOO_LARGE`, `ARROW`, and with
+    /// feature `ffi` `INVALID_HANDOFF`, `ARROW_IMPORT`), for bindings that map errors to their own types (the
+    /// JVM's `StreamFusionException.Kind`).
     pub fn kind(&self) -> &'static str {
         match self {
             Error::InvalidOption { .. } => "INVALID_OPTION",
@@ -106,6 +120,10 @@ impl Error {
             Error::InvalidValue { .. } => "INVALID_VALUE",
             Error::SlabTooLarge { .. } => "SLAB_TOO_LARGE",
             Error::Arrow(_) => "ARROW",
+            #[cfg(feature = "ffi")]
+            Error::InvalidHandoff(_) => "INVALID_HANDOFF",
+            #[cfg(feature = "ffi")]
+            Error::ArrowImport(_) => "ARROW_IMPORT",
         }
     }
 }

@@ -25,12 +25,17 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! With feature `ffi`, module `ffi` imports batches that another runtime hands over by address (Arrow C Data
+//! Interface structs, or flat buffers), for front ends such as the JNI library.
+//!
 //! The exact rules, type by type, with the Flink and arrow-json outputs they were checked against, are in
 //! `docs/json-format.md`.
 
 mod encoder;
 mod error;
 mod escape;
+#[cfg(feature = "ffi")]
+pub mod ffi;
 mod flink;
 mod layout;
 mod options;

@@ -1,8 +1,8 @@
 package org.bijou64;
 
 /**
- * The JNI entry points of {@code libkafka_serde_native} ({@code rust/jni/src/bijou64.rs}). Arguments
- * are copied into native memory and results are fresh arrays; nothing is retained across calls.
+ * The JNI entry points of {@code libkafka_serde_native} ({@code rust/kafka-serde-native/src/bijou64.rs}).
+ * Arguments are copied into native memory and results are fresh arrays; nothing is retained across calls.
  * {@code mapping} is {@link Mapping#ordinal()}. Errors arrive as {@link Bijou64Exception}, null
  * arrays as {@link NullPointerException}, bad ranges as {@link IndexOutOfBoundsException}; a native
  * panic becomes {@link IllegalStateException}. Callers must first check {@link NativeLibrary#isLoaded()}.

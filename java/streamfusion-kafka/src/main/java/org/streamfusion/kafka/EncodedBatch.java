@@ -17,6 +17,13 @@ import java.util.Objects;
  * copy nothing. Instances are immutable and safe to share between threads once published.
  */
 public final class EncodedBatch {
+    /**
+     * The arrays one native {@code encode} returns: {@code byte[] keys, byte[] values, int[] keyOffsets,
+     * int[] keyLengths, int[] valueOffsets, int[] valueLengths}. Equal to the native constant (checked by
+     * {@code LayoutTest}).
+     */
+    static final int NATIVE_ARRAYS = 6;
+
     private final byte[] keys;
     private final byte[] values;
     private final int[] keyOffsets;
@@ -43,9 +50,9 @@ public final class EncodedBatch {
 
     /** The six arrays in the order the native {@code encode} returns them. */
     static EncodedBatch fromNative(Object[] six, long encodeNanos) {
-        if (six == null || six.length != 6) {
+        if (six == null || six.length != NATIVE_ARRAYS) {
             throw new IllegalStateException("native encode returned " + (six == null ? "null" : six.length
-                    + " arrays") + ", expected 6");
+                    + " arrays") + ", expected " + NATIVE_ARRAYS);
         }
         return new EncodedBatch((byte[]) six[0], (byte[]) six[1], (int[]) six[2], (int[]) six[3],
                 (int[]) six[4], (int[]) six[5], encodeNanos);

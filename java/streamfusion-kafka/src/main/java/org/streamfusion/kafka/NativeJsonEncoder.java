@@ -81,8 +81,16 @@ public final class NativeJsonEncoder implements AutoCloseable {
     private boolean checkedSchemaIsFlat;
     private long[] flatWords = new long[0];
     private ArrowBuf[] held = new ArrowBuf[0];
-    /** Words per column of the flat handoff (rust/jni/src/streamfusion.rs, {@code FLAT_WORDS}). */
-    private static final int FLAT_WORDS = 7;
+    /**
+     * Buffers described per column of the flat handoff: the validity buffer, then the first and the second
+     * buffer of the type's layout. Equal to the native constant (checked by {@code LayoutTest}).
+     */
+    static final int FLAT_BUFFERS = 3;
+    /**
+     * Words per column of the flat handoff: the value count, then address and capacity of each of the
+     * {@value #FLAT_BUFFERS} buffers. Equal to the native constant (checked by {@code LayoutTest}).
+     */
+    static final int FLAT_WORDS = 1 + 2 * FLAT_BUFFERS;
 
     private final LongAdder batches = new LongAdder();
     private final LongAdder rows = new LongAdder();
@@ -222,7 +230,7 @@ public final class NativeJsonEncoder implements AutoCloseable {
         int columns = vectors.size();
         if (flatWords.length != columns * FLAT_WORDS) {
             flatWords = new long[columns * FLAT_WORDS];
-            held = new ArrowBuf[columns * 3];
+            held = new ArrowBuf[columns * FLAT_BUFFERS];
         }
         int buffers = 0;
         try {
@@ -235,7 +243,7 @@ public final class NativeJsonEncoder implements AutoCloseable {
                 }
                 int at = c * FLAT_WORDS;
                 flatWords[at] = vector.getValueCount();
-                for (int b = 0; b < 3; b++) {
+                for (int b = 0; b < FLAT_BUFFERS; b++) {
                     ArrowBuf buf = b < fieldBuffers.size() ? fieldBuffers.get(b) : null;
                     if (buf != null) {
                         buf.getReferenceManager().retain();
@@ -448,7 +456,7 @@ public final class NativeJsonEncoder implements AutoCloseable {
                 + rows() + ", options=" + options + "]";
     }
 
-    // JNI entry points: rust/jni/src/streamfusion.rs. docs/jni.md lists ownership and exceptions.
+    // JNI entry points: rust/kafka-serde-native/src/streamfusion.rs. docs/jni.md lists ownership and exceptions.
 
     /** Parses the options once and returns a new handle; IllegalArgumentException for option errors. */
     private static native long open(String[] optionKeys, String[] optionValues);
@@ -473,4 +481,11 @@ public final class NativeJsonEncoder implements AutoCloseable {
 
     /** Unregisters the handle; IllegalStateException if it is not open. */
     private static native void close(long handle);
+
+    /**
+     * The native side's values of the layout constants this package mirrors, in order: {@link #FLAT_WORDS},
+     * {@link #FLAT_BUFFERS} and {@code EncodedBatch.NATIVE_ARRAYS}. For {@code LayoutTest}, which fails when
+     * they differ; needs the native library loaded.
+     */
+    static native int[] layout();
 }

@@ -25,22 +25,19 @@ pub enum JniError {
     /// Offset/length outside an array: `java.lang.IndexOutOfBoundsException`.
     #[error("{0}")]
     OutOfBounds(String),
-    /// Any other bad argument (an unknown mapping code, a released Arrow struct):
+    /// Any other bad argument (an unknown mapping code, option keys and values of different lengths):
     /// `java.lang.IllegalArgumentException`.
     #[error("{0}")]
     IllegalArgument(String),
     /// A closed or unknown encoder handle: `java.lang.IllegalStateException`.
     #[error("{0}")]
     IllegalState(String),
-    /// A JSON encoder error. An option error (`InvalidOption`) becomes
-    /// `java.lang.IllegalArgumentException`; every other one
+    /// A JSON encoder or Arrow import error. An option error (`InvalidOption`) and a handoff that does not
+    /// describe a batch (`InvalidHandoff`: a null or released Arrow struct, a buffer too small...) become
+    /// `java.lang.IllegalArgumentException`; every other one (`ArrowImport` included)
     /// `org.streamfusion.kafka.StreamFusionException` with its kind.
     #[error(transparent)]
     StreamFusion(#[from] streamfusion_json::Error),
-    /// An Arrow batch that the C Data Interface import rejects:
-    /// `org.streamfusion.kafka.StreamFusionException` of kind `ARROW_IMPORT`.
-    #[error("Arrow C Data Interface import: {0}")]
-    ArrowImport(arrow_schema::ArrowError),
     /// A JNI call failed; if it left a Java exception pending, that one propagates,
     /// else `java.lang.IllegalStateException`.
     #[error("JNI call failed: {0}")]
@@ -87,12 +84,12 @@ fn throw(env: &mut JNIEnv<'_>, error: &JniError) {
             throw_simple(env, "java/lang/IndexOutOfBoundsException", &message)
         }
         JniError::IllegalArgument(_)
-        | JniError::StreamFusion(streamfusion_json::Error::InvalidOption { .. }) => {
-            throw_simple(env, "java/lang/IllegalArgumentException", &message)
-        }
+        | JniError::StreamFusion(
+            streamfusion_json::Error::InvalidOption { .. }
+            | streamfusion_json::Error::InvalidHandoff(_),
+        ) => throw_simple(env, "java/lang/IllegalArgumentException", &message),
         JniError::IllegalState(_) => throw_simple(env, "java/lang/IllegalStateException", &message),
         JniError::StreamFusion(encoder) => throw_kind(env, encoder.kind(), &message),
-        JniError::ArrowImport(_) => throw_kind(env, "ARROW_IMPORT", &message),
         JniError::Jni(_) => throw_simple(env, "java/lang/IllegalStateException", &message),
     }
 }

@@ -1,0 +1,256 @@
+//! Arrow batches handed over by another runtime (a JVM, a C program, Python), imported and checked here, once,
+//! for every front end (feature `ffi`).
+//!
+//! The model: the caller owns a batch in its own memory and hands it over for one call, as raw addresses
+//! (integers, as a JVM `long`, a Python `int` or a C `uintptr_t` carries them). [`Handoff`] takes it over in one
+//! of two ways; the schema crosses through the Arrow C Data Interface (an `ArrowSchema` struct) only when it is
+//! not the one that crossed last, which the caller's [`Encoder`] (or `held` schema) keeps.
+//! - **C Data Interface** ([`Handoff::take_c_data`]), any type: one exported `ArrowArray` struct per column.
+//!   Every struct is moved out of the caller's memory first thing (an empty, released struct is left behind, so
+//!   the caller's own release is a no-op) and released exactly once, by Rust, on every path; a struct that is
+//!   already released, or a null address, is an error, never a read of freed memory. The columns are imported
+//!   without copying, with the types of the schema.
+//! - **Flat** ([`Handoff::take_flat`]), when every column has a flat type (primitives, booleans, decimals,
+//!   temporals, (large) strings and binaries; no children, no dictionary): [`FLAT_WORDS`] words per column, the
+//!   value count, then the address and capacity in bytes of each of its [`FLAT_BUFFERS`] buffers (the validity
+//!   bitmap, then the first and the second buffer of the type's layout). The buffers are read in place (a
+//!   buffer misaligned for its type is copied), after checking that each is large enough for its values and
+//!   that offsets stay inside their data, so a corrupt buffer is an error, not a read outside its memory.
+//!   Nothing is released: the caller keeps the buffers alive and unchanged until the imported batch is
+//!   dropped.
+//!
+//! [`Handoff::import`] then makes a [`RecordBatch`] and checks that every non-null string is valid UTF-8 (Arrow
+//! promises it and the encoder relies on it, but Arrow Java's vectors and Flink's `StringData.fromBytes` take
+//! any bytes). [`Encoder::encode`] imports, encodes and drops the batch (running the exports' release callbacks)
+//! before it returns, so nothing native points at the caller's memory after the call.
+//!
+//! Every error is an [`Error`]: [`Error::InvalidHandoff`] for memory that does not describe a batch of the
+//! schema (a bug in the front end, or a corrupt vector), [`Error::ArrowImport`] when Arrow rejects the imported
+//! data, [`Error::InvalidValue`] for a string that is not UTF-8, and the encoder's own errors.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use arrow_array::ffi::{to_ffi, FFI_ArrowSchema};
+//! use arrow_array::{Array, Int64Array, RecordBatch};
+//! use streamfusion_json::ffi::{Encoder, Handoff};
+//! use streamfusion_json::EncoderOptions;
+//!
+//! let batch = RecordBatch::try_from_iter([("id", Arc::new(Int64Array::from(vec![7])) as _)])?;
+//! // What another runtime would hand over: an exported column and schema, by address.
+//! let (mut array, _) = to_ffi(&batch.column(0).to_data())?;
+//! let mut schema = FFI_ArrowSchema::try_from(batch.schema().as_ref())?;
+//! let addresses = [&mut array as *mut _ as usize];
+//! // SAFETY: both structs are fresh exports, not yet consumed.
+//! let handoff = unsafe { Handoff::take_c_data(&addresses, &mut schema as *mut _ as usize, 1) }?;
+//! assert!(array.is_released(), "the struct was moved out");
+//! let mut encoder = Encoder::new(EncoderOptions::default())?;
+//! assert_eq!(encoder.encode(handoff)?.value(0), Some(&br#"{"id":7}"#[..]));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod c_data;
+mod flat;
+mod utf8;
+
+use std::sync::Arc;
+
+use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
+use arrow_array::{make_array, RecordBatch, RecordBatchOptions};
+use arrow_schema::{Schema, SchemaRef};
+
+use crate::error::{Error, Result};
+use crate::{EncodedRecords, EncoderOptions, JsonEncoder};
+
+pub use flat::{FLAT_BUFFERS, FLAT_WORDS};
+
+/// One batch as it crossed, taken over and not yet imported: its columns, the exported schema when one
+/// crossed, the row count.
+#[derive(Debug)]
+pub struct Handoff {
+    columns: Columns,
+    schema: Option<FFI_ArrowSchema>,
+    rows: usize,
+}
+
+/// How the columns of one batch crossed.
+#[derive(Debug)]
+enum Columns {
+    /// One exported C Data Interface array per column (any type).
+    CData(Vec<FFI_ArrowArray>),
+    /// The flat handoff: per column [`FLAT_WORDS`] words describing the caller's buffers (flat types only).
+    Flat(Vec<i64>),
+}
+
+impl Handoff {
+    /// Takes over one batch exported through the C Data Interface: the `ArrowArray` struct of each column at
+    /// `array_addresses`, and the root's `ArrowSchema` at `schema_address` (0: the schema that crossed last).
+    /// Every struct is moved out of the caller's memory, leaving a released, empty struct behind, so that from
+    /// here on each is released exactly once, by Rust, on every path (when this or the imported batch is
+    /// dropped).
+    ///
+    /// # Errors
+    /// [`Error::InvalidHandoff`] for a zero array address or a struct that is already released (every live
+    /// struct is still taken, and released), and for a negative `rows`.
+    ///
+    /// # Safety
+    /// Each non-zero address must point to a properly aligned, initialised C Data Interface struct of its kind
+    /// (`ArrowArray` for `array_addresses`, `ArrowSchema` for `schema_address`) that the caller may hand over
+    /// (an export not yet consumed).
+    pub unsafe fn take_c_data(
+        array_addresses: &[usize],
+        schema_address: usize,
+        rows: i64,
+    ) -> Result<Self> {
+        // SAFETY: forwarded from the caller.
+        let (columns, schema) = unsafe { c_data::take(array_addresses, schema_address) }?;
+        Ok(Self {
+            columns: Columns::CData(columns),
+            schema,
+            rows: row_count(rows)?,
+        })
+    }
+
+    /// Takes over one batch of flat columns: `words` describes each column's buffers ([`FLAT_WORDS`] per
+    /// column: value count, then address and capacity in bytes of the validity bitmap, of the first and of the
+    /// second buffer of the type's layout, 0 and 0 for a buffer it does not have); the schema crosses as in
+    /// [`take_c_data`](Self::take_c_data) (0: the one held). Signed words, as the C Data Interface's lengths
+    /// and a JVM `long[]` are: an address is the word's bits; a negative count or capacity is an error.
+    ///
+    /// # Errors
+    /// [`Error::InvalidHandoff`] for a released schema struct, a word count that is not a multiple of
+    /// [`FLAT_WORDS`], or a negative `rows`. The buffers are checked by [`import`](Self::import).
+    ///
+    /// # Safety
+    /// Every non-zero buffer address in `words` must point to at least its capacity of readable bytes that stay
+    /// valid and unchanged until the returned handoff, and every batch imported from it, is dropped; a non-zero
+    /// `schema_address` as in [`take_c_data`](Self::take_c_data).
+    pub unsafe fn take_flat(words: Vec<i64>, schema_address: usize, rows: i64) -> Result<Self> {
+        // SAFETY: forwarded from the caller.
+        let schema = unsafe { c_data::take_schema(schema_address) }?;
+        if !words.len().is_multiple_of(FLAT_WORDS) {
+            return Err(Error::InvalidHandoff(format!(
+                "{} words do not describe whole columns of {FLAT_WORDS}",
+                words.len()
+            )));
+        }
+        Ok(Self {
+            columns: Columns::Flat(words),
+            schema,
+            rows: row_count(rows)?,
+        })
+    }
+
+    /// Imports the columns as a [`RecordBatch`], without copying their buffers (unless a flat buffer is
+    /// misaligned for its type): the batch owns the exported arrays, and dropping it runs their release
+    /// callbacks; flat columns borrow the caller's buffers. A schema that crossed replaces `held` (the root's
+    /// own metadata kept); without one, `held` gives the columns' types. Every non-null string value, nested
+    /// and dictionary values included, is checked to be valid UTF-8.
+    ///
+    /// # Errors
+    /// [`Error::InvalidHandoff`] when no schema crossed and none is held, the column count differs from the
+    /// schema's field count, a column's length differs from the row count, a column of a type that is not flat
+    /// crossed flat, or a flat buffer is too small, at a null address or has offsets that decrease or leave
+    /// their data; [`Error::ArrowImport`] when Arrow rejects the schema or a column; [`Error::InvalidValue`]
+    /// (naming the field and row) for a string that is not valid UTF-8.
+    pub fn import(self, held: &mut Option<SchemaRef>) -> Result<RecordBatch> {
+        let Self {
+            columns,
+            schema,
+            rows,
+        } = self;
+        if let Some(schema) = schema {
+            *held = None;
+            *held = Some(Arc::new(
+                Schema::try_from(&schema).map_err(Error::ArrowImport)?,
+            ));
+        }
+        let schema = held.clone().ok_or_else(|| {
+            Error::InvalidHandoff(
+                "no schema has crossed for this handle yet: the first batch must export its schema"
+                    .to_owned(),
+            )
+        })?;
+        let fields = schema.fields();
+        let count = match &columns {
+            Columns::CData(arrays) => arrays.len(),
+            Columns::Flat(words) => words.len() / FLAT_WORDS,
+        };
+        if fields.len() != count {
+            return Err(Error::InvalidHandoff(format!(
+                "{count} exported columns for a schema of {} fields",
+                fields.len()
+            )));
+        }
+        let arrays = match columns {
+            Columns::CData(arrays) => c_data::import_columns(fields, arrays, rows)?,
+            Columns::Flat(words) => fields
+                .iter()
+                .zip(words.chunks_exact(FLAT_WORDS))
+                .map(|(field, words)| {
+                    // SAFETY: `Columns::Flat` is only made by `take_flat`, whose caller guarantees the buffers
+                    // stay readable until every batch imported from the handoff is dropped.
+                    unsafe { flat::import_column(field, words, rows) }.map(make_array)
+                })
+                .collect::<Result<Vec<_>>>()?,
+        };
+        for (field, array) in fields.iter().zip(&arrays) {
+            utf8::check(field.name(), &array.to_data())?;
+        }
+        RecordBatch::try_new_with_options(
+            schema,
+            arrays,
+            &RecordBatchOptions::new().with_row_count(Some(rows)),
+        )
+        .map_err(Error::ArrowImport)
+    }
+}
+
+fn row_count(rows: i64) -> Result<usize> {
+    usize::try_from(rows)
+        .map_err(|_| Error::InvalidHandoff(format!("row count {rows} is negative")))
+}
+
+/// What one front-end encoder owns: the [`JsonEncoder`] (options and plan), the [`EncodedRecords`] scratch
+/// reused by every batch, and the schema of the last batch whose schema crossed (reused by the batches that
+/// send none).
+#[derive(Debug)]
+pub struct Encoder {
+    encoder: JsonEncoder,
+    records: EncodedRecords,
+    schema: Option<SchemaRef>,
+}
+
+impl Encoder {
+    /// An encoder with `options`; the plan is built from the first batch, which must send its schema.
+    ///
+    /// # Errors
+    /// As [`JsonEncoder::new`].
+    pub fn new(options: EncoderOptions) -> Result<Self> {
+        Ok(Self {
+            encoder: JsonEncoder::new(options)?,
+            records: EncodedRecords::new(),
+            schema: None,
+        })
+    }
+
+    /// Imports `handoff` ([`Handoff::import`], with the schema this encoder holds), encodes it into the reused
+    /// records and returns them. The imported batch is dropped (the exports' release callbacks run) before this
+    /// returns, on every path. After a failed batch the scratch is given back (it may have grown to the 2 GiB
+    /// slab limit) and the encoder stays usable.
+    ///
+    /// # Errors
+    /// As [`Handoff::import`] and [`JsonEncoder::encode_into`].
+    pub fn encode(&mut self, handoff: Handoff) -> Result<&EncodedRecords> {
+        let batch = handoff.import(&mut self.schema)?;
+        let result = self.encoder.encode_into(&batch, &mut self.records);
+        drop(batch);
+        if result.is_err() {
+            self.records = EncodedRecords::new();
+        }
+        result?;
+        Ok(&self.records)
+    }
+}
+
+#[cfg(test)]
+mod tests;
