@@ -5,7 +5,7 @@ demo:           ## the main job: build, start the broker, run the producer compa
 test:           ## every test (starts and stops the local broker)
 	bash scripts/test.sh
 build:          ## Rust workspace and Java modules (with the bundled native library), no tests
-	cargo build --workspace --release --locked && mvn -B -q -f java/pom.xml install -DskipTests
+	cargo build --workspace --release --locked && mvn -B -q install -DskipTests
 broker-start:
 	kafka/broker start
 broker-stop:

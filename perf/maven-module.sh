@@ -15,7 +15,7 @@ require_java17() {
 }
 
 # build_module PREFIX REBUILD ROOT MODULE GOAL JAR CLASSPATH_FILE SOURCE...
-#   Runs `mvn -f ROOT/java/pom.xml -pl MODULE -am GOAL dependency:build-classpath -DskipTests` when REBUILD is
+#   Runs `mvn -f ROOT/pom.xml -pl MODULE -am GOAL dependency:build-classpath -DskipTests` when REBUILD is
 #   true, JAR or CLASSPATH_FILE is missing, an entry of the classpath is gone (a module was cleaned) or a file
 #   under a SOURCE (target/ folders aside) is newer than CLASSPATH_FILE. CLASSPATH_FILE then holds MODULE's
 #   runtime classpath. Exits 1 with the end of Maven's log when the build fails; environment: MVN [mvn].
@@ -43,7 +43,7 @@ build_module() {
   build_log="$(mktemp -t "$prefix-build.XXXXXX")"
   # build-classpath runs in every reactor module and each overwrites the one file; MODULE depends on the others,
   # so it runs last and its runtime classpath (the sibling jars in their target/ folders) stays.
-  if ! (cd "$root" && "$mvn_cmd" -B -q -f "$root/java/pom.xml" -pl "$module" -am \
+  if ! (cd "$root" && "$mvn_cmd" -B -q -f "$root/pom.xml" -pl "$module" -am \
         "$goal" dependency:build-classpath -DskipTests \
         -Dmdep.outputFile="$classpath_file.partial" -DincludeScope=runtime) >"$build_log" 2>&1; then
     tail -n 40 "$build_log" >&2

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the project's JNI library with cargo and copies it to OUT_DIR/native/<os>-<arch>/,
 # the resource path the Java loader (org.bijou64.NativeLibrary) looks for in the jar.
-# Called by Maven (java/bijou64/pom.xml); honours CARGO_TARGET_DIR and CARGO_PROFILE (release).
+# Called by Maven (java/native/pom.xml); honours CARGO_TARGET_DIR and CARGO_PROFILE (release).
 set -euo pipefail
 usage() { echo "usage: $0 OUT_DIR" >&2; exit 2; }
 [ $# -eq 1 ] || usage

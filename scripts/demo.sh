@@ -20,7 +20,7 @@ require_toolchain
 cd "$ROOT"
 
 echo "== Building (cargo + Maven; the first build downloads crates and jars)"
-mvn -B -q -f java/pom.xml install -DskipTests
+mvn -B -q install -DskipTests
 
 echo "== Starting the local Kafka broker"
 start_broker

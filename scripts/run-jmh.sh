@@ -63,7 +63,8 @@ java_spec=$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\
 # Stale when anything the jar is made of is newer: this module, the codec, the serdes, the distributions
 # (perf/kafka) and the Rust crates behind the JNI library.
 stale_source() {
-  find "$root/java/pom.xml" "$root/java/benchmarks/pom.xml" "$root/java/benchmarks/src" \
+  find "$root/pom.xml" "$root/java/benchmarks/pom.xml" "$root/java/benchmarks/src" \
+       "$root/java/native/pom.xml" "$root/java/native/src/main" \
        "$root/java/bijou64/pom.xml" "$root/java/bijou64/src/main" \
        "$root/java/bijou64-kafka-serializers/pom.xml" "$root/java/bijou64-kafka-serializers/src/main" \
        "$root/perf/kafka/pom.xml" "$root/perf/kafka/src/main" \
@@ -76,8 +77,8 @@ stale_source() {
 if [[ $rebuild == true || ! -f $jar || -n $(stale_source) ]]; then
   mvn=${MVN:-mvn}
   command -v "$mvn" >/dev/null 2>&1 || die "'$mvn' not found: install Apache Maven 3.8 or newer (apt-get install maven)"
-  echo "== Building java/benchmarks ($mvn -B -q -f java/pom.xml -pl benchmarks -am package -DskipTests)" >&2
-  "$mvn" -B -q -f "$root/java/pom.xml" -pl benchmarks -am package -DskipTests \
+  echo "== Building java/benchmarks ($mvn -B -q -pl java/benchmarks -am package -DskipTests)" >&2
+  "$mvn" -B -q -f "$root/pom.xml" -pl java/benchmarks -am package -DskipTests \
     || die "the build failed (the JNI library needs cargo: https://rustup.rs)"
   [[ -f $jar ]] || die "the build did not produce $jar"
 fi

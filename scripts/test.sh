@@ -27,7 +27,7 @@ bash scripts/parity.sh
 bash scripts/miri.sh
 
 echo "== Java: build (native library through cargo) and tests"
-mvn -B -f java/pom.xml install -Dkafka.bootstrap.servers="$bootstrap"
+mvn -B install -Dkafka.bootstrap.servers="$bootstrap"
 
 echo "== Producer comparison smoke run (every message verified)"
 perf/kafka/compare-benchmarks.sh --ci --distribution boundary 2000 1 bijou64-smoke "$bootstrap"

@@ -2,7 +2,10 @@ package org.bijou64;
 
 /** Which implementation a codec uses. */
 public enum Implementation {
-    /** The Rust core (upstream {@code bijoux}) through the JNI library bundled in this jar. */
+    /**
+     * The Rust core (upstream {@code bijoux}) through the JNI library bundled in
+     * {@code org.bijou64:kafka-serde-native}.
+     */
     NATIVE,
     /** The pure-Java codec, byte-identical to the native one. */
     JAVA,

@@ -13,7 +13,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
-import org.bijou64.Bijou64;
+import org.bijou64.NativeLibrary;
 import org.streamfusion.kafka.EncodedBatch;
 import org.streamfusion.kafka.NativeJsonEncoder;
 
@@ -141,7 +141,7 @@ public final class RowDataJsonEncoder implements AutoCloseable {
             copy.put("changelog.row-kind-column", ROW_KIND_COLUMN);
         }
 
-        if (Bijou64.nativeAvailable()) {
+        if (NativeLibrary.isLoaded()) {
             // The options are checked by the native parser, the layout against the schema by planning an
             // empty batch now, so every mistake surfaces here, with the native encoder's message.
             allocator = new RootAllocator();

@@ -20,7 +20,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.bijou64.Bijou64;
+import org.bijou64.NativeLibrary;
 
 /**
  * Encodes Arrow Java batches ({@link VectorSchemaRoot}) into Kafka JSON records with the native StreamFusion
@@ -53,9 +53,9 @@ import org.bijou64.Bijou64;
  * {@link #close()} waits for encodes in flight; any later {@code encode} throws
  * {@link IllegalStateException}. Counters may be read from any thread.
  *
- * <p><b>Loading.</b> The native library is the one bundled in {@code org.bijou64:bijou64} and loaded by its
- * loader ({@link Bijou64#nativeAvailable()}); {@code -Dbijou64.useJava=true} disables it, and then the
- * constructor throws {@link UnsupportedOperationException}.
+ * <p><b>Loading.</b> The native library is the one bundled in {@code org.bijou64:kafka-serde-native} and
+ * loaded by its loader ({@link NativeLibrary#isLoaded()}); {@code -Dbijou64.useJava=true} disables it, and
+ * then the constructor throws {@link UnsupportedOperationException}.
  */
 public final class NativeJsonEncoder implements AutoCloseable {
     /**
@@ -120,8 +120,8 @@ public final class NativeJsonEncoder implements AutoCloseable {
     }
 
     private static void requireNative() {
-        if (!Bijou64.nativeAvailable()) {
-            Throwable cause = Bijou64.nativeLoadError().orElse(null);
+        if (!NativeLibrary.isLoaded()) {
+            Throwable cause = NativeLibrary.loadError().orElse(null);
             throw new UnsupportedOperationException("the StreamFusion native library is not loaded: "
                     + (cause == null ? "unknown reason" : cause.getMessage()), cause);
         }

@@ -24,7 +24,7 @@ import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.TimeStampMilliVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.bijou64.Bijou64;
+import org.bijou64.NativeLibrary;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,7 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  * counters against the totals, and the Arrow allocator holds only the root's own buffers after each phase
  * and nothing once the root is closed.
  *
- * <p>Run alone: {@code mvn -B -f java/pom.xml -pl streamfusion-kafka -am install -Dtest=SoakTest
+ * <p>Run alone: {@code mvn -B -pl java/streamfusion-kafka -am install -Dtest=SoakTest
  * -Dsurefire.failIfNoSpecifiedTests=false}. The child takes the counts as arguments ({@code batches handles}),
  * for a quicker run by hand.
  */
@@ -288,7 +288,7 @@ class SoakTest {
     @Test
     void residentMemoryStaysFlat(@TempDir Path dir) throws Exception {
         assumeTrue(Files.isReadable(Path.of("/proc/self/status")), "needs Linux /proc for VmRSS");
-        assumeTrue(Bijou64.nativeAvailable(), "native library not loaded");
+        assumeTrue(NativeLibrary.isLoaded(), "native library not loaded");
         List<String> command = new ArrayList<>(Arrays.asList(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xms128m", "-Xmx128m", "-XX:+AlwaysPreTouch", "-XX:+UseSerialGC",

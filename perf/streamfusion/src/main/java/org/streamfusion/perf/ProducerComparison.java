@@ -50,7 +50,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.AppInfoParser;
-import org.bijou64.Bijou64;
+import org.bijou64.NativeLibrary;
 import org.streamfusion.flink.RowDataJsonEncoder;
 import org.streamfusion.kafka.EncodedBatch;
 import org.streamfusion.kafka.KafkaRecords;
@@ -407,8 +407,8 @@ public final class ProducerComparison {
         out.printf("machine:  %s, %d cores, %s%n", System.getProperty("os.arch"), rt.availableProcessors(),
                 cpuModel());
         out.printf("clients:  kafka-clients %s, Flink %s, native library %s%n", AppInfoParser.getVersion(),
-                EnvironmentInformation.getVersion(), Bijou64.nativeAvailable() ? "loaded"
-                        : "NOT loaded (" + Bijou64.nativeLoadError().map(Throwable::getMessage).orElse("?") + ")");
+                EnvironmentInformation.getVersion(), NativeLibrary.isLoaded() ? "loaded"
+                        : "NOT loaded (" + NativeLibrary.loadError().map(Throwable::getMessage).orElse("?") + ")");
         out.printf("broker:   %s (cluster %s), 1 partition per topic%n", config.bootstrap(), clusterId);
         out.printf("producer: %s, compression.type %s, ByteArraySerializer keys and values%n",
                 new java.util.TreeMap<>(PRODUCER_SETTINGS), String.join(",", config.compressions()));

@@ -21,7 +21,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.bijou64.Bijou64;
+import org.bijou64.NativeLibrary;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -112,7 +112,7 @@ class ProducerComparisonTest {
 
     @Test
     void bidBatchesOfFullSizeAndARemainderVerify() {
-        assertTrue(Bijou64.nativeAvailable(), "the native library must be loaded for native-batch");
+        assertTrue(NativeLibrary.isLoaded(), "the native library must be loaded for native-batch");
         int rows = 20_000; // 4 batches of 4096 and one of 3616
         List<Result> results = run(config(rows, 4096));
         assertAllVerified(results, rows);
@@ -122,7 +122,7 @@ class ProducerComparisonTest {
 
     @Test
     void aLastBatchBelowTheNativeThresholdTakesTheJvmPathAndVerifies() {
-        assertTrue(Bijou64.nativeAvailable(), "the native library must be loaded for native-batch");
+        assertTrue(NativeLibrary.isLoaded(), "the native library must be loaded for native-batch");
         int rows = 2 * 4096 + 10; // the last batch: 10 rows, under native.min-batch-rows
         assertTrue(10 < RowDataJsonEncoder.DEFAULT_NATIVE_MIN_BATCH_ROWS);
         List<Result> results = run(config(rows, 4096));

@@ -5,19 +5,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The loader: the bundled library loads and reports this jar's version; a forced, missing or broken
- * library falls back to Java with one warning, in a child JVM that keeps running.
+ * The codec over the loader of {@code org.bijou64:kafka-serde-native}: with the bundled library it reports
+ * the library's version; a forced, missing or broken library falls back to Java with one warning, in a
+ * child JVM that keeps running and encodes the same bytes. The loader's own rules are tested with it
+ * ({@code NativeLoaderTest}).
  */
-class NativeLoaderTest {
+class NativeFallbackTest {
     /** Run in a child JVM: prints the implementation and one encoding, then exits 0. */
     public static void main(String[] args) {
         System.out.println("implementation=" + Bijou64.implementation());
@@ -29,13 +34,28 @@ class NativeLoaderTest {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of(properties));
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), NativeLoaderTest.class.getName()));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), NativeFallbackTest.class.getName()));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         assertTrue(process.waitFor(60, TimeUnit.SECONDS), "child JVM did not finish");
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, process.exitValue(), output);
         assertTrue(output.contains("encoded=f834"), output);
         return output;
+    }
+
+    /**
+     * Copies the library bundled in kafka-serde-native ({@code native/<os>-<arch>/}, in its jar or, in an IDE,
+     * its classes folder) into {@code dir}, as a {@code java.library.path} for a child JVM.
+     */
+    private static void copyBundledLibrary(Path dir) throws Exception {
+        Path location = Path.of(NativeLibrary.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        try (FileSystem jar = Files.isDirectory(location) ? null : FileSystems.newFileSystem(location)) {
+            Path root = jar == null ? location : jar.getPath("/");
+            try (Stream<Path> libraries = Files.walk(root.resolve("native"))) {
+                Path library = libraries.filter(Files::isRegularFile).findFirst().orElseThrow();
+                Files.copy(library, dir.resolve(library.getFileName().toString()));
+            }
+        }
     }
 
     @Test
@@ -47,6 +67,7 @@ class NativeLoaderTest {
             }
             // Maven 0.1.0-SNAPSHOT pairs with Cargo 0.1.0.
             assertEquals(jar.getProperty("version").replace("-SNAPSHOT", ""), NativeLibrary.version().orElseThrow());
+            assertEquals(NativeLibrary.version(), Bijou64.nativeVersion());
             assertTrue(Bijou64.nativeLoadError().isEmpty());
         }
     }
@@ -66,15 +87,13 @@ class NativeLoaderTest {
     }
 
     @Test
-    void bundledLibraryThatCannotBeExtractedFallsBackToTheLibraryPath() throws Exception {
+    void bundledLibraryThatCannotBeExtractedFallsBackToTheLibraryPath(@TempDir Path dir) throws Exception {
         if (!Implementations.all().contains(Implementation.NATIVE)) {
             return; // no native library in this build
         }
-        Path bundledDir; // target/classes/native/<os>-<arch>: holds the library built for this test run
-        try (var platforms = Files.list(Path.of(NativeLoaderTest.class.getResource("/native").toURI()))) {
-            bundledDir = platforms.findFirst().orElseThrow();
-        }
-        String output = child("-Djava.io.tmpdir=/nonexistent-bijou64-dir", "-Djava.library.path=" + bundledDir);
+        Path libraryDir = Files.createDirectory(dir.resolve("library-path"));
+        copyBundledLibrary(libraryDir);
+        String output = child("-Djava.io.tmpdir=/nonexistent-bijou64-dir", "-Djava.library.path=" + libraryDir);
         assertTrue(output.contains("implementation=AUTO"), output);
     }
 

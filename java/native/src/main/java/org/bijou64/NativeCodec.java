@@ -1,9 +1,11 @@
 package org.bijou64;
 
 /**
- * The JNI entry points of {@code libkafka_serde_native} ({@code rust/kafka-serde-native/src/bijou64.rs}).
- * Arguments are copied into native memory and results are fresh arrays; nothing is retained across calls.
- * {@code mapping} is {@link Mapping#ordinal()}. Errors arrive as {@link Bijou64Exception}, null
+ * The bijou64 JNI entry points of {@code libkafka_serde_native} ({@code rust/kafka-serde-native/src/bijou64.rs}), declared
+ * next to {@link NativeLibrary}, whose version check calls {@link #version()}; the codec calls are made by
+ * the codec classes of {@code org.bijou64:bijou64} (same package, same class loader). Arguments
+ * are copied into native memory and results are fresh arrays; nothing is retained across calls.
+ * {@code mapping} is {@code Mapping.ordinal()}. Errors arrive as {@code Bijou64Exception}, null
  * arrays as {@link NullPointerException}, bad ranges as {@link IndexOutOfBoundsException}; a native
  * panic becomes {@link IllegalStateException}. Callers must first check {@link NativeLibrary#isLoaded()}.
  */

@@ -11,7 +11,8 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * Loads {@code libkafka_serde_native} once per JVM, in this order:
+ * Loads {@code libkafka_serde_native}, the one native library of both products (the bijou64 codec and the
+ * StreamFusion JSON encoder), once per JVM, in this order:
  * <ol>
  *   <li>nothing at all when the system property {@code bijou64.useJava} is {@code true};</li>
  *   <li>the file named by the system property {@code bijou64.native.path}, when set (and nothing else);</li>
@@ -19,9 +20,17 @@ import java.util.Properties;
  *   <li>{@code System.loadLibrary("kafka_serde_native")} from {@code java.library.path}.</li>
  * </ol>
  * The loaded library must report this jar's version (a stale library is refused). If nothing loads,
- * one warning is logged, {@link #loadError()} keeps the reason, and every codec uses pure Java.
+ * one warning is logged, {@link #loadError()} keeps the reason, and every codec uses pure Java (the
+ * StreamFusion native encoder then refuses to open and its Flink-row encoder uses Flink's Java one).
+ *
+ * <p>This class lives in the jar {@code org.bijou64:kafka-serde-native} with {@link NativeCodec}, whose
+ * {@code version()} entry point the version check calls: the library exports it under that class's name.
+ * The classes that declare the library's other native methods ({@code org.bijou64.NativeCodec}'s codec
+ * calls, {@code org.streamfusion.kafka.NativeJsonEncoder}) are linked against the library this class loads,
+ * so their jars must be loaded by the same class loader as this one (on one class path, or all in one job
+ * or plugin jar). Callers check {@link #isLoaded()} before any native call.
  */
-final class NativeLibrary {
+public final class NativeLibrary {
     static final String LIBRARY = "kafka_serde_native";
     private static final System.Logger LOG = System.getLogger("org.bijou64");
     private static final String EXPECTED_VERSION = jarVersion();
@@ -31,17 +40,17 @@ final class NativeLibrary {
     }
 
     /** @return true when the native library is loaded and usable */
-    static boolean isLoaded() {
+    public static boolean isLoaded() {
         return LOAD_ERROR == null;
     }
 
     /** @return why the native library is not in use, if it is not */
-    static Optional<Throwable> loadError() {
+    public static Optional<Throwable> loadError() {
         return Optional.ofNullable(LOAD_ERROR);
     }
 
     /** @return the version the loaded library reported, if loaded */
-    static Optional<String> version() {
+    public static Optional<String> version() {
         return isLoaded() ? Optional.of(NativeCodec.version()) : Optional.empty();
     }
 

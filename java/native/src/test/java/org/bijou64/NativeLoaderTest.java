@@ -1,0 +1,154 @@
+package org.bijou64;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The loader: the bundled library loads and reports this jar's version; a forced, missing or broken
+ * library is refused with one warning and a recorded reason, in a child JVM that keeps running. The
+ * codec's fallback to Java on top of it is tested in {@code org.bijou64:bijou64} ({@code NativeFallbackTest}).
+ */
+class NativeLoaderTest {
+    /** The warning logged, once, when nothing loads (operators grep for it). */
+    private static final String WARNING = "bijou64: native library unavailable, using the pure-Java codec (";
+
+    /** Run in a child JVM: prints whether the library loaded, why not, and 300 encoded natively, then exits 0. */
+    public static void main(String[] args) {
+        System.out.println("loaded=" + NativeLibrary.isLoaded());
+        System.out.println("version=" + NativeLibrary.version().orElse("none"));
+        System.out.println("error=" + NativeLibrary.loadError().map(Throwable::getMessage).orElse("none"));
+        if (NativeLibrary.isLoaded()) {
+            // Mapping.UNSIGNED is ordinal 0 (org.bijou64:bijou64).
+            System.out.println("encoded=" + HexFormat.of().formatHex(NativeCodec.encodeLong(300, 0)));
+        }
+    }
+
+    /** Whether this build bundles the library ({@code -Dbijou64.skipNative=true} builds a jar without it). */
+    private static boolean bundled() {
+        return !Boolean.getBoolean("bijou64.skipNative");
+    }
+
+    private static String child(String... properties) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(List.of(properties));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), NativeLoaderTest.class.getName()));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "child JVM did not finish");
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, process.exitValue(), output);
+        return output;
+    }
+
+    /** target/classes/native/<os>-<arch>: holds the library built for this test run. */
+    private static Path bundledDir() throws Exception {
+        try (var platforms = Files.list(Path.of(NativeLoaderTest.class.getResource("/native").toURI()))) {
+            return platforms.findFirst().orElseThrow();
+        }
+    }
+
+    private static int warnings(String output) {
+        return output.split("native library unavailable", -1).length - 1;
+    }
+
+    @Test
+    void bundledLibraryLoadsWithTheJarsVersion() throws IOException {
+        if (!bundled()) {
+            assertTrue(NativeLibrary.loadError().isPresent(), "a jar without the library cannot load it");
+            return;
+        }
+        assertTrue(NativeLibrary.isLoaded(),
+                () -> "native library did not load: " + NativeLibrary.loadError().map(Throwable::toString).orElse("?"));
+        Properties jar = new Properties();
+        try (var in = NativeLibrary.class.getResourceAsStream("bijou64.properties")) {
+            jar.load(in);
+        }
+        // Maven 0.1.0-SNAPSHOT pairs with Cargo 0.1.0.
+        assertEquals(jar.getProperty("version").replace("-SNAPSHOT", ""), NativeLibrary.version().orElseThrow());
+        assertTrue(NativeLibrary.loadError().isEmpty());
+    }
+
+    @Test
+    void useJavaPropertyLoadsNothing() throws Exception {
+        String output = child("-Dbijou64.useJava=true");
+        assertTrue(output.contains("loaded=false"), output);
+        assertTrue(output.contains("version=none"), output);
+        assertTrue(output.contains("error=native library not loaded: -Dbijou64.useJava=true"), output);
+        assertEquals(0, warnings(output), output); // asked for, so not warned about
+    }
+
+    @Test
+    void missingLibraryIsRefusedWithOneWarning(@TempDir Path dir) throws Exception {
+        Path missing = dir.resolve("no-such-library.so");
+        String output = child("-Dbijou64.native.path=" + missing);
+        assertTrue(output.contains("loaded=false"), output);
+        assertTrue(output.contains(WARNING), output);
+        assertTrue(output.contains("error=") && output.contains(missing.toString()), output);
+        assertEquals(1, warnings(output), output);
+    }
+
+    @Test
+    void explicitPathLoadsThatFile(@TempDir Path dir) throws Exception {
+        if (!bundled()) {
+            return; // no native library in this build
+        }
+        Path copy = dir.resolve("copy-of-" + System.mapLibraryName(NativeLibrary.LIBRARY));
+        try (var libraries = Files.list(bundledDir())) {
+            Files.copy(libraries.findFirst().orElseThrow(), copy);
+        }
+        String output = child("-Dbijou64.native.path=" + copy);
+        assertTrue(output.contains("loaded=true"), output);
+        assertTrue(output.contains("error=none"), output);
+        assertTrue(output.contains("encoded=f834"), output);
+    }
+
+    @Test
+    void bundledLibraryThatCannotBeExtractedFallsBackToTheLibraryPath() throws Exception {
+        if (!bundled()) {
+            return; // no native library in this build
+        }
+        String output = child("-Djava.io.tmpdir=/nonexistent-bijou64-dir", "-Djava.library.path=" + bundledDir());
+        assertTrue(output.contains("loaded=true"), output);
+        assertTrue(output.contains("encoded=f834"), output);
+        assertEquals(0, warnings(output), output);
+    }
+
+    @Test
+    void bundledLibraryThatCannotBeExtractedNorFoundSaysWhyBothFailed() throws Exception {
+        if (!bundled()) {
+            return; // nothing bundled: the error is java.library.path's alone
+        }
+        String output = child("-Djava.io.tmpdir=/nonexistent-bijou64-dir", "-Djava.library.path=/nonexistent-bijou64-dir");
+        assertTrue(output.contains("loaded=false"), output);
+        assertTrue(output.contains("error=bundled library failed ("), output);
+        assertEquals(1, warnings(output), output);
+    }
+
+    @Test
+    void emptyNativePathMeansUnset() throws Exception {
+        String output = child("-Dbijou64.native.path=");
+        assertTrue(output.contains("loaded=" + NativeLibrary.isLoaded()), output);
+    }
+
+    @Test
+    void brokenLibraryIsRefusedWithoutACrash(@TempDir Path dir) throws Exception {
+        Path garbage = dir.resolve("libkafka_serde_native.so");
+        Files.write(garbage, "this is not an ELF file".getBytes(StandardCharsets.US_ASCII));
+        String output = child("-Dbijou64.native.path=" + garbage);
+        assertTrue(output.contains("loaded=false"), output);
+        assertTrue(output.contains("native library unavailable"), output);
+        assertEquals(1, warnings(output), output);
+    }
+}
