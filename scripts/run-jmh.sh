@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# JMH microbenchmarks (DESIGN.md 3.7, java/benchmarks/README.md): Kafka's LongSerializer/LongDeserializer
+# JMH microbenchmarks (java/benchmarks/README.md): Kafka's LongSerializer/LongDeserializer
 # against the bijou64 serdes (pure Java and JNI) per record, the bulk slab calls (Java vs JNI, 16 to 65,536
 # values), and the fixed cost of one JNI crossing, over the sequential, uniform and boundary distributions;
 # and StreamFusion's JSON paths (org.streamfusion.benchmarks) against Flink's serializer per row, batches of 1

@@ -2,7 +2,7 @@
 
 /// What went wrong while decoding a record or a slab.
 ///
-/// The four decode variants are the whole-record contract of `DESIGN.md` 3.1 and
+/// The four decode variants are the whole-record contract (`docs/format.md`) and
 /// `docs/format.md`: a decoder reports one of them and never returns a value for
 /// malformed bytes. [`Error::kind`] gives a stable, payload-free classification
 /// (used by the JNI layer to pick the Java exception's kind).

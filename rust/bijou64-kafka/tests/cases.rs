@@ -1,4 +1,4 @@
-//! The cases of `../shared/cases/bijou64-serde.md` that the Rust codec owns.
+//! The bijou64 serde cases (small inputs that broke other varint serdes) that the Rust codec owns.
 
 mod common;
 

@@ -64,10 +64,10 @@ pub enum Guarantee {
 impl Guarantee {
     /// The sink's mode.
     #[must_use]
-    pub fn sink_mode(self) -> streamfusion_sink::Mode {
+    pub fn sink_mode(self) -> streamfusion_sink::DeliveryGuarantee {
         match self {
-            Guarantee::AtLeastOnce => streamfusion_sink::Mode::AtLeastOnce,
-            Guarantee::ExactlyOnce => streamfusion_sink::Mode::ExactlyOnce,
+            Guarantee::AtLeastOnce => streamfusion_sink::DeliveryGuarantee::AtLeastOnce,
+            Guarantee::ExactlyOnce => streamfusion_sink::DeliveryGuarantee::ExactlyOnce,
         }
     }
 }

@@ -17,7 +17,7 @@ use kafka_util::topics::TopicSpec;
 use kafka_util::Topics;
 use rdkafka::config::ClientConfig;
 use streamfusion_json::EncodedRecords;
-use streamfusion_sink::{Mode, Sink, SinkConfig};
+use streamfusion_sink::{DeliveryGuarantee, Sink, SinkConfig};
 
 use crate::progress::{grouped, Progress};
 use crate::source::{Input, RowSource};
@@ -43,7 +43,7 @@ pub struct ProduceOptions {
     /// The sink's writer id.
     pub writer_id: String,
     /// At least once or exactly once.
-    pub mode: Mode,
+    pub mode: DeliveryGuarantee,
     /// Minimum time between two checkpoints.
     pub checkpoint_interval: Duration,
     /// The sink's transaction timeout.

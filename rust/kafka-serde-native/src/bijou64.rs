@@ -1,4 +1,4 @@
-//! Entry points of `org.bijou64.NativeCodec` (module `java/bijou64`).
+//! Entry points of `org.bijou64.NativeCodec` (module `java/native`).
 //!
 //! `mapping` is `org.bijou64.Mapping.ordinal()`: 0 = unsigned, 1 = zigzag.
 

@@ -1,7 +1,7 @@
-//! One 4096-row Arrow batch to Kafka JSON records, side by side in one run (DESIGN.md 3.7, issue #4):
+//! One 4096-row Arrow batch to Kafka JSON records, side by side in one run:
 //! arrow-json's `LineDelimitedWriter` over the batch, arrow-json once per row (a writer and a `Vec` per record,
 //! what a per-record sink does), our encoder in plain and Flink mode, and a `memcpy` of the Flink-mode output
-//! bytes (the physical floor). Shapes: Nexmark bids (DESIGN.md 4.2) and q9-like rows (auction + bid columns, wide
+//! bytes (the physical floor). Shapes: Nexmark bids (auction, bidder, price, channel, url, dateTime, extra) and q9-like rows (auction + bid columns, wide
 //! strings). Report ratios from the same run.
 
 use std::hint::black_box;

@@ -1,7 +1,7 @@
 //! JSON string escaping: a word-at-a-time (SWAR) scan copies runs that need no escaping in bulk; the rest
 //! reproduce the reference escaper byte for byte.
 //!
-//! Two escapers, identical except for the rows marked (json-parity.md sections 2.4, 4.1, 5 rows 10–11):
+//! Two escapers, identical except for the rows marked (docs/json-format.md, string escaping):
 //!
 //! | input | Jackson `UTF8JsonGenerator` (Flink) | serde_json (arrow-json) |
 //! |---|---|---|
@@ -27,7 +27,7 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 ///
 /// Source of truth: Jackson `com.fasterxml.jackson.core.json.UTF8JsonGenerator` with the default
 /// `CharTypes` output escapes (Jackson 2.14–2.20, as shaded in Flink 1.19–2.3; all 128 ASCII code
-/// points and non-BMP characters verified in json-parity.md section 2.4). Supplementary characters
+/// points and non-BMP characters verified against the real Flink serializer). Supplementary characters
 /// become surrogate-pair escapes because `COMBINE_UNICODE_SURROGATES_IN_UTF8` is off.
 #[inline]
 pub(crate) fn write_jackson_str(out: &mut Vec<u8>, s: &str) {
@@ -365,7 +365,7 @@ mod tests {
         String::from_utf8(out).expect("escaper must write UTF-8")
     }
 
-    /// A char-at-a-time model of Jackson's rules (json-parity.md 2.4), independent of the SWAR code.
+    /// A char-at-a-time model of Jackson's rules (docs/json-format.md), independent of the SWAR code.
     fn jackson_model(s: &str) -> String {
         let mut t = String::from("\"");
         for c in s.chars() {
@@ -412,7 +412,7 @@ mod tests {
         ] {
             assert_eq!(jackson(s), want, "Jackson escape of {s:?}");
         }
-        // arrow-json 60.1.0 observed lines (json-parity.md 4.3).
+        // arrow-json 60.1.0 observed lines.
         for (s, want) in [
             ("a\u{1}b", r#""a\u0001b""#),
             ("\u{1f}\u{7f}", "\"\\u001f\u{7f}\""),

@@ -67,7 +67,7 @@ pub enum Mode {
 }
 
 /// The Flink release whose `json` format behaviour is reproduced where releases differ
-/// (json-parity.md sections 2.5 and 2.6).
+/// (docs/json-format.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub enum FlinkVersion {
     /// Flink 1.19: no `encode.ignore-null-fields`; decimals stripped of trailing zeros in plain mode too.

@@ -62,7 +62,7 @@ fn writer_lines(
     Ok(lines)
 }
 
-/// The Kafka layout of the options (json-parity.md section 3), computed here from the spec.
+/// The Kafka layout of the options (docs/json-format.md), computed here from the spec.
 struct Projections {
     key: Option<Vec<(usize, String)>>,
     value: Vec<(usize, String)>,

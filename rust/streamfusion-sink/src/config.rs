@@ -4,7 +4,7 @@ use std::time::Duration;
 
 /// The delivery guarantee of a [`Sink`](crate::Sink).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
+pub enum DeliveryGuarantee {
     /// Idempotent producer (`enable.idempotence=true`): no duplicates from the producer's own retries, but
     /// records written after the last checkpoint are written again when the caller replays after a crash.
     AtLeastOnce,
@@ -33,10 +33,10 @@ pub enum Partitioning {
 ///
 /// ```
 /// use std::time::Duration;
-/// use streamfusion_sink::{Mode, Partitioning, SinkConfig};
+/// use streamfusion_sink::{DeliveryGuarantee, Partitioning, SinkConfig};
 ///
 /// let config = SinkConfig::new("127.0.0.1:19092", "bids", "bids-progress", "job-7-task-0")
-///     .with_mode(Mode::ExactlyOnce)
+///     .with_mode(DeliveryGuarantee::ExactlyOnce)
 ///     .with_partitioning(Partitioning::KeyHash)
 ///     .with_transaction_timeout(Duration::from_secs(60))
 ///     .with_property("linger.ms", "20");
@@ -55,8 +55,8 @@ pub struct SinkConfig {
     /// ([`transactional_id`](Self::transactional_id)). Must stay the same across restarts of one writer and
     /// differ between writers that run at the same time.
     pub writer_id: String,
-    /// At least once or exactly once. Default [`Mode::ExactlyOnce`].
-    pub mode: Mode,
+    /// At least once or exactly once. Default [`DeliveryGuarantee::ExactlyOnce`].
+    pub mode: DeliveryGuarantee,
     /// Partition choice. Default [`Partitioning::KeyHash`].
     pub partitioning: Partitioning,
     /// `transaction.timeout.ms` of the producer, and the bound on every blocking call of the sink (commit,
@@ -84,7 +84,7 @@ impl SinkConfig {
             topic: topic.into(),
             progress_topic: progress_topic.into(),
             writer_id: writer_id.into(),
-            mode: Mode::ExactlyOnce,
+            mode: DeliveryGuarantee::ExactlyOnce,
             partitioning: Partitioning::KeyHash,
             transaction_timeout: Duration::from_secs(60),
             producer_properties: Vec::new(),
@@ -93,7 +93,7 @@ impl SinkConfig {
 
     /// Sets [`mode`](Self::mode).
     #[must_use]
-    pub fn with_mode(mut self, mode: Mode) -> Self {
+    pub fn with_mode(mut self, mode: DeliveryGuarantee) -> Self {
         self.mode = mode;
         self
     }

@@ -9,7 +9,7 @@
 //! After a crash the caller builds a new [`Sink`] with the same writer id, calls [`Sink::recover`], and resumes
 //! its source after the returned position.
 //!
-//! - **Exactly once** ([`Mode::ExactlyOnce`]): one stable `transactional.id` per writer
+//! - **Exactly once** ([`DeliveryGuarantee::ExactlyOnce`]): one stable `transactional.id` per writer
 //!   ([`SinkConfig::transactional_id`]). [`Sink::new`] runs `init_transactions` before any recovery read; this
 //!   fences older instances of the writer and aborts the transaction they left open. The records of an
 //!   interval and its progress record commit in one transaction, so `read_committed` readers see an interval
@@ -19,7 +19,7 @@
 //!   is seen by `recover` as committed. librdkafka cannot resume a prepared transaction after a restart, so
 //!   there is no separate "pre-commit" step: the commit happens inside `checkpoint`, waiting up to the
 //!   transaction timeout.
-//! - **At least once** ([`Mode::AtLeastOnce`]): an idempotent producer; `checkpoint` waits for every record of
+//! - **At least once** ([`DeliveryGuarantee::AtLeastOnce`]): an idempotent producer; `checkpoint` waits for every record of
 //!   the interval to be acknowledged before writing the progress record, so the progress never runs ahead of
 //!   the data; replaying after a crash may write the last interval again.
 //!
@@ -64,7 +64,7 @@ mod partition;
 mod progress;
 mod sink;
 
-pub use config::{Mode, Partitioning, SinkConfig};
+pub use config::{DeliveryGuarantee, Partitioning, SinkConfig};
 pub use error::Error;
 pub use partition::{murmur2, partition_for_key};
 pub use progress::Progress;

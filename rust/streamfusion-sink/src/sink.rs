@@ -14,7 +14,7 @@ use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
 use rdkafka::util::Timeout;
 use streamfusion_json::EncodedRecords;
 
-use crate::config::{Mode, Partitioning, SinkConfig};
+use crate::config::{DeliveryGuarantee, Partitioning, SinkConfig};
 use crate::error::Error;
 use crate::partition::partition_for_key;
 use crate::progress::Progress;
@@ -121,7 +121,7 @@ impl Sink {
     /// [`new`](Self::new) when the producer has to be rebuilt.
     pub fn recover(&mut self) -> Result<Option<Progress>, Error> {
         let progress_partition = self.live()?.progress_partition;
-        if self.config.mode == Mode::ExactlyOnce && self.live()?.in_transaction {
+        if self.config.mode == DeliveryGuarantee::ExactlyOnce && self.live()?.in_transaction {
             self.abort("recover")?;
         }
         self.read_progress(progress_partition)
@@ -182,7 +182,7 @@ impl Sink {
     pub fn checkpoint(&mut self, checkpoint_id: u64, source_position: &[u8]) -> Result<(), Error> {
         let value = Progress::encode(&self.config.writer_id, checkpoint_id, source_position);
         match self.config.mode {
-            Mode::ExactlyOnce => {
+            DeliveryGuarantee::ExactlyOnce => {
                 self.begin("checkpoint")?;
                 self.send_progress(&value)?;
                 let live = self.live.as_mut().expect("built by begin");
@@ -208,7 +208,7 @@ impl Sink {
                     Err(error) => Err(self.fail("commit_transaction", error)),
                 }
             }
-            Mode::AtLeastOnce => {
+            DeliveryGuarantee::AtLeastOnce => {
                 self.flush()?;
                 self.send_progress(&value)?;
                 self.flush()
@@ -252,7 +252,7 @@ impl Sink {
             .set("bootstrap.servers", &config.bootstrap_servers)
             .set("enable.idempotence", "true")
             .set("allow.auto.create.topics", "false");
-        if config.mode == Mode::ExactlyOnce {
+        if config.mode == DeliveryGuarantee::ExactlyOnce {
             client
                 .set("transactional.id", config.transactional_id())
                 .set("transaction.timeout.ms", &timeout_ms);
@@ -263,7 +263,7 @@ impl Sink {
                 operation: "create producer",
                 source,
             })?;
-        if config.mode == Mode::ExactlyOnce {
+        if config.mode == DeliveryGuarantee::ExactlyOnce {
             let deadline = Instant::now() + config.transaction_timeout;
             retry(deadline, |left| producer.init_transactions(left)).map_err(|source| {
                 Error::Fatal {
@@ -316,7 +316,7 @@ impl Sink {
 
     /// Exactly-once: begins a transaction unless one is open. Builds the producer if needed.
     fn begin(&mut self, operation: &'static str) -> Result<(), Error> {
-        let exactly_once = self.config.mode == Mode::ExactlyOnce;
+        let exactly_once = self.config.mode == DeliveryGuarantee::ExactlyOnce;
         let live = self.live()?;
         if exactly_once && !live.in_transaction {
             if let Err(source) = live.producer.begin_transaction() {
@@ -380,8 +380,8 @@ impl Sink {
             };
         }
         match self.config.mode {
-            Mode::AtLeastOnce => Error::Delivery(error),
-            Mode::ExactlyOnce => {
+            DeliveryGuarantee::AtLeastOnce => Error::Delivery(error),
+            DeliveryGuarantee::ExactlyOnce => {
                 let abortable =
                     matches!(&error, KafkaError::Transaction(e) if e.txn_requires_abort());
                 if !abortable && operation == "commit_transaction" {

@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 
 use common::helper::{replay, resume_point, Helper, EXIT_ABORTED, EXIT_FATAL, INTERVAL};
 use common::{create_topic_at, read_all_at, records, unique, verify_exactly_once_at};
-use streamfusion_sink::{Mode, Sink, SinkConfig};
+use streamfusion_sink::{DeliveryGuarantee, Sink, SinkConfig};
 
 const PARTITIONS: i32 = 3;
 /// The transaction timeout of the writers that wait through a broker restart: longer than a restart (about
@@ -325,7 +325,7 @@ fn wait_for(what: &str, limit: Duration, mut condition: impl FnMut() -> bool) ->
 
 fn open(bootstrap: &str, topic: &str, progress: &str, writer: &str, timeout: Duration) -> Sink {
     let config = SinkConfig::new(bootstrap, topic, progress, writer)
-        .with_mode(Mode::ExactlyOnce)
+        .with_mode(DeliveryGuarantee::ExactlyOnce)
         .with_transaction_timeout(timeout)
         .with_property("linger.ms", "5");
     Sink::new(config).unwrap_or_else(|e| panic!("Sink::new on the test broker {bootstrap}: {e}"))

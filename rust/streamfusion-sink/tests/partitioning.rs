@@ -9,7 +9,7 @@ use std::time::Duration;
 use common::{bootstrap, config, create_topic, read_all, records, unique, TIMEOUT};
 use rdkafka::config::ClientConfig;
 use rdkafka::producer::{BaseProducer, BaseRecord, Producer};
-use streamfusion_sink::{partition_for_key, Mode, Partitioning, Sink};
+use streamfusion_sink::{partition_for_key, DeliveryGuarantee, Partitioning, Sink};
 
 #[test]
 fn key_hash_matches_kafkas_default_partitioner_on_the_broker() {
@@ -48,7 +48,7 @@ fn at_least_once_round_robin_spreads_evenly_and_checkpoints() {
     let (topic, progress_topic, writer) = (unique("alo"), unique("alo-progress"), unique("w"));
     create_topic(&topic, PARTITIONS);
     let config = config(&topic, &progress_topic, &writer)
-        .with_mode(Mode::AtLeastOnce)
+        .with_mode(DeliveryGuarantee::AtLeastOnce)
         .with_partitioning(Partitioning::RoundRobin {
             partitions: PARTITIONS,
         })

@@ -74,7 +74,7 @@ impl ProducerContext for Deliveries {
 
 /// One timed pass: its duration and the value bytes the deliveries reported.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Pass {
+pub(crate) struct TimedPass {
     pub(crate) elapsed: Duration,
     pub(crate) value_bytes: u64,
 }
@@ -119,7 +119,7 @@ impl TimedProducer {
         mode: ValueCodec,
         values: &[i64],
         slab: &mut EncodedSlab,
-    ) -> Result<Pass, Error> {
+    ) -> Result<TimedPass, Error> {
         let deliveries = self.producer.context();
         deliveries.reset();
         let start = Instant::now();
@@ -159,7 +159,7 @@ impl TimedProducer {
                 first,
             });
         }
-        Ok(Pass {
+        Ok(TimedPass {
             elapsed,
             value_bytes: deliveries.value_bytes.load(Ordering::Acquire),
         })

@@ -26,7 +26,7 @@ const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// What the read-back found.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Verification {
+pub(crate) struct ReadBack {
     /// Records read (up to the first problem).
     pub(crate) records: u64,
     /// Sum of their value sizes.
@@ -55,7 +55,7 @@ pub(crate) fn verify(
     passes: usize,
     timeout: Duration,
     progress: &mut Progress,
-) -> Result<Verification, Error> {
+) -> Result<ReadBack, Error> {
     let mut config = config.clone();
     config
         .set(
@@ -75,7 +75,7 @@ pub(crate) fn verify(
         .fetch_watermarks(topic, 0, timeout)
         .map_err(Error::kafka(format!("read the end offset of {topic}")))?;
     let expected = (values.len() * passes) as u64;
-    let mut found = Verification {
+    let mut found = ReadBack {
         records: 0,
         value_bytes: 0,
         problem: None,

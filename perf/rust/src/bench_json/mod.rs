@@ -73,7 +73,7 @@ use streamfusion_cli::produce::encode_position;
 use streamfusion_cli::progress::{fixed, grouped, Progress};
 use streamfusion_cli::read::{read_topic, Isolation};
 use streamfusion_json::EncodedRecords;
-use streamfusion_sink::{Mode, Sink, SinkConfig};
+use streamfusion_sink::{DeliveryGuarantee, Sink, SinkConfig};
 
 pub use encoders::{BatchEncoder, Encoder};
 pub use report::{csv_row, json_line, mode_name, table, Pass, RunResult, COLUMNS, CSV_HEADER};
@@ -101,7 +101,7 @@ pub struct BenchJsonOptions {
     /// The contenders, run in this order within each guarantee and compression.
     pub encoders: Vec<Encoder>,
     /// The guarantees.
-    pub modes: Vec<Mode>,
+    pub modes: Vec<DeliveryGuarantee>,
     /// The producer compressions.
     pub compressions: Vec<Compression>,
     /// Minimum time between two checkpoints within a pass.
@@ -287,7 +287,7 @@ impl Digest {
 struct Run<'a> {
     options: &'a BenchJsonOptions,
     encoder: Encoder,
-    mode: Mode,
+    mode: DeliveryGuarantee,
     compression: Compression,
     topic: &'a str,
 }

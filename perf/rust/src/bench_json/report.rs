@@ -88,7 +88,7 @@ pub struct RunResult {
     /// The contender.
     pub encoder: Encoder,
     /// The sink's guarantee.
-    pub mode: streamfusion_sink::Mode,
+    pub mode: streamfusion_sink::DeliveryGuarantee,
     /// The producer's compression.
     pub compression: Compression,
     /// Records per pass.
@@ -105,10 +105,10 @@ pub struct RunResult {
 
 /// `at-least-once` or `exactly-once`.
 #[must_use]
-pub fn mode_name(mode: streamfusion_sink::Mode) -> &'static str {
+pub fn mode_name(mode: streamfusion_sink::DeliveryGuarantee) -> &'static str {
     match mode {
-        streamfusion_sink::Mode::AtLeastOnce => "at-least-once",
-        streamfusion_sink::Mode::ExactlyOnce => "exactly-once",
+        streamfusion_sink::DeliveryGuarantee::AtLeastOnce => "at-least-once",
+        streamfusion_sink::DeliveryGuarantee::ExactlyOnce => "exactly-once",
     }
 }
 
@@ -358,7 +358,7 @@ pub fn json_line(results: &[RunResult], run: &RunResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use streamfusion_sink::Mode;
+    use streamfusion_sink::DeliveryGuarantee;
 
     fn run(encoder: Encoder, seconds: f64) -> RunResult {
         let pass = Pass {
@@ -373,7 +373,7 @@ mod tests {
         };
         RunResult {
             encoder,
-            mode: Mode::ExactlyOnce,
+            mode: DeliveryGuarantee::ExactlyOnce,
             compression: Compression::Zstd,
             events: 1_000_000,
             passes: vec![pass; 3],

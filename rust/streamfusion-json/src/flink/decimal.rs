@@ -17,7 +17,7 @@
 //! | 100 (0) | `1E+2` | `100` | `100` |
 //! | 0.0000000270 (10) | `2.7E-8` | `0.000000027` | `0.0000000270` |
 
-/// How a DECIMAL is printed (json-parity.md section 2.5).
+/// How a DECIMAL is printed (docs/json-format.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum DecimalStyle {
     /// Default (`encode.decimal-as-plain-number=false`), every version: `stripTrailingZeros()` then `toString()`.

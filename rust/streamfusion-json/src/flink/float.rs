@@ -11,7 +11,7 @@
 //!   differ from the one-digit answer for subnormals, where the rounding interval is wide
 //!   (`Double.MIN_VALUE` is `4.9E-324`, ryu says `5e-324`; `Float.MIN_VALUE` is `1.4E-45`).
 //!
-//! Layout (decided on the chosen decimal, not on the binary value), json-parity.md section 2.3:
+//! Layout (decided on the chosen decimal, not on the binary value), as Flink prints it (docs/json-format.md):
 //!
 //! | decimal value `d` | text | examples |
 //! |---|---|---|
@@ -378,7 +378,7 @@ mod tests {
 
     #[test]
     fn golden_lines_json_parity_2_2_and_2_3() {
-        // json-parity.md 2.2 (Flink 2.3.0), JDK 25 values where JDK 17 differs.
+        // Flink 2.3.0 outputs, JDK 25 values where JDK 17 differs.
         for (v, want) in [
             (0.1f32, "0.1"),
             (1.0e10, "1.0E10"),

@@ -2,8 +2,8 @@
 //! `examples/parity_corpus.rs` (included with `#[path]`).
 //!
 //! Two parts:
-//! - [`hand_written`]: one or more cases per rule of `../shared/docs/json-parity.md` (section numbers and the
-//!   section 5 row numbers are in the comments next to each case);
+//! - [`hand_written`]: one or more cases per output rule of Flink's `json` format (`docs/json-format.md`; the
+//!   comments next to each case name the rule);
 //! - [`random`]: a seeded random corpus (random schemas up to nesting depth 3, nulls at every level, every
 //!   escape class, extreme values, random option combinations).
 //!
@@ -362,7 +362,7 @@ fn lazy_checks(c: &mut Vec<Case>) {
     ));
 }
 
-/// One column per supported scalar Arrow type (json-parity 2.1), rows: value, other value, null.
+/// One column per supported scalar Arrow type (docs/json-format.md), rows: value, other value, null.
 fn scalar_batch() -> RecordBatch {
     let us = 1_704_164_645_123_456i64; // 2024-01-02T03:04:05.123456
     batch(vec![
@@ -563,7 +563,7 @@ fn scalars(c: &mut Vec<Case>) {
         &[("map-null-key.mode", "FAIL")],
         vec![maps()],
     ));
-    // Several batches in one case: the plan is reused (DESIGN 3.3).
+    // Several batches in one case: the plan is reused (one plan per schema).
     c.push(case(
         "scalars_three_batches",
         &[],
@@ -571,7 +571,7 @@ fn scalars(c: &mut Vec<Case>) {
     ));
 }
 
-/// Doubles of json-parity 2.2/2.3 and §5 rows 5-8.
+/// Doubles: the digit and layout rules of Flink's float printing, and their edge cases.
 pub fn special_f64() -> Vec<f64> {
     let next_up = |x: f64| f64::from_bits(x.to_bits() + 1);
     let next_down = |x: f64| f64::from_bits(x.to_bits() - 1);
@@ -635,7 +635,7 @@ pub fn special_f64() -> Vec<f64> {
     ]
 }
 
-/// Floats of json-parity 2.2/2.3, 4.1 and §5 rows 5-8, 21.
+/// Floats: the digit and layout rules of Flink's float printing, and their edge cases.
 pub fn special_f32() -> Vec<f32> {
     let b = f32::from_bits;
     vec![

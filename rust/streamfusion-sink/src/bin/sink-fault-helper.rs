@@ -25,7 +25,7 @@ use std::time::Duration;
 
 use arrow_array::{Int64Array, RecordBatch, StringArray};
 use streamfusion_json::{EncodedRecords, EncoderOptions, JsonEncoder};
-use streamfusion_sink::{Error, Mode, Sink, SinkConfig};
+use streamfusion_sink::{DeliveryGuarantee, Error, Sink, SinkConfig};
 
 /// Exit code after an [`Error::Fatal`] (for example fenced by a newer instance).
 const EXIT_FATAL: u8 = 2;
@@ -80,7 +80,7 @@ fn main() -> ExitCode {
         return ExitCode::from(1);
     };
     let mut config = SinkConfig::new(bootstrap, topic, progress, writer)
-        .with_mode(Mode::ExactlyOnce)
+        .with_mode(DeliveryGuarantee::ExactlyOnce)
         .with_transaction_timeout(Duration::from_millis(timeout_ms))
         .with_property("linger.ms", "5");
     for property in properties {

@@ -16,7 +16,7 @@ use kafka_util::{Ends, OpenOptions, Stop, TopicReader, Topics};
 use rdkafka::config::ClientConfig;
 use rdkafka::message::Message;
 use streamfusion_json::{EncodedRecords, EncoderOptions, JsonEncoder};
-use streamfusion_sink::{Mode, SinkConfig};
+use streamfusion_sink::{DeliveryGuarantee, SinkConfig};
 
 /// Bound on every wait in these tests.
 pub const TIMEOUT: Duration = Duration::from_secs(30);
@@ -48,7 +48,7 @@ pub fn create_topic_at(bootstrap: &str, topic: &str, partitions: i32) {
 /// A sink configuration for this test: unique topics and writer id are the caller's; 10 s transactions.
 pub fn config(topic: &str, progress: &str, writer: &str) -> SinkConfig {
     SinkConfig::new(bootstrap(), topic, progress, writer)
-        .with_mode(Mode::ExactlyOnce)
+        .with_mode(DeliveryGuarantee::ExactlyOnce)
         .with_transaction_timeout(Duration::from_secs(10))
         .with_property("linger.ms", "5")
 }

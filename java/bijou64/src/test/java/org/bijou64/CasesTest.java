@@ -8,7 +8,7 @@ import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The codec cases of {@code ../shared/cases/bijou64-serde.md}, through both implementations. */
+/** The codec cases of the bijou64 serde cases (small inputs that broke other varint serdes), through both implementations. */
 class CasesTest {
     static List<Implementation> implementations() {
         return Implementations.all();

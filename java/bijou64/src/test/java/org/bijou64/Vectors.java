@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The shared test vectors ({@code testdata/vectors}, a copy of {@code ../shared/vectors} checked by
- * {@code .ci/run}). Also used by the serializer module's tests through this module's test jar.
+ * The test vectors ({@code testdata/vectors}) that every implementation of the format is checked against.
+ * Also used by the serializer module's tests through this module's test jar.
  */
 public final class Vectors {
     /** One row of {@code bijou.csv}: format, decimal value, hex bytes. */

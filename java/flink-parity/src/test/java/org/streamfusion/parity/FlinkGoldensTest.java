@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs the harness on a small Arrow IPC file against the Flink release on the test classpath (the pom's
- * default) and checks the bytes against values that json-parity.md quotes from the real Flink.
+ * default) and checks the bytes against values printed by the real Flink serializer.
  */
 class FlinkGoldensTest {
   @TempDir

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Hand-built roots through the native encoder. Expected bytes are the real Flink outputs quoted in
- * json-parity.md (sections 2.2, 2.5, 2.6, 2.7): Flink's {@code JsonRowDataSerializationSchema}, not our
+ * docs/json-format.md (floats, decimals, temporals, binaries): Flink's {@code JsonRowDataSerializationSchema}, not our
  * encoder. The allocator is closed after each test, which fails on any buffer the export did not release.
  */
 class RoundTripTest {

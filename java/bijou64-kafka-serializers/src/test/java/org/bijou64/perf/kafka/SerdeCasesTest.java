@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The serde cases of {@code ../shared/cases/bijou64-serde.md} and the configuration contract. */
+/** The serde cases of the bijou64 serde cases (small inputs that broke other varint serdes) and the configuration contract. */
 class SerdeCasesTest {
     static List<Implementation> implementations() {
         return Implementations.all();

@@ -13,7 +13,7 @@ import org.apache.kafka.common.serialization.LongSerializer;
 import org.bijou64.Vectors;
 import org.junit.jupiter.api.Test;
 
-/** Pins the behaviour of Kafka's stock serdes that our docs and the comparison rely on (DESIGN 3.2). */
+/** Pins the behaviour of Kafka's stock serdes that our docs and the comparison rely on. */
 class StockKafkaSerdeTest {
     @Test
     void longSerdeIsEightBigEndianBytes() {

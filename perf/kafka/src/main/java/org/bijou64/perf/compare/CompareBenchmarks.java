@@ -21,7 +21,7 @@ import org.apache.kafka.common.utils.AppInfoParser;
 import org.bijou64.Bijou64;
 
 /**
- * The producer comparison of DESIGN.md 3.7: Kafka's {@code LongSerializer} against the bijou64 serializers,
+ * The producer comparison: Kafka's {@code LongSerializer} against the bijou64 serializers,
  * every run verified by reading it back. Normally started by {@code perf/kafka/compare-benchmarks.sh}, which
  * builds the classpath; the arguments are the script's ({@link Options#USAGE}) plus {@code --results-dir}.
  *

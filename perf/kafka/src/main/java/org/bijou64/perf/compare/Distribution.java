@@ -90,7 +90,7 @@ public enum Distribution {
     public static final long EPOCH_MILLIS_HIGH = 1_767_225_600_000L;
 
     /**
-     * The first and last value of every bijou64 tier (DESIGN.md 4.1), ascending as unsigned 64-bit
+     * The first and last value of every bijou64 tier ({@code docs/format.md}), ascending as unsigned 64-bit
      * numbers: tier t starts at OFFSET[t] with OFFSET[1] = 248 and OFFSET[n] = OFFSET[n-1] + 256^(n-1).
      * Under the default {@code unsigned} mapping the encoded length is the comment's byte count; the last
      * three (Long.MAX_VALUE, Long.MIN_VALUE = 2^63, -1 = u64::MAX) are all 9 bytes.

@@ -23,7 +23,7 @@ class DistributionTest {
     private static final long SEED = Distribution.DEFAULT_SEED;
 
     /**
-     * OFFSET[t] of DESIGN.md 4.1, computed independently of {@link Distribution#TIER_EDGES}: OFFSET[0] = 0,
+     * OFFSET[t] of the format ({@code docs/format.md}), computed independently of {@link Distribution#TIER_EDGES}: OFFSET[0] = 0,
      * OFFSET[1] = 248, OFFSET[n] = OFFSET[n-1] + 256^(n-1).
      */
     private static final long[] OFFSET = new long[9];
