@@ -16,7 +16,7 @@
 //! | [`Distribution::Mixed`] | 50% in [0, 1,000), 30% in [0, 10^7), 20% epoch millis in [[`EPOCH_MILLIS_LOW`], [`EPOCH_MILLIS_HIGH`]) | about 3.72 |
 //!
 //! ```
-//! use streamfusion_cli::distribution::{Distribution, DEFAULT_SEED};
+//! use streamfusion_bench::distribution::{Distribution, DEFAULT_SEED};
 //! assert_eq!(Distribution::Sequential.generate(3, DEFAULT_SEED), [1, 2, 3]);
 //! let mixed = Distribution::Mixed.generate(2, DEFAULT_SEED);
 //! assert_eq!(mixed, [7_829_077, 905]); // what Java's SplittableRandom gives for this seed
