@@ -2,18 +2,19 @@
 //!
 //! The end offset is captured after the producer has finished (`read_committed`: the
 //! last stable offset; no transactions are used here, so it equals the high
-//! watermark). A consumer then reads partition 0 from the beginning up to that offset.
+//! watermark). A consumer then reads partition 0 from the beginning up to that offset
+//! ([`kafka_util::TopicReader`], the workspace's one read-to-end loop), stopping at the first problem.
 //! Record `i` must decode, with the mode's strict decoder, to `values[i % n]`: the
 //! values were sent once per pass, warm-up included. Offsets are allowed to have gaps
 //! (a transaction marker is not a record), the record count must be exact.
 
-use std::time::{Duration, Instant};
+use std::ops::ControlFlow;
+use std::time::Duration;
 
 use bijou64_kafka::{decode, Mapping};
+use kafka_util::{OpenOptions, Stop, TopicReader};
 use rdkafka::config::ClientConfig;
-use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::message::Message;
-use rdkafka::{Offset, TopicPartitionList};
 
 use super::ValueCodec;
 use streamfusion_cli::progress::Progress;
@@ -68,12 +69,17 @@ pub(crate) fn verify(
         .set("auto.offset.reset", "earliest")
         .set("max.partition.fetch.bytes", (16 << 20).to_string())
         .set("fetch.max.bytes", (64 << 20).to_string());
-    let consumer: BaseConsumer = config
-        .create()
-        .map_err(Error::kafka("create verifying consumer"))?;
-    let (_, end) = consumer
-        .fetch_watermarks(topic, 0, timeout)
-        .map_err(Error::kafka(format!("read the end offset of {topic}")))?;
+    let options = OpenOptions {
+        partitions: Some(&[0]),
+        watermark_timeout: timeout,
+        ..OpenOptions::default()
+    };
+    let bootstrap = config
+        .get("bootstrap.servers")
+        .unwrap_or_default()
+        .to_owned();
+    let reader = TopicReader::open(&config, &bootstrap, topic, &options)?;
+    let end = reader.ranges().first().map_or(0, |range| range.end);
     let expected = (values.len() * passes) as u64;
     let mut found = ReadBack {
         records: 0,
@@ -81,68 +87,52 @@ pub(crate) fn verify(
         problem: None,
     };
     progress.start_verify(expected);
-    let mut assignment = TopicPartitionList::new();
-    assignment
-        .add_partition_offset(topic, 0, Offset::Beginning)
-        .map_err(Error::kafka("assign partition 0"))?;
-    consumer
-        .assign(&assignment)
-        .map_err(Error::kafka("assign partition 0"))?;
-
-    let mut next_offset = 0_i64;
-    let mut last_data = Instant::now();
-    while next_offset < end {
-        let message = match consumer.poll(Duration::from_millis(200)) {
-            None => {
-                if last_data.elapsed() > IDLE_TIMEOUT {
-                    found.problem = Some(format!(
-                        "no records for {} s at offset {next_offset} of {end}",
-                        IDLE_TIMEOUT.as_secs()
-                    ));
-                    return Ok(found);
-                }
-                continue;
-            }
-            Some(Err(error)) => return Err(Error::kafka(format!("consume {topic}"))(error)),
-            Some(Ok(message)) => message,
-        };
-        last_data = Instant::now();
-        next_offset = message.offset() + 1;
-        if message.offset() >= end {
-            break;
-        }
+    let read = reader.read(Stop::idle(IDLE_TIMEOUT), |message| {
         if found.records >= expected {
             found.problem = Some(format!(
                 "more records than the {expected} produced (offset {})",
                 message.offset()
             ));
-            return Ok(found);
+            return ControlFlow::Break(());
         }
         let want = values[(found.records % values.len() as u64) as usize];
-        match decode_value(mode, message.payload()) {
-            Ok(got) if got == want => {}
-            Ok(got) => {
-                found.problem = Some(format!(
-                    "record {} (offset {}): sent {want}, read back {got}",
-                    found.records,
-                    message.offset()
-                ));
-                return Ok(found);
-            }
-            Err(reason) => {
-                found.problem = Some(format!(
-                    "record {} (offset {}): sent {want}, cannot decode: {reason}",
-                    found.records,
-                    message.offset()
-                ));
-                return Ok(found);
-            }
+        let problem = match decode_value(mode, message.payload()) {
+            Ok(got) if got == want => None,
+            Ok(got) => Some(format!(
+                "record {} (offset {}): sent {want}, read back {got}",
+                found.records,
+                message.offset()
+            )),
+            Err(reason) => Some(format!(
+                "record {} (offset {}): sent {want}, cannot decode: {reason}",
+                found.records,
+                message.offset()
+            )),
+        };
+        if problem.is_some() {
+            found.problem = problem;
+            return ControlFlow::Break(());
         }
         found.value_bytes += message.payload_len() as u64;
         found.records += 1;
         if found.records.is_multiple_of(8192) {
             progress.verified(found.records);
         }
+        ControlFlow::Continue(())
+    });
+    match read {
+        Ok(()) => {}
+        Err(kafka_util::Error::Stalled { position, .. }) => {
+            found.problem = Some(format!(
+                "no records for {} s at offset {position} of {end}",
+                IDLE_TIMEOUT.as_secs()
+            ));
+            return Ok(found);
+        }
+        Err(error) => return Err(error.into()),
+    }
+    if found.problem.is_some() {
+        return Ok(found);
     }
     progress.verified(found.records);
     if found.records != expected {
