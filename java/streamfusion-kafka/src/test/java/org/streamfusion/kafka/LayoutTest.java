@@ -3,7 +3,7 @@ package org.streamfusion.kafka;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.bijou64.Bijou64;
+import org.bijou64.NativeLibrary;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 class LayoutTest {
     @Test
     void javaConstantsEqualTheNativeOnes() {
-        assertTrue(Bijou64.nativeAvailable(), () -> "native library not loaded: "
-                + Bijou64.nativeLoadError().map(Throwable::getMessage).orElse("unknown reason"));
+        assertTrue(NativeLibrary.isLoaded(), () -> "native library not loaded: "
+                + NativeLibrary.loadError().map(Throwable::getMessage).orElse("unknown reason"));
         assertArrayEquals(
                 new int[] {NativeJsonEncoder.FLAT_WORDS, NativeJsonEncoder.FLAT_BUFFERS, EncodedBatch.NATIVE_ARRAYS},
                 NativeJsonEncoder.layout(),
