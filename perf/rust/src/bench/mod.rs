@@ -186,18 +186,11 @@ impl BenchOptions {
     /// A one-line description of the producer settings, for headers.
     #[must_use]
     pub fn settings_line(&self) -> String {
-        let pairs = |settings: &[(&str, &str)]| {
-            settings
-                .iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
         let mut line = format!(
             "{} compression.type={}, key=null, partition 0 of 1 (RF 1); librdkafka only: {}",
-            pairs(&PRODUCER_SETTINGS),
+            settings_pairs(&PRODUCER_SETTINGS),
             self.compression,
-            pairs(&LIBRDKAFKA_SETTINGS)
+            settings_pairs(&LIBRDKAFKA_SETTINGS)
         );
         if !self.producer_properties.is_empty() {
             let extra: Vec<String> = self
@@ -262,6 +255,15 @@ pub fn run(options: &BenchOptions, progress: &mut Progress) -> Result<BenchResul
         }
     }
     outcome
+}
+
+/// Producer settings as `key=value` pairs separated by spaces, for the header lines of both benchmarks.
+pub(crate) fn settings_pairs(settings: &[(&str, &str)]) -> String {
+    settings
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Creates a run's own topic (1 partition, one replica) and waits for its leader; a topic of that name that

@@ -79,7 +79,8 @@ pub use encoders::{BatchEncoder, Encoder};
 pub use report::{csv_row, json_line, mode_name, table, Pass, RunResult, COLUMNS, CSV_HEADER};
 
 use crate::bench::{
-    create_run_topic, librdkafka_version, Compression, LIBRDKAFKA_SETTINGS, PRODUCER_SETTINGS,
+    create_run_topic, librdkafka_version, settings_pairs, Compression, LIBRDKAFKA_SETTINGS,
+    PRODUCER_SETTINGS,
 };
 use crate::progress::RunProgress;
 use crate::Error;
@@ -122,18 +123,11 @@ impl BenchJsonOptions {
     /// The producer settings every run uses, `compression.type` aside, as one line for headers.
     #[must_use]
     pub fn settings_line(&self) -> String {
-        let pairs = |settings: &[(&str, &str)]| {
-            settings
-                .iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
         let mut line = format!(
             "{} (librdkafka only: {}); checkpoint every {} ms; {} bids per pass in batches of {} rows; \
              key.fields={}; 1 partition",
-            pairs(&PRODUCER_SETTINGS),
-            pairs(&LIBRDKAFKA_SETTINGS),
+            settings_pairs(&PRODUCER_SETTINGS),
+            settings_pairs(&LIBRDKAFKA_SETTINGS),
             self.checkpoint_interval.as_millis(),
             grouped(self.events as f64),
             self.batch_rows,
