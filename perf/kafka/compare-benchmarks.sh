@@ -85,7 +85,7 @@ classpath_file="$target/classpath.txt"
 jar="$target/bijou64-perf-kafka-0.1.0-SNAPSHOT.jar"
 # Rebuilt when this module, the codec, the serializers or the native library changed since the last build.
 build_module compare-benchmarks "$rebuild" "$root" perf/kafka package "$jar" "$classpath_file" \
-  "$root/pom.xml" "$root/java/native" "$root/java/bijou64" "$root/java/bijou64-kafka-serializers" "$root/perf/kafka/pom.xml" \
+  "$root/pom.xml" "$root/java/native" "$root/java/bijou64" "$root/java/bijou64-kafka-serializers" "$root/perf/common" "$root/perf/kafka/pom.xml" \
   "$root/perf/kafka/src" "$root/rust" "$root/Cargo.toml" "$root/Cargo.lock"
 
 # --- the streamfusion-bench binary: runs the rust-* modes and draws the chart; built if missing or stale --------------

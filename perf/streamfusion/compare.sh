@@ -60,7 +60,7 @@ classpath_file="$target/classpath.txt"
 jar="$target/streamfusion-perf-0.1.0-SNAPSHOT.jar"
 # Rebuilt when this module, the modules it builds on or the native library changed since the last build.
 build_module compare.sh "$rebuild" "$root" perf/streamfusion install "$jar" "$classpath_file" \
-  "$root/pom.xml" "$root/java/native" "$root/java/streamfusion-kafka" "$root/java/streamfusion-flink" \
+  "$root/pom.xml" "$root/java/native" "$root/java/streamfusion-kafka" "$root/java/streamfusion-flink" "$root/perf/common" \
   "$here/pom.xml" "$here/src" "$root/rust" "$root/Cargo.toml" "$root/Cargo.lock"
 
 status=0

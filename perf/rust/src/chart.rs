@@ -21,7 +21,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::FontStyle;
 
-use streamfusion_cli::progress::{fixed, grouped};
+use streamfusion_cli::progress::grouped;
 
 use crate::Error;
 
@@ -36,12 +36,12 @@ const FONT: &str = "sans-serif";
 
 /// One row of a results CSV, the columns the chart needs.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ResultRow {
-    /// `long`, `bijou`, ..., `rust-bijou`.
+pub struct ChartRow {
+    /// `long`, `bijou`, ..., `rust-bijou` (the `mode` column).
     pub mode: String,
     /// `compression.type`.
     pub compression: String,
-    /// `sequential`, `uniform`, `boundary` or `mixed`.
+    /// `sequential`, `uniform`, `boundary` or `mixed` (the `workload` column).
     pub distribution: String,
     /// Records per iteration.
     pub messages: u64,
@@ -59,12 +59,13 @@ pub struct ResultRow {
     pub verified: bool,
 }
 
-/// Reads a producer comparison CSV (header line first; columns found by name).
+/// Reads a producer comparison CSV in the results schema (`perf/common/results-schema.csv`; header line
+/// first, columns found by name, RFC 4180 quoting).
 ///
 /// # Errors
 /// [`Error::Io`] when it cannot be read, [`Error::Csv`] for a missing column, a row
 /// with the wrong number of fields or a number that does not parse, or no rows.
-pub fn read_results(path: &Path) -> Result<Vec<ResultRow>, Error> {
+pub fn read_results(path: &Path) -> Result<Vec<ChartRow>, Error> {
     let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
         path: path.to_owned(),
         source,
@@ -72,37 +73,41 @@ pub fn read_results(path: &Path) -> Result<Vec<ResultRow>, Error> {
     parse_results(&text, path)
 }
 
-fn parse_results(text: &str, path: &Path) -> Result<Vec<ResultRow>, Error> {
+fn parse_results(text: &str, path: &Path) -> Result<Vec<ChartRow>, Error> {
     let csv_error = |line: usize, reason: String| Error::Csv {
         path: path.to_owned(),
         line,
         reason,
     };
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty());
-    let (_, header) = lines
-        .next()
-        .ok_or_else(|| csv_error(0, "empty file".into()))?;
-    let columns: Vec<&str> = header.split(',').map(str::trim).collect();
+    let mut reader = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
+    let columns: Vec<String> = reader
+        .headers()
+        .map_err(|e| csv_error(1, e.to_string()))?
+        .iter()
+        .map(str::to_owned)
+        .collect();
+    if columns.iter().all(String::is_empty) {
+        return Err(csv_error(0, "empty file".into()));
+    }
     let index = |name: &str| {
         columns
             .iter()
-            .position(|c| *c == name)
+            .position(|c| c == name)
             .ok_or_else(|| csv_error(1, format!("no column {name}")))
     };
     let [mode, compression, distribution, messages, iterations, median, min, max, avg, verified] =
         [
             "mode",
             "compression",
-            "distribution",
-            "messages",
+            "workload",
+            "records",
             "iterations",
-            "median_msgs_per_s",
-            "min_msgs_per_s",
-            "max_msgs_per_s",
-            "avg_payload_bytes",
+            "median_records_per_s",
+            "min_records_per_s",
+            "max_records_per_s",
+            "value_bytes_per_record",
             "verified",
         ]
         .map(index);
@@ -111,41 +116,40 @@ fn parse_results(text: &str, path: &Path) -> Result<Vec<ResultRow>, Error> {
     let (median, min, max, avg, verified) = (median?, min?, max?, avg?, verified?);
 
     let mut rows = Vec::new();
-    for (i, line) in lines {
-        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-        if fields.len() != columns.len() {
-            return Err(csv_error(
-                i + 1,
-                format!("{} fields, the header has {}", fields.len(), columns.len()),
-            ));
-        }
+    for record in reader.records() {
+        let record = record.map_err(|e| {
+            let line = e.position().map_or(0, |p| p.line() as usize);
+            csv_error(line, e.to_string())
+        })?;
+        let line = record.position().map_or(0, |p| p.line() as usize);
+        let field = |at: usize| record.get(at).unwrap_or_default();
         let number = |at: usize| -> Result<Option<f64>, Error> {
-            match fields[at] {
+            match field(at) {
                 "" | "NaN" => Ok(None),
                 text => text.parse().map(Some).map_err(|_| {
-                    csv_error(i + 1, format!("{}: '{text}' is not a number", columns[at]))
+                    csv_error(line, format!("{}: '{text}' is not a number", columns[at]))
                 }),
             }
         };
         let count = |at: usize| -> Result<u64, Error> {
-            fields[at].parse().map_err(|_| {
+            field(at).parse().map_err(|_| {
                 csv_error(
-                    i + 1,
-                    format!("{}: '{}' is not a count", columns[at], fields[at]),
+                    line,
+                    format!("{}: '{}' is not a count", columns[at], field(at)),
                 )
             })
         };
-        rows.push(ResultRow {
-            mode: fields[mode].to_owned(),
-            compression: fields[compression].to_owned(),
-            distribution: fields[distribution].to_owned(),
+        rows.push(ChartRow {
+            mode: field(mode).to_owned(),
+            compression: field(compression).to_owned(),
+            distribution: field(distribution).to_owned(),
             messages: count(messages)?,
             iterations: count(iterations)?,
             median: number(median)?,
             min: number(min)?,
             max: number(max)?,
             avg_payload_bytes: number(avg)?,
-            verified: fields[verified].eq_ignore_ascii_case("true"),
+            verified: field(verified).eq_ignore_ascii_case("true"),
         });
     }
     if rows.is_empty() {
@@ -198,7 +202,7 @@ fn axis_rate(value: f64) -> String {
 }
 
 /// The distinct values of `key` over `rows`, in order of first appearance.
-fn distinct<'a>(rows: &'a [ResultRow], key: impl Fn(&'a ResultRow) -> &'a str) -> Vec<&'a str> {
+fn distinct<'a>(rows: &'a [ChartRow], key: impl Fn(&'a ChartRow) -> &'a str) -> Vec<&'a str> {
     let mut out: Vec<&str> = Vec::new();
     for row in rows {
         let value = key(row);
@@ -223,7 +227,7 @@ fn register_fonts() {
 ///
 /// # Errors
 /// [`Error::Chart`] when drawing or writing the PNG fails.
-pub fn draw(rows: &[ResultRow], title: &str, out: &Path) -> Result<(), Error> {
+pub fn draw(rows: &[ChartRow], title: &str, out: &Path) -> Result<(), Error> {
     register_fonts();
     let fail = |reason: String| Error::Chart {
         path: out.to_owned(),
@@ -249,7 +253,7 @@ pub fn draw(rows: &[ResultRow], title: &str, out: &Path) -> Result<(), Error> {
         .zip(&distributions)
     {
         let (left, right) = area.split_horizontally(WIDTH * 64 / 100);
-        let of_distribution: Vec<&ResultRow> = rows
+        let of_distribution: Vec<&ChartRow> = rows
             .iter()
             .filter(|r| r.distribution == *distribution)
             .collect();
@@ -301,7 +305,7 @@ type DrawResult = Result<(), Box<dyn std::error::Error + 'static>>;
 
 fn draw_header(
     area: &Area<'_>,
-    rows: &[ResultRow],
+    rows: &[ChartRow],
     title: &str,
     modes: &[&str],
     colors: &HashMap<&str, RGBColor>,
@@ -340,7 +344,7 @@ fn draw_header(
 fn draw_throughput(
     area: &Area<'_>,
     distribution: &str,
-    rows: &[&ResultRow],
+    rows: &[&ChartRow],
     modes: &[&str],
     compressions: &[&str],
     colors: &HashMap<&str, RGBColor>,
@@ -431,7 +435,7 @@ fn draw_throughput(
 fn draw_payload(
     area: &Area<'_>,
     distribution: &str,
-    rows: &[&ResultRow],
+    rows: &[&ChartRow],
     modes: &[&str],
     colors: &HashMap<&str, RGBColor>,
 ) -> DrawResult {
@@ -483,7 +487,7 @@ fn draw_payload(
         )))?;
         chart.draw_series(std::iter::once(
             EmptyElement::at((value, (y0 + y1) / 2.0))
-                + Text::new(fixed(value, 3), (6, 0), value_style.clone()),
+                + Text::new(format!("{value:.3}"), (6, 0), value_style.clone()),
         ))?;
     }
     Ok(())
@@ -498,18 +502,104 @@ pub fn png_beside(csv: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::common::{results_header, ResultRow};
 
-    const CSV: &str = "\
-mode,compression,distribution,messages,iterations,median_msgs_per_s,min_msgs_per_s,max_msgs_per_s,avg_payload_bytes,verified,implementation,ratio_vs_long
-long,none,sequential,50000,2,1042733,1019517,1065948,8.000,true,-,1.000
-bijou,none,sequential,50000,2,871223,789910,952537,2.985,true,NATIVE,0.836
-rust-bijou,zstd,sequential,50000,2,1500000,1400000,1600000,2.985,true,RUST,
-rust-long,zstd,mixed,50000,0,,,,,false,RUST,
-";
+    /// Rows as the comparison writes them: the schema's header, the cells it fills.
+    fn csv() -> String {
+        let rows = [
+            (
+                "long",
+                "none",
+                "sequential",
+                "2",
+                "1042733",
+                "1019517",
+                "1065948",
+                "8.000",
+                "true",
+                "-",
+            ),
+            (
+                "bijou",
+                "none",
+                "sequential",
+                "2",
+                "871223",
+                "789910",
+                "952537",
+                "2.985",
+                "true",
+                "NATIVE",
+            ),
+            (
+                "rust-bijou",
+                "zstd",
+                "sequential",
+                "2",
+                "1500000",
+                "1400000",
+                "1600000",
+                "2.985",
+                "true",
+                "RUST",
+            ),
+            (
+                "rust-long",
+                "zstd",
+                "mixed",
+                "0",
+                "",
+                "",
+                "",
+                "",
+                "false",
+                "RUST",
+            ),
+        ];
+        let mut out = results_header() + "\n";
+        for (
+            mode,
+            compression,
+            workload,
+            iterations,
+            median,
+            min,
+            max,
+            bytes,
+            verified,
+            implementation,
+        ) in rows
+        {
+            let row = ResultRow::new()
+                .text("benchmark", "bijou64-producer")
+                .text("workload", workload)
+                .text("mode", mode)
+                .text("implementation", implementation)
+                .text("compression", compression)
+                .count("records", 50_000)
+                .count("iterations", iterations.parse().unwrap())
+                .number("median_records_per_s", median.parse().ok())
+                .number("min_records_per_s", min.parse().ok())
+                .number("max_records_per_s", max.parse().ok())
+                .number("value_bytes_per_record", bytes.parse().ok())
+                .flag("verified", verified == "true")
+                .text(
+                    "problem",
+                    if verified == "true" {
+                        ""
+                    } else {
+                        "no broker, \"x\""
+                    },
+                );
+            out.push_str(&row.csv_line());
+            out.push('\n');
+        }
+        out
+    }
 
     #[test]
     fn reads_the_comparison_csv() {
-        let rows = parse_results(CSV, Path::new("r.csv")).unwrap();
+        let rows = parse_results(&csv(), Path::new("r.csv")).unwrap();
         assert_eq!(rows.len(), 4);
         assert_eq!(rows[1].mode, "bijou");
         assert_eq!(rows[1].median, Some(871_223.0));
@@ -522,13 +612,14 @@ rust-long,zstd,mixed,50000,0,,,,,false,RUST,
     fn refuses_a_csv_without_the_columns() {
         let error = parse_results("a,b\n1,2\n", Path::new("x.csv")).unwrap_err();
         assert!(error.to_string().contains("no column mode"), "{error}");
-        let error = parse_results(&CSV.replace("1042733", "fast"), Path::new("x.csv")).unwrap_err();
+        let error =
+            parse_results(&csv().replace("1042733", "fast"), Path::new("x.csv")).unwrap_err();
         assert!(error.to_string().contains("x.csv:2"), "{error}");
     }
 
     #[test]
     fn draws_a_png() {
-        let rows = parse_results(CSV, Path::new("r.csv")).unwrap();
+        let rows = parse_results(&csv(), Path::new("r.csv")).unwrap();
         let out =
             std::env::temp_dir().join(format!("streamfusion-chart-{}.png", std::process::id()));
         draw(&rows, "test chart", &out).unwrap();

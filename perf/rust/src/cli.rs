@@ -1,9 +1,10 @@
-//! The command line: `streamfusion-bench bench`, `bench-json` and `chart`.
+//! The command line: `streamfusion-bench bench`, `bench-json`, `chart` and `values`.
 //!
 //! Exit status: 0 success (for `bench` and `bench-json`: every run was verified); 1 an error (no broker, a
 //! sink failure, a file that cannot be read); 2 bad arguments; 3 `bench` or `bench-json` finished but the
 //! records read back differ from those expected (the results are still printed).
 
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -17,6 +18,7 @@ use streamfusion_cli::progress::Progress;
 use crate::bench::{self, BenchOptions, Compression, ValueCodec};
 use crate::bench_json::{self, BenchJsonOptions, Encoder};
 use crate::chart;
+use crate::common::results_header;
 use crate::distribution::{Distribution, DEFAULT_SEED};
 use crate::Error;
 
@@ -41,6 +43,26 @@ pub enum Command {
     BenchJson(BenchJsonArgs),
     /// Draw the PNG chart of a producer comparison results CSV.
     Chart(ChartArgs),
+    /// Write the values of a distribution as 8 big-endian bytes each (what Java's
+    /// `DataInputStream.readLong` reads): the values the comparison's Java side sends.
+    Values(ValuesArgs),
+}
+
+/// Arguments of `streamfusion-bench values`.
+#[derive(Debug, Args)]
+pub struct ValuesArgs {
+    /// Which values.
+    #[arg(long, value_enum, default_value_t = Distribution::Sequential)]
+    pub distribution: Distribution,
+    /// How many; `_` separators allowed.
+    #[arg(long, default_value = "50000", value_parser = parse_count)]
+    pub messages: usize,
+    /// Seed of the uniform and mixed distributions.
+    #[arg(long, default_value_t = DEFAULT_SEED, allow_negative_numbers = true)]
+    pub seed: i64,
+    /// The file to write (default: stdout).
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
 }
 
 /// The output format of the `bench` result line.
@@ -48,7 +70,8 @@ pub enum Command {
 pub enum Format {
     /// One JSON object with every field (rates of each iteration, topic, seed, problem).
     Json,
-    /// One row of the producer comparison CSV (its 12 columns, `ratio_vs_long` empty).
+    /// The results schema's header and the run's row (`perf/common/results-schema.csv`; the ratio
+    /// columns empty).
     Csv,
 }
 
@@ -59,7 +82,7 @@ pub struct BenchArgs {
     /// LongSerializer) or `bijou` (bijou64, unsigned mapping, one slab per pass).
     #[arg(long, value_enum)]
     pub mode: ValueCodec,
-    /// Which values are sent (the same generators and seed as perf/kafka's Java side).
+    /// Which values are sent (the generator whose output perf/kafka's Java side sends too).
     #[arg(long, value_enum, default_value_t = Distribution::Sequential)]
     pub distribution: Distribution,
     /// Records per pass (N); `_` separators allowed.
@@ -255,7 +278,10 @@ pub fn run(cli: Cli) -> Result<ExitCode, Error> {
             drop(progress);
             match args.format {
                 Format::Json => println!("{}", result.json_line()),
-                Format::Csv => println!("{}", result.csv_row()),
+                Format::Csv => {
+                    println!("{}", results_header());
+                    println!("{}", result.result_row().csv_line());
+                }
             }
             Ok(if result.verified {
                 ExitCode::SUCCESS
@@ -276,9 +302,9 @@ pub fn run(cli: Cli) -> Result<ExitCode, Error> {
                     }
                 }
                 TableFormat::Csv => {
-                    println!("{}", bench_json::CSV_HEADER);
+                    println!("{}", results_header());
                     for run in &results {
-                        println!("{}", bench_json::csv_row(&results, run));
+                        println!("{}", bench_json::result_row(&results, run).csv_line());
                     }
                 }
             }
@@ -300,6 +326,21 @@ pub fn run(cli: Cli) -> Result<ExitCode, Error> {
             });
             chart::draw(&rows, &title, &out)?;
             eprintln!("chart: {}", out.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Values(args) => {
+            let bytes = Distribution::big_endian_bytes(
+                &args.distribution.generate(args.messages, args.seed),
+            );
+            let written = match &args.output {
+                Some(path) => std::fs::write(path, &bytes).map_err(|source| (path.clone(), source)),
+                None => std::io::stdout()
+                    .lock()
+                    .write_all(&bytes)
+                    .and_then(|()| std::io::stdout().lock().flush())
+                    .map_err(|source| (PathBuf::from("stdout"), source)),
+            };
+            written.map_err(|(path, source)| Error::Io { path, source })?;
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -16,11 +16,13 @@
 //! against bijou64. Its Java side covers the Java client (stock serializer, JNI, pure Java); this crate is
 //! its Rust side, on rdkafka (librdkafka):
 //!
-//! * [`bench`](mod@bench) runs one comparison run: a fresh topic, a producer with the Java side's settings, a
+//! * [`bench`](mod@bench) runs one comparison run: a fresh topic, a producer with the shared settings, a
 //!   discarded warm-up pass and N timed passes, then every record read back and checked; it prints one
-//!   result line (JSON, or a row of the comparison CSV).
-//! * [`distribution`] generates exactly the Java side's values (same `SplittableRandom` algorithm and seed),
-//!   so both sides report the same payload sizes.
+//!   result (a JSON line, or a row of the results schema).
+//! * [`distribution`] is the comparison's one value generator: the Rust modes call it, the Java side reads
+//!   its output (`streamfusion-bench values`), so both sides send the same values.
+//! * [`common`] reads the producer settings and the results schema every comparison shares
+//!   (`perf/common`).
 //! * [`chart`] draws a comparison CSV as a PNG (throughput per mode and compression, and payload bytes per
 //!   mode) with plotters and an embedded font.
 //!
@@ -41,6 +43,7 @@ pub mod bench;
 pub mod bench_json;
 pub mod chart;
 pub mod cli;
+pub mod common;
 pub mod distribution;
 mod error;
 pub mod progress;

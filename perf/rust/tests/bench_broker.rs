@@ -82,16 +82,42 @@ fn bench_csv_row_for_long_values_with_zstd() {
         output.status,
         String::from_utf8_lossy(&output.stderr)
     );
-    let line = stdout_line(&output);
-    let fields: Vec<&str> = line.split(',').collect();
-    assert_eq!(fields.len(), 12, "{line}");
+    // The results schema's header, then the run's row.
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let mut reader = csv::Reader::from_reader(stdout.as_bytes());
+    let header = reader.headers().expect("a header").clone();
     assert_eq!(
-        fields[..5],
-        ["rust-long", "zstd", "mixed", "2000", "1"],
-        "{line}"
+        header.iter().collect::<Vec<_>>().join(","),
+        streamfusion_bench::common::results_header(),
+        "{stdout}"
     );
-    assert!(fields[5].parse::<f64>().is_ok_and(|m| m > 0.0), "{line}");
-    assert_eq!(fields[8..], ["8.000", "true", "RUST", ""], "{line}");
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 1, "{stdout}");
+    let cell = |name: &str| {
+        let at = header.iter().position(|h| h == name).unwrap();
+        rows[0][at].to_owned()
+    };
+    for (column, value) in [
+        ("benchmark", "bijou64-producer"),
+        ("mode", "rust-long"),
+        ("compression", "zstd"),
+        ("workload", "mixed"),
+        ("records", "2000"),
+        ("iterations", "1"),
+        ("value_bytes_per_record", "8.000"),
+        ("verified", "true"),
+        ("implementation", "RUST"),
+        ("ratio_vs_baseline", ""),
+        ("problem", ""),
+    ] {
+        assert_eq!(cell(column), value, "{column} in {stdout}");
+    }
+    assert!(
+        cell("median_records_per_s")
+            .parse::<f64>()
+            .is_ok_and(|m| m > 0.0),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -127,7 +127,7 @@ pub fn grouped(value: f64) -> String {
     if !value.is_finite() {
         return "-".to_owned();
     }
-    let digits = fixed(value.abs(), 0);
+    let digits = format!("{:.0}", value.abs());
     let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
     if value < -0.5 {
         out.push('-');
@@ -141,56 +141,12 @@ pub fn grouped(value: f64) -> String {
     out
 }
 
-/// `value` with `decimals` decimals, rounded like Java's `String.format("%.3f")`, so the Rust and the Java
-/// tools print the same text: Java rounds the shortest decimal that identifies the double half up, where
-/// Rust's `{:.3}` rounds the exact binary value (59,250 / 20,000 prints `2.963` in Java, `2.962` with `{:.3}`).
-#[must_use]
-pub fn fixed(value: f64, decimals: usize) -> String {
-    if !value.is_finite() {
-        return format!("{value}");
-    }
-    // Display gives the shortest round-trip digits, never in exponent form.
-    let shortest = format!("{}", value.abs());
-    let (int_part, frac_part) = shortest.split_once('.').unwrap_or((&shortest, ""));
-    let mut digits: Vec<u8> = int_part.bytes().collect();
-    let frac: Vec<u8> = frac_part.bytes().collect();
-    digits.extend((0..decimals).map(|i| frac.get(i).copied().unwrap_or(b'0')));
-    if frac.get(decimals).is_some_and(|&d| d >= b'5') {
-        // Half up: add one unit in the last kept place, carrying leftwards.
-        let mut at = digits.len();
-        loop {
-            if at == 0 {
-                digits.insert(0, b'1');
-                break;
-            }
-            at -= 1;
-            if digits[at] == b'9' {
-                digits[at] = b'0';
-            } else {
-                digits[at] += 1;
-                break;
-            }
-        }
-    }
-    let split = digits.len() - decimals;
-    let mut out = String::with_capacity(digits.len() + 2);
-    if value.is_sign_negative() && digits.iter().any(|&d| d != b'0') {
-        out.push('-');
-    }
-    out.push_str(std::str::from_utf8(&digits[..split]).unwrap_or("?"));
-    if decimals > 0 {
-        out.push('.');
-        out.push_str(std::str::from_utf8(&digits[split..]).unwrap_or("?"));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::grouped;
 
     #[test]
-    fn groups_thousands_like_java() {
+    fn groups_thousands() {
         assert_eq!(grouped(0.0), "0");
         assert_eq!(grouped(999.4), "999");
         assert_eq!(grouped(1_000.0), "1,000");

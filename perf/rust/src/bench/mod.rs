@@ -4,7 +4,7 @@
 //!
 //! One run = one mode, one distribution, one compression, its own topic (1 partition,
 //! RF 1, created here and deleted afterwards) and its own producer, set up exactly like
-//! the Java comparison's ([`PRODUCER_SETTINGS`]). The producer is created and given the
+//! the Java comparison's ([`producer_settings`], from `perf/common/producer.properties`). The producer is created and given the
 //! topic's metadata before any clock starts. Then:
 //!
 //! 1. one warm-up pass (discarded: it opens the connections and obtains the idempotent
@@ -36,26 +36,19 @@ use std::time::Duration;
 use bijou64_kafka::EncodedSlab;
 use rdkafka::config::ClientConfig;
 
-pub use result::{median, BenchResult, CSV_HEADER, IMPLEMENTATION};
+pub use result::{median, BenchResult, IMPLEMENTATION};
+
+pub use crate::common::{producer_settings, settings_line};
 
 use kafka_util::topics::TopicSpec;
 use kafka_util::Topics;
 use rdkafka::error::RDKafkaErrorCode;
-use streamfusion_cli::progress::{fixed, grouped, Progress};
+use streamfusion_cli::progress::{grouped, Progress};
 
 use crate::distribution::Distribution;
 use crate::progress::RunProgress;
 use crate::Error;
 use producer::TimedProducer;
-
-/// The producer settings shared with the Java comparison (`ProducerComparison.PRODUCER_SETTINGS`);
-/// `compression.type` is added per run.
-pub const PRODUCER_SETTINGS: [(&str, &str); 4] = [
-    ("batch.size", "524288"),
-    ("linger.ms", "20"),
-    ("acks", "all"),
-    ("enable.idempotence", "true"),
-];
 
 /// librdkafka-only settings, printed with the shared ones. The Java client has no
 /// message-count limits, only memory (`buffer.memory`, 32 MiB: about 64 batches of
@@ -152,7 +145,7 @@ pub struct BenchOptions {
     pub seed: i64,
     /// Leave the topic in place after the run.
     pub keep_topic: bool,
-    /// Producer properties added to (or overriding) [`PRODUCER_SETTINGS`] and
+    /// Producer properties added to (or overriding) [`producer_settings`] and
     /// [`LIBRDKAFKA_SETTINGS`]; empty for the comparison.
     pub producer_properties: Vec<(String, String)>,
 }
@@ -173,8 +166,11 @@ impl BenchOptions {
     #[must_use]
     pub fn producer_config(&self) -> ClientConfig {
         let mut config = self.client_config("producer");
-        for (key, value) in PRODUCER_SETTINGS.iter().chain(&LIBRDKAFKA_SETTINGS) {
-            config.set(*key, *value);
+        for (key, value) in producer_settings() {
+            config.set(key, value);
+        }
+        for (key, value) in LIBRDKAFKA_SETTINGS {
+            config.set(key, value);
         }
         config.set("compression.type", self.compression.name());
         for (key, value) in &self.producer_properties {
@@ -188,9 +184,9 @@ impl BenchOptions {
     pub fn settings_line(&self) -> String {
         let mut line = format!(
             "{} compression.type={}, key=null, partition 0 of 1 (RF 1); librdkafka only: {}",
-            settings_pairs(&PRODUCER_SETTINGS),
+            settings_line(producer_settings()),
             self.compression,
-            settings_pairs(&LIBRDKAFKA_SETTINGS)
+            settings_line(&LIBRDKAFKA_SETTINGS)
         );
         if !self.producer_properties.is_empty() {
             let extra: Vec<String> = self
@@ -255,15 +251,6 @@ pub fn run(options: &BenchOptions, progress: &mut Progress) -> Result<BenchResul
         }
     }
     outcome
-}
-
-/// Producer settings as `key=value` pairs separated by spaces, for the header lines of both benchmarks.
-pub(crate) fn settings_pairs(settings: &[(&str, &str)]) -> String {
-    settings
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// Creates a run's own topic (1 partition, one replica) and waits for its leader; a topic of that name that
@@ -361,7 +348,7 @@ fn measure_and_verify(
         result.verified,
         result
             .avg_payload_bytes
-            .map_or_else(|| "-".to_owned(), |b| fixed(b, 3)),
+            .map_or_else(|| "-".to_owned(), |b| format!("{b:.3}")),
         grouped(result.median_msgs_per_s.unwrap_or(f64::NAN)),
         result
             .problem

@@ -1,16 +1,13 @@
-//! A run's outcome and its one-line output (JSON or a producer comparison CSV row).
+//! A run's outcome and its output: one JSON line, or a row of the results schema (`perf/common`).
 
 use serde::Serialize;
 
 use super::{Compression, ValueCodec};
-use streamfusion_cli::progress::fixed;
-
+use crate::common::ResultRow;
 use crate::distribution::Distribution;
 
-/// The columns of `perf/kafka`'s results CSV, in order; [`BenchResult::csv_row`] writes
-/// them (`ratio_vs_long` empty: the script's table computes it).
-pub const CSV_HEADER: &str = "mode,compression,distribution,messages,iterations,median_msgs_per_s,\
-min_msgs_per_s,max_msgs_per_s,avg_payload_bytes,verified,implementation,ratio_vs_long";
+/// The `benchmark` column of the producer comparison's rows.
+pub const BENCHMARK: &str = "bijou64-producer";
 
 /// The `implementation` column of every Rust run.
 pub const IMPLEMENTATION: &str = "RUST";
@@ -91,26 +88,24 @@ impl BenchResult {
         serde_json::to_string(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
     }
 
-    /// One row of the comparison CSV ([`CSV_HEADER`]).
+    /// The run as a row of the results schema (`perf/common/results-schema.csv`); the ratio columns stay
+    /// empty (the comparison computes them against its baseline).
     #[must_use]
-    pub fn csv_row(&self) -> String {
-        let plain =
-            |v: Option<f64>, decimals: usize| v.map(|v| fixed(v, decimals)).unwrap_or_default();
-        [
-            self.mode.to_owned(),
-            self.compression.to_owned(),
-            self.distribution.to_owned(),
-            self.messages.to_string(),
-            self.iterations.to_string(),
-            plain(self.median_msgs_per_s, 0),
-            plain(self.min_msgs_per_s, 0),
-            plain(self.max_msgs_per_s, 0),
-            plain(self.avg_payload_bytes, 3),
-            self.verified.to_string(),
-            self.implementation.to_owned(),
-            String::new(),
-        ]
-        .join(",")
+    pub fn result_row(&self) -> ResultRow {
+        ResultRow::new()
+            .text("benchmark", BENCHMARK)
+            .text("workload", self.distribution)
+            .text("mode", self.mode)
+            .text("implementation", self.implementation)
+            .text("compression", self.compression)
+            .count("records", self.messages as u64)
+            .count("iterations", self.iterations as u64)
+            .number("median_records_per_s", self.median_msgs_per_s)
+            .number("min_records_per_s", self.min_msgs_per_s)
+            .number("max_records_per_s", self.max_msgs_per_s)
+            .number("value_bytes_per_record", self.avg_payload_bytes)
+            .flag("verified", self.verified)
+            .text("problem", self.problem.as_deref().unwrap_or_default())
     }
 }
 
@@ -132,25 +127,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rounds_ties_half_up_like_java() {
-        assert_eq!(
-            fixed(2.9625, 3),
-            "2.963",
-            "1..20,000: 59,250 bytes / 20,000"
-        );
-        assert_eq!(fixed(2.9624, 3), "2.962");
-        assert_eq!(fixed(2.985, 3), "2.985");
-        assert_eq!(fixed(1_100_000.5, 0), "1100001");
-        assert_eq!(fixed(1_100_001.5, 0), "1100002");
-        assert_eq!(fixed(0.125, 2), "0.13");
-        assert_eq!(fixed(8.0, 3), "8.000");
-        assert_eq!(fixed(-2.5, 0), "-3");
-        assert_eq!(fixed(999.9996, 3), "1000.000");
-        assert_eq!(fixed(0.0, 3), "0.000");
-        assert_eq!(fixed(1e21, 0), "1000000000000000000000");
-    }
-
-    #[test]
     fn median_like_the_java_side() {
         assert_eq!(median(&[]), None);
         assert_eq!(median(&[3.0]), Some(3.0));
@@ -159,7 +135,7 @@ mod tests {
     }
 
     #[test]
-    fn csv_row_has_the_comparison_columns() {
+    fn the_result_row_fills_the_schema_columns() {
         let result = BenchResult::new(
             ValueCodec::Bijou,
             Compression::Zstd,
@@ -171,14 +147,25 @@ mod tests {
             "t".into(),
             1,
         );
-        assert_eq!(
-            result.csv_row(),
-            "rust-bijou,zstd,sequential,50000,2,1100001,1000000,1200001,2.985,true,RUST,"
-        );
-        assert_eq!(
-            result.csv_row().split(',').count(),
-            CSV_HEADER.split(',').count()
-        );
+        let row = result.result_row();
+        for (column, cell) in [
+            ("benchmark", "bijou64-producer"),
+            ("workload", "sequential"),
+            ("mode", "rust-bijou"),
+            ("implementation", "RUST"),
+            ("compression", "zstd"),
+            ("records", "50000"),
+            ("iterations", "2"),
+            ("median_records_per_s", "1100000"),
+            ("min_records_per_s", "1000000"),
+            ("max_records_per_s", "1200001"),
+            ("value_bytes_per_record", "2.985"),
+            ("verified", "true"),
+            ("ratio_vs_baseline", ""),
+            ("problem", ""),
+        ] {
+            assert_eq!(row.get(column), cell, "{column}");
+        }
         let json: serde_json::Value = serde_json::from_str(&result.json_line()).unwrap();
         assert_eq!(json["mode"], "rust-bijou");
         assert_eq!(json["verified"], true);
@@ -199,9 +186,10 @@ mod tests {
             1,
         );
         assert!(!result.verified);
-        assert_eq!(
-            result.csv_row(),
-            "rust-long,none,mixed,10,0,,,,,false,RUST,"
-        );
+        let row = result.result_row();
+        assert_eq!(row.get("iterations"), "0");
+        assert_eq!(row.get("median_records_per_s"), "");
+        assert_eq!(row.get("verified"), "false");
+        assert_eq!(row.get("problem"), "send failed");
     }
 }

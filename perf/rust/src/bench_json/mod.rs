@@ -16,7 +16,7 @@
 //!
 //! One *run* = one encoder, one guarantee, one compression, its own topic (1 partition, RF 1) and progress
 //! topic, its own [`Sink`] with a fresh writer id, built (producer, `init_transactions`, `recover`) before any
-//! clock starts. Producer settings: those of the producer comparison ([`PRODUCER_SETTINGS`]: 512 KiB
+//! clock starts. Producer settings: those of the producer comparison ([`producer_settings`], `perf/common/producer.properties`: 512 KiB
 //! `batch.size`, 20 ms `linger.ms`, `acks=all`, idempotence; [`LIBRDKAFKA_SETTINGS`]) plus the run's
 //! `compression.type`. Runs go guarantee by guarantee, compression by compression, the encoders next to each
 //! other, so the ratios compare runs minutes apart at most.
@@ -70,18 +70,16 @@ use kafka_util::Topics;
 use rdkafka::config::ClientConfig;
 use streamfusion_cli::bids::{schema, BidOptions, BidSource};
 use streamfusion_cli::produce::encode_position;
-use streamfusion_cli::progress::{fixed, grouped, Progress};
+use streamfusion_cli::progress::{grouped, Progress};
 use streamfusion_cli::read::{read_topic, Isolation};
 use streamfusion_json::EncodedRecords;
 use streamfusion_sink::{DeliveryGuarantee, Sink, SinkConfig};
 
 pub use encoders::{BatchEncoder, Encoder};
-pub use report::{csv_row, json_line, mode_name, table, Pass, RunResult, COLUMNS, CSV_HEADER};
+pub use report::{json_line, mode_name, result_row, table, Pass, RunResult, BENCHMARK, COLUMNS};
 
-use crate::bench::{
-    create_run_topic, librdkafka_version, settings_pairs, Compression, LIBRDKAFKA_SETTINGS,
-    PRODUCER_SETTINGS,
-};
+use crate::bench::{create_run_topic, librdkafka_version, Compression, LIBRDKAFKA_SETTINGS};
+use crate::common::{producer_settings, settings_line};
 use crate::progress::RunProgress;
 use crate::Error;
 
@@ -126,8 +124,8 @@ impl BenchJsonOptions {
         let mut line = format!(
             "{} (librdkafka only: {}); checkpoint every {} ms; {} bids per pass in batches of {} rows; \
              key.fields={}; 1 partition",
-            settings_pairs(&PRODUCER_SETTINGS),
-            settings_pairs(&LIBRDKAFKA_SETTINGS),
+            settings_line(producer_settings()),
+            settings_line(&LIBRDKAFKA_SETTINGS),
             self.checkpoint_interval.as_millis(),
             grouped(self.events as f64),
             self.batch_rows,
@@ -319,8 +317,11 @@ impl Run<'_> {
             "client.id",
             format!("streamfusion-bench-json-{}", self.encoder.name()),
         );
-        for (key, value) in PRODUCER_SETTINGS.iter().chain(&LIBRDKAFKA_SETTINGS) {
-            config = config.with_property(*key, *value);
+        for (key, value) in producer_settings() {
+            config = config.with_property(key, value);
+        }
+        for (key, value) in LIBRDKAFKA_SETTINGS {
+            config = config.with_property(key, value);
         }
         config = config.with_property("compression.type", self.compression.name());
         for (key, value) in &self.options.producer_properties {
@@ -413,10 +414,10 @@ impl Run<'_> {
             grouped(result.median_records_per_s().unwrap_or(f64::NAN)),
             result
                 .median_mb_per_s()
-                .map_or_else(|| "-".to_owned(), |v| fixed(v, 1)),
+                .map_or_else(|| "-".to_owned(), |v| format!("{v:.1}")),
             result
                 .median_encode_share()
-                .map_or_else(|| "-".to_owned(), |v| format!("{}%", fixed(v * 100.0, 0))),
+                .map_or_else(|| "-".to_owned(), |v| format!("{:.0}%", v * 100.0)),
             load.as_deref().unwrap_or("?"),
             result
                 .problem

@@ -4,7 +4,9 @@ use serde::Serialize;
 use std::fmt::Write as _;
 
 use super::encoders::Encoder;
-use streamfusion_cli::progress::{fixed, grouped};
+use streamfusion_cli::progress::grouped;
+
+use crate::common::ResultRow;
 
 use crate::bench::{median, Compression};
 
@@ -190,7 +192,7 @@ fn or_dash(value: Option<f64>, render: impl Fn(f64) -> String) -> String {
 }
 
 fn percent(share: f64) -> String {
-    format!("{}%", fixed(share * 100.0, 0))
+    format!("{:.0}%", share * 100.0)
 }
 
 /// Column names of the table and the CSV, in order.
@@ -210,11 +212,6 @@ pub const COLUMNS: [&str; 13] = [
     "verified",
 ];
 
-/// The CSV header: [`COLUMNS`] in snake case, plus the passes, events and problem.
-pub const CSV_HEADER: &str = "encoder,guarantee,compression,events,iterations,median_records_per_s,\
-min_records_per_s,max_records_per_s,median_mb_per_s,bytes_per_record,cpu_us_per_record,encode_cpu_share,\
-sink_calls_cpu_share,librdkafka_cpu_share,checkpoint_wall_share,ratio_vs_arrow_json_per_row,verified,problem";
-
 /// The cells of one table row.
 fn cells(results: &[RunResult], run: &RunResult) -> [String; 13] {
     [
@@ -222,16 +219,14 @@ fn cells(results: &[RunResult], run: &RunResult) -> [String; 13] {
         mode_name(run.mode).to_owned(),
         run.compression.to_string(),
         or_dash(run.median_records_per_s(), grouped),
-        or_dash(run.median_mb_per_s(), |v| fixed(v, 1)),
-        or_dash(run.bytes_per_record(), |v| fixed(v, 1)),
-        or_dash(run.median_cpu_us_per_record(), |v| fixed(v, 2)),
+        or_dash(run.median_mb_per_s(), |v| format!("{v:.1}")),
+        or_dash(run.bytes_per_record(), |v| format!("{v:.1}")),
+        or_dash(run.median_cpu_us_per_record(), |v| format!("{v:.2}")),
         or_dash(run.median_encode_share(), percent),
         or_dash(run.median_sink_calls_share(), percent),
         or_dash(run.median_other_threads_share(), percent),
         or_dash(run.median_checkpoint_share(), percent),
-        or_dash(run.ratio_to(baseline(results, run)), |v| {
-            format!("{}x", fixed(v, 2))
-        }),
+        or_dash(run.ratio_to(baseline(results, run)), |v| format!("{v:.2}x")),
         run.verified.to_string(),
     ]
 }
@@ -274,37 +269,37 @@ pub fn table(results: &[RunResult]) -> String {
     out
 }
 
-/// One CSV row (see [`CSV_HEADER`]); the problem is quoted.
+/// The `benchmark` column of `bench-json`'s rows.
+pub const BENCHMARK: &str = "json-sink";
+
+/// The run as a row of the results schema (`perf/common/results-schema.csv`): the workload is `bids`, the
+/// baseline arrow-json per row in the same guarantee and compression.
 #[must_use]
-pub fn csv_row(results: &[RunResult], run: &RunResult) -> String {
+pub fn result_row(results: &[RunResult], run: &RunResult) -> ResultRow {
     let rates: Vec<f64> = run.passes.iter().map(Pass::records_per_s).collect();
-    let number =
-        |value: Option<f64>, digits: usize| value.map_or(String::new(), |v| fixed(v, digits));
-    let min = rates.iter().copied().reduce(f64::min);
-    let max = rates.iter().copied().reduce(f64::max);
-    [
-        run.encoder.name().to_owned(),
-        mode_name(run.mode).to_owned(),
-        run.compression.to_string(),
-        run.events.to_string(),
-        run.passes.len().to_string(),
-        number(run.median_records_per_s(), 0),
-        number(min, 0),
-        number(max, 0),
-        number(run.median_mb_per_s(), 3),
-        number(run.bytes_per_record(), 3),
-        number(run.median_cpu_us_per_record(), 3),
-        number(run.median_encode_share(), 4),
-        number(run.median_sink_calls_share(), 4),
-        number(run.median_other_threads_share(), 4),
-        number(run.median_checkpoint_share(), 4),
-        number(run.ratio_to(baseline(results, run)), 3),
-        run.verified.to_string(),
-        run.problem
-            .as_deref()
-            .map_or_else(String::new, |p| format!("\"{}\"", p.replace('"', "\"\""))),
-    ]
-    .join(",")
+    ResultRow::new()
+        .text("benchmark", BENCHMARK)
+        .text("workload", "bids")
+        .text("mode", run.encoder.name())
+        .text("implementation", "RUST")
+        .text("compression", &run.compression.to_string())
+        .text("guarantee", mode_name(run.mode))
+        .count("records", run.events as u64)
+        .count("iterations", run.passes.len() as u64)
+        .number("median_records_per_s", run.median_records_per_s())
+        .number("min_records_per_s", rates.iter().copied().reduce(f64::min))
+        .number("max_records_per_s", rates.iter().copied().reduce(f64::max))
+        .number("median_mb_per_s", run.median_mb_per_s())
+        .number("bytes_per_record", run.bytes_per_record())
+        .number("cpu_us_per_record", run.median_cpu_us_per_record())
+        .number("encode_cpu_share", run.median_encode_share())
+        .number("sink_calls_cpu_share", run.median_sink_calls_share())
+        .number("librdkafka_cpu_share", run.median_other_threads_share())
+        .number("checkpoint_wall_share", run.median_checkpoint_share())
+        .flag("verified", run.verified)
+        .text("baseline", Encoder::ArrowJsonPerRow.name())
+        .number("ratio_vs_baseline", run.ratio_to(baseline(results, run)))
+        .text("problem", run.problem.as_deref().unwrap_or_default())
 }
 
 #[derive(Serialize)]
@@ -412,13 +407,25 @@ mod tests {
         assert!(lines[2].contains(" 2.50x "), "{table}");
         assert!(lines[3].contains(" 1.00x "), "{table}");
         assert!(lines[2].ends_with("true"), "{table}");
-        let row = csv_row(&results, &results[0]);
-        assert_eq!(
-            row.split(',').count(),
-            CSV_HEADER.split(',').count(),
-            "{row}"
-        );
-        assert!(row.starts_with("streamfusion-flink,exactly-once,zstd,1000000,3,500000,"));
+        let row = result_row(&results, &results[0]);
+        for (column, cell) in [
+            ("benchmark", "json-sink"),
+            ("mode", "streamfusion-flink"),
+            ("guarantee", "exactly-once"),
+            ("compression", "zstd"),
+            ("records", "1000000"),
+            ("iterations", "3"),
+            ("median_records_per_s", "500000"),
+            ("median_mb_per_s", "130.500"),
+            ("bytes_per_record", "261.000"),
+            ("encode_cpu_share", "0.2000"),
+            ("checkpoint_wall_share", "0.2500"),
+            ("baseline", "arrow-json-per-row"),
+            ("ratio_vs_baseline", "2.500"),
+            ("verified", "true"),
+        ] {
+            assert_eq!(row.get(column), cell, "{column}");
+        }
         let json: serde_json::Value =
             serde_json::from_str(&json_line(&results, &results[0])).unwrap();
         assert_eq!(json["ratio_vs_arrow_json_per_row"], 2.5);
@@ -433,7 +440,10 @@ mod tests {
         failed.problem = Some("sink: \"x\" failed".into());
         let table = table(std::slice::from_ref(&failed));
         assert!(table.lines().nth(2).unwrap().contains(" - "), "{table}");
-        let row = csv_row(std::slice::from_ref(&failed), &failed);
-        assert!(row.ends_with(",false,\"sink: \"\"x\"\" failed\""), "{row}");
+        let row = result_row(std::slice::from_ref(&failed), &failed).csv_line();
+        assert!(
+            row.ends_with(",false,arrow-json-per-row,,,\"sink: \"\"x\"\" failed\""),
+            "{row}"
+        );
     }
 }

@@ -1,6 +1,6 @@
 //! Helpers shared by the broker tests: the broker's address, unique topic names, running the
-//! `streamfusion-bench` binary. Each test file uses a subset, hence the `dead_code` allowance.
-#![allow(dead_code)]
+//! `streamfusion-bench` binary. Each test file uses a subset, hence the allowances.
+#![allow(dead_code, unused_imports)]
 
 use std::process::{Command, Output};
 

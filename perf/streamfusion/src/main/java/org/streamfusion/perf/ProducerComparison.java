@@ -26,6 +26,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.AppInfoParser;
 import org.bijou64.NativeLibrary;
+import org.bijou64.perf.common.ProducerSettings;
 import org.streamfusion.flink.RowDataJsonEncoder;
 import org.streamfusion.kafka.KafkaRecords;
 
@@ -67,13 +68,6 @@ import org.streamfusion.kafka.KafkaRecords;
  * duplicated, out of order or mismatching.
  */
 public final class ProducerComparison {
-
-    /** Producer settings shared by both modes (those of {@code perf/kafka}); {@code compression.type} per run. */
-    public static final Map<String, String> PRODUCER_SETTINGS = Map.of(
-            ProducerConfig.BATCH_SIZE_CONFIG, "524288",
-            ProducerConfig.LINGER_MS_CONFIG, "20",
-            ProducerConfig.ACKS_CONFIG, "all",
-            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
 
     private final Options config;
     private final Admin admin;
@@ -164,7 +158,7 @@ public final class ProducerComparison {
                         : "NOT loaded (" + NativeLibrary.loadError().map(Throwable::getMessage).orElse("?") + ")");
         out.printf("broker:   %s (cluster %s), 1 partition per topic%n", config.bootstrap(), clusterId);
         out.printf("producer: %s, compression.type %s, ByteArraySerializer keys and values%n",
-                new java.util.TreeMap<>(PRODUCER_SETTINGS), String.join(",", config.compressions()));
+                ProducerSettings.line(), String.join(",", config.compressions()));
         out.printf(Locale.ROOT, "rows:     %,d per pass, shapes %s, seed %d, native batches of %,d rows (native.min-batch-rows %d), "
                 + "%d measured pass%s per mode after 1 warm-up%n", config.rows(), String.join(",", config.shapes()),
                 config.seed(), config.batch(), RowDataJsonEncoder.DEFAULT_NATIVE_MIN_BATCH_ROWS, config.iterations(),
@@ -322,7 +316,7 @@ public final class ProducerComparison {
     }
 
     private Map<String, Object> producerConfigs(Lane lane) {
-        Map<String, Object> configs = new LinkedHashMap<>(PRODUCER_SETTINGS);
+        Map<String, Object> configs = new LinkedHashMap<>(ProducerSettings.get());
         configs.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, lane.compression);
         configs.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrap());
         configs.put(ProducerConfig.CLIENT_ID_CONFIG, "streamfusion-compare-" + lane.mode.cliName());

@@ -8,8 +8,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.bijou64.perf.common.ResultsSchema;
 
-/** The results as the printed, aligned table and as CSV ({@link #CSV_HEADER}). */
+/** The results as the printed, aligned table and as rows of the results schema ({@link ResultsSchema}). */
 final class ResultTable {
 
     private ResultTable() {
@@ -103,43 +104,57 @@ final class ResultTable {
         return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%,.0f", value);
     }
 
-    /** The CSV columns, one row per shape, compression and mode. */
-    static final String CSV_HEADER = "shape,compression,mode,rows,batch_rows,iterations,median_rows_per_s,"
-            + "min_rows_per_s,max_rows_per_s,median_mb_per_s,median_encode_rows_per_s,key_bytes_per_pass,"
-            + "value_bytes_per_pass,native_batches_per_pass,jvm_batches_per_pass,records_expected,records_read,"
-            + "missing,duplicates,out_of_order,mismatches,verified,ratio_vs_flink_per_row,encode_ratio_vs_flink_per_row";
+    /** The {@code benchmark} column of this comparison's rows. */
+    static final String BENCHMARK = "json-producer";
 
-    /** Writes {@code results} as CSV to {@code csv}, creating its directory. */
+    /**
+     * One run as a row of the results schema ({@link ResultsSchema}, {@code perf/common/results-schema.csv}); the
+     * ratios compare with {@code flink-per-row} of the same shape and compression in {@code results}.
+     */
+    static ResultsSchema.Row row(List<RunResult> results, RunResult r) {
+        RunResult flink = find(results, r.shape() + "/" + r.compression(), Mode.FLINK_PER_ROW);
+        double perRecord = r.rows();
+        return ResultsSchema.row()
+                .set("benchmark", BENCHMARK)
+                .set("workload", r.shape())
+                .set("mode", r.mode().cliName())
+                .set("implementation", r.nativeBatches() > 0 ? "NATIVE" : "JAVA")
+                .set("compression", r.compression())
+                .set("records", r.rows())
+                .set("batch_rows", r.batch())
+                .set("iterations", r.rates().length)
+                .set("median_records_per_s", r.medianRate())
+                .set("min_records_per_s", min(r.rates()))
+                .set("max_records_per_s", max(r.rates()))
+                .set("median_mb_per_s", r.medianMegabytesPerSecond())
+                .set("median_encode_records_per_s", r.medianEncodeRate())
+                .set("key_bytes_per_record", r.keyBytes() / perRecord)
+                .set("value_bytes_per_record", r.valueBytes() / perRecord)
+                .set("bytes_per_record", (r.keyBytes() + r.valueBytes()) / perRecord)
+                .set("native_batches_per_pass", r.nativeBatches())
+                .set("jvm_batches_per_pass", r.jvmBatches())
+                .set("records_expected", r.expectedRecords())
+                .set("records_read", r.recordsRead())
+                .set("missing", r.missing())
+                .set("duplicates", r.duplicates())
+                .set("out_of_order", r.outOfOrder())
+                .set("mismatches", r.mismatches())
+                .set("verified", r.verified())
+                .set("baseline", Mode.FLINK_PER_ROW.cliName())
+                .set("ratio_vs_baseline", flink == null ? Double.NaN : r.medianRate() / flink.medianRate())
+                .set("encode_ratio_vs_baseline", flink == null ? Double.NaN
+                        : r.medianEncodeRate() / flink.medianEncodeRate())
+                .set("problem", r.problem());
+    }
+
+    /** Writes {@code results} as a results-schema CSV to {@code csv}, creating its directory. */
     public static void writeCsv(Path csv, List<RunResult> results) {
-        StringBuilder out = new StringBuilder(CSV_HEADER).append('\n');
-        for (RunResult r : results) {
-            RunResult flink = find(results, r.shape() + "/" + r.compression(), Mode.FLINK_PER_ROW);
-            out.append(String.join(",", r.shape(), r.compression(), r.mode().cliName(), String.valueOf(r.rows()),
-                    String.valueOf(r.batch()), String.valueOf(r.rates().length), plain(r.medianRate()),
-                    plain(min(r.rates())), plain(max(r.rates())),
-                    String.format(Locale.ROOT, "%.3f", r.medianMegabytesPerSecond()), plain(r.medianEncodeRate()),
-                    String.valueOf(r.keyBytes()), String.valueOf(r.valueBytes()), String.valueOf(r.nativeBatches()),
-                    String.valueOf(r.jvmBatches()), String.valueOf(r.expectedRecords()),
-                    String.valueOf(r.recordsRead()), String.valueOf(r.missing()), String.valueOf(r.duplicates()),
-                    String.valueOf(r.outOfOrder()), String.valueOf(r.mismatches()), String.valueOf(r.verified()),
-                    flink == null ? "" : String.format(Locale.ROOT, "%.3f", r.medianRate() / flink.medianRate()),
-                    flink == null ? "" : String.format(Locale.ROOT, "%.3f",
-                            r.medianEncodeRate() / flink.medianEncodeRate())));
-            out.append('\n');
-        }
         try {
-            Path dir = csv.toAbsolutePath().getParent();
-            if (dir != null) {
-                Files.createDirectories(dir);
-            }
-            Files.writeString(csv, out.toString());
+            Files.deleteIfExists(csv);
+            ResultsSchema.append(csv, results.stream().map(r -> row(results, r)).toList());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + csv, e);
         }
-    }
-
-    private static String plain(double value) {
-        return Double.isNaN(value) ? "" : String.format(Locale.ROOT, "%.0f", value);
     }
 
     private static double min(double[] values) {

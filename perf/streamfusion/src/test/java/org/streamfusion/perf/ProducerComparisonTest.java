@@ -3,11 +3,16 @@ package org.streamfusion.perf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
 import org.bijou64.NativeLibrary;
+import org.bijou64.perf.common.ResultsSchema;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -77,13 +82,40 @@ class ProducerComparisonTest {
     }
 
     @Test
-    void bidBatchesOfFullSizeAndARemainderVerify() {
+    void bidBatchesOfFullSizeAndARemainderVerify() throws IOException {
         assertTrue(NativeLibrary.isLoaded(), "the native library must be loaded for native-batch");
         int rows = 20_000; // 4 batches of 4096 and one of 3616
         List<RunResult> results = run(config(rows, 4096));
         assertAllVerified(results, rows);
         assertEquals(5, results.get(1).nativeBatches());
         assertEquals(0, results.get(1).jvmBatches());
+
+        // The CSV is in the one results schema, figures by name.
+        Path csv = Files.createTempFile("streamfusion-compare", ".csv");
+        try {
+            ResultTable.writeCsv(csv, results);
+            List<String> lines = Files.readAllLines(csv);
+            assertEquals(3, lines.size(), "header and one row per mode");
+            assertEquals(ResultsSchema.header(), lines.get(0));
+            Map<String, String> nat = ResultsSchema.parse(lines.get(0), lines.get(2));
+            assertEquals("json-producer", nat.get("benchmark"));
+            assertEquals("native-batch", nat.get("mode"));
+            assertEquals("NATIVE", nat.get("implementation"));
+            assertEquals(String.valueOf(rows), nat.get("records"));
+            assertEquals("4096", nat.get("batch_rows"));
+            assertEquals("5", nat.get("native_batches_per_pass"));
+            assertEquals(String.valueOf(results.get(1).expectedRecords()), nat.get("records_read"));
+            assertEquals("0", nat.get("missing"));
+            assertEquals("true", nat.get("verified"));
+            assertEquals("flink-per-row", nat.get("baseline"));
+            assertEquals(String.format(java.util.Locale.ROOT, "%.3f",
+                    (results.get(1).keyBytes() + results.get(1).valueBytes()) / (double) rows),
+                    nat.get("bytes_per_record"));
+            assertTrue(Double.parseDouble(nat.get("ratio_vs_baseline")) > 0, nat.toString());
+            assertEquals("JAVA", ResultsSchema.parse(lines.get(0), lines.get(1)).get("implementation"));
+        } finally {
+            Files.deleteIfExists(csv);
+        }
     }
 
     @Test

@@ -19,6 +19,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.utils.AppInfoParser;
 import org.bijou64.Bijou64;
+import org.bijou64.perf.common.ProducerSettings;
 
 /**
  * The producer comparison: Kafka's {@code LongSerializer} against the bijou64 serializers,
@@ -86,8 +87,9 @@ public final class CompareBenchmarks {
             out.println();
             out.flush();
             ProducerComparison comparison = new ProducerComparison(options, admin, progress, stamp);
+            ValueGenerator generator = new ValueGenerator(options.rustBench());
             for (Distribution distribution : options.distributions()) {
-                long[] values = distribution.generate(options.messages(), options.seed());
+                long[] values = generator.generate(distribution, options.messages(), options.seed());
                 Long[] boxed = new Long[values.length];
                 for (int i = 0; i < values.length; i++) {
                     boxed[i] = values[i];
@@ -134,8 +136,8 @@ public final class CompareBenchmarks {
         out.println("  workload    " + options.messages() + " records per iteration, 1 warm-up + "
                 + options.iterations() + " measured iterations per run, seed " + options.seed() + ", distributions "
                 + options.distributions().stream().map(Distribution::cliName).collect(Collectors.joining(",")));
-        out.println("  producer    " + ProducerComparison.PRODUCER_SETTINGS.entrySet().stream()
-                .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "))
+        out.println("  values      " + options.rustBench() + " values: the one generator of every mode");
+        out.println("  producer    " + ProducerSettings.line()
                 + " compression.type=" + String.join("|", options.compressions()) + ", key=null, 1 partition RF 1");
         out.println("  timing      one producer per run, created and given metadata before the clock; clock runs from"
                 + " the first send() until flush() returned and every callback completed without error");

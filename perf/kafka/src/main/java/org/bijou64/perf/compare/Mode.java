@@ -1,7 +1,6 @@
 package org.bijou64.perf.compare;
 
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -63,11 +62,6 @@ public enum Mode {
     /** True for the modes run by the {@code streamfusion-bench bench} binary instead of this JVM. */
     public boolean isRust() {
         return this == RUST_LONG || this == RUST_BIJOU;
-    }
-
-    /** The Java modes, the default when no {@code streamfusion-bench} binary is given. */
-    public static List<Mode> javaModes() {
-        return Arrays.stream(values()).filter(m -> !m.isRust()).toList();
     }
 
     /** The {@code --mode} of {@code streamfusion-bench bench} for a Rust mode. */

@@ -25,8 +25,8 @@ import java.util.regex.Pattern;
  * @param topic the base name of the per-run topics
  * @param bootstrap the Kafka bootstrap servers
  * @param resultsDir where {@code results-<UTC>.csv} is written
- * @param rustBench the {@code streamfusion-bench} binary that runs the Rust modes, or null (then the default modes are
- *     the Java ones and the Rust modes cannot be chosen)
+ * @param rustBench the {@code streamfusion-bench} binary: it generates the values every mode sends
+ *     ({@link ValueGenerator}) and runs the Rust modes
  * @param stamp the UTC stamp of the CSV name and the topic names ({@code yyyyMMdd'T'HHmmss})
  */
 public record Options(
@@ -46,7 +46,7 @@ public record Options(
 
     /** The usage line, also printed by compare-benchmarks.sh. */
     public static final String USAGE = "usage: compare-benchmarks.sh [--ci] [--distribution D[,D...]] [--modes M[,M...]]"
-            + " [--compression C[,C...]] [--seed S] [--keep-topics] [--results-dir DIR] [--rust-bench BIN] [--stamp S]"
+            + " [--compression C[,C...]] [--seed S] [--keep-topics] [--results-dir DIR] --rust-bench BIN [--stamp S]"
             + " N ITERATIONS TOPIC BOOTSTRAP";
 
     /** The option details printed after {@link #USAGE}. */
@@ -58,12 +58,13 @@ public record Options(
               --ci              plain progress lines on stderr (no carriage-return animation)
               --distribution    sequential, uniform, boundary, mixed; comma-separated for several (default sequential)
               --modes           long, bijou, bijou-java, bijou-zigzag, rust-long, rust-bijou
-                                (default: all six with --rust-bench, else the four Java modes)
+                                (default: all six)
               --compression     producer compression.type values (default none,zstd)
               --seed            seed of the uniform and mixed distributions (default %d)
               --keep-topics     do not delete the per-run topics
               --results-dir     where results-<UTC>.csv goes (default: the current directory)
-              --rust-bench      the streamfusion-bench binary that runs the rust-* modes (compare-benchmarks.sh builds it)
+              --rust-bench      the streamfusion-bench binary, which generates the values and runs the rust-* modes
+                                (required; compare-benchmarks.sh builds and passes it)
               --stamp           the UTC stamp yyyyMMdd'T'HHmmss of the CSV and topic names (default: now)
             """.formatted(Distribution.DEFAULT_SEED);
 
@@ -142,11 +143,12 @@ public record Options(
         if (bootstrap.isBlank()) {
             throw new IllegalArgumentException("BOOTSTRAP is empty");
         }
+        if (rustBench == null) {
+            throw new IllegalArgumentException("--rust-bench BIN is required: the streamfusion-bench binary generates the"
+                    + " values every mode sends and runs the rust-* modes (compare-benchmarks.sh builds and passes it)");
+        }
         if (modes == null) {
-            modes = rustBench != null ? List.of(Mode.values()) : Mode.javaModes();
-        } else if (rustBench == null && modes.stream().anyMatch(Mode::isRust)) {
-            throw new IllegalArgumentException("modes rust-long and rust-bijou need --rust-bench PATH, the streamfusion-bench"
-                    + " binary (compare-benchmarks.sh builds and passes it)");
+            modes = List.of(Mode.values());
         }
         if (stamp == null) {
             stamp = ZonedDateTime.now(ZoneOffset.UTC).format(STAMP_FORMAT);

@@ -2,7 +2,6 @@ package org.bijou64.perf.compare;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,6 +33,7 @@ import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serializer;
+import org.bijou64.perf.common.ProducerSettings;
 
 /**
  * The runs of one (distribution, compression): one per mode, each with its own topic and producer. The Java modes
@@ -62,18 +62,6 @@ import org.apache.kafka.common.serialization.Serializer;
  * reported for every record, cross-checked against the sizes of the records read back.
  */
 final class ProducerComparison {
-
-    /** Producer settings shared by every mode; {@code compression.type} is added per run. */
-    static final Map<String, String> PRODUCER_SETTINGS;
-
-    static {
-        Map<String, String> settings = new LinkedHashMap<>();
-        settings.put(ProducerConfig.BATCH_SIZE_CONFIG, "524288");
-        settings.put(ProducerConfig.LINGER_MS_CONFIG, "20");
-        settings.put(ProducerConfig.ACKS_CONFIG, "all");
-        settings.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        PRODUCER_SETTINGS = Collections.unmodifiableMap(settings);
-    }
 
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
     /** A verification that receives nothing for this long gives up. */
@@ -256,7 +244,7 @@ final class ProducerComparison {
      * configured with {@link Mode#serdeConfigs()}, so those keys are not repeated here.
      */
     Map<String, Object> producerConfigs(Mode mode, String compression) {
-        Map<String, Object> configs = new LinkedHashMap<>(PRODUCER_SETTINGS);
+        Map<String, Object> configs = new LinkedHashMap<>(ProducerSettings.get());
         configs.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, compression);
         configs.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrap());
         configs.put(ProducerConfig.CLIENT_ID_CONFIG, "compare-" + mode.cliName() + "-" + compression);

@@ -2,21 +2,20 @@ package org.bijou64.perf.compare;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.bijou64.perf.common.ResultsSchema;
 
-/** The results as CSV rows and as the printed, aligned table. */
+/**
+ * The results as rows of the results schema ({@link ResultsSchema}, {@code perf/common/results-schema.csv}) and as
+ * the printed, aligned table.
+ */
 final class ResultTable {
 
-    /** The CSV header; {@link #csvRow} writes the columns in this order. */
-    static final String CSV_HEADER = "mode,compression,distribution,messages,iterations,median_msgs_per_s,"
-            + "min_msgs_per_s,max_msgs_per_s,avg_payload_bytes,verified,implementation,ratio_vs_long";
+    /** The {@code benchmark} column of this comparison's rows. */
+    static final String BENCHMARK = "bijou64-producer";
 
     private final List<RunResult> results = new ArrayList<>();
 
@@ -47,35 +46,29 @@ final class ResultTable {
         return Double.NaN;
     }
 
-    /** Appends the rows of {@code rows} to the CSV, writing the header first if the file is new or empty. */
+    /** Appends the rows of {@code rows} to the CSV, writing the schema's header first if the file is new or empty. */
     void appendCsv(Path csv, List<RunResult> rows) throws IOException {
-        Files.createDirectories(csv.toAbsolutePath().getParent());
-        boolean needsHeader = !Files.exists(csv) || Files.size(csv) == 0;
-        try (Writer out = Files.newBufferedWriter(csv, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                StandardOpenOption.APPEND)) {
-            if (needsHeader) {
-                out.write(CSV_HEADER + "\n");
-            }
-            for (RunResult row : rows) {
-                out.write(csvRow(row) + "\n");
-            }
-        }
+        ResultsSchema.append(csv, rows.stream().map(this::row).toList());
     }
 
-    String csvRow(RunResult r) {
-        return String.join(",",
-                r.mode().cliName(),
-                r.compression(),
-                r.distribution().cliName(),
-                Integer.toString(r.messages()),
-                Integer.toString(r.iterations()),
-                plain(r.median(), 0),
-                plain(r.min(), 0),
-                plain(r.max(), 0),
-                plain(r.avgPayloadBytes(), 3),
-                Boolean.toString(r.verified()),
-                r.implementation(),
-                plain(ratioVsLong(r), 3));
+    /** One run as a row of the results schema; the ratio compares with the mode's baseline in this invocation. */
+    ResultsSchema.Row row(RunResult r) {
+        return ResultsSchema.row()
+                .set("benchmark", BENCHMARK)
+                .set("workload", r.distribution().cliName())
+                .set("mode", r.mode().cliName())
+                .set("implementation", r.implementation())
+                .set("compression", r.compression())
+                .set("records", r.messages())
+                .set("iterations", r.iterations())
+                .set("median_records_per_s", r.median())
+                .set("min_records_per_s", r.min())
+                .set("max_records_per_s", r.max())
+                .set("value_bytes_per_record", r.avgPayloadBytes())
+                .set("verified", r.verified())
+                .set("baseline", r.mode().baseline().cliName())
+                .set("ratio_vs_baseline", ratioVsLong(r))
+                .set("problem", r.problem());
     }
 
     /** Prints the aligned table, one block per distribution in the order the runs happened. */

@@ -6,14 +6,16 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.bijou64.perf.common.ResultsSchema;
 
 /**
  * Runs the Rust modes: one {@code streamfusion-bench bench} process (rdkafka, built from {@code perf/rust}) per run, with
  * this comparison's N, iterations, distribution, seed, compression, topic name and bootstrap servers. The binary
  * uses the same producer settings, timed region and read-back verification as {@link ProducerComparison}; its
- * progress goes straight to this process's stderr, and it prints one CSV row in {@link ResultTable#CSV_HEADER}'s
- * columns on stdout, which becomes the run's {@link RunResult}.
+ * progress goes straight to this process's stderr, and it prints the results schema's header and one row on stdout
+ * ({@link ResultsSchema}, the schema this comparison writes too), which becomes the run's {@link RunResult}.
  *
  * <p>Exit status of the binary: 0 verified, 3 not verified (the row says {@code verified=false}), anything else an
  * error before a result (e.g. no broker), which makes the run not verified here.
@@ -57,7 +59,7 @@ final class RustBench {
         String label = String.format("[%s %s %s]", distribution.cliName(), compression, mode.cliName());
         List<String> command = command(distribution, mode, compression, topic);
         progress.message(label + " " + String.join(" ", command));
-        String row = null;
+        List<String> lines = new ArrayList<>();
         int status;
         try {
             Process process = new ProcessBuilder(command)
@@ -69,7 +71,7 @@ final class RustBench {
                 String line;
                 while ((line = reader.readLine()) != null) {
                     if (!line.isBlank()) {
-                        row = line.trim();
+                        lines.add(line.trim());
                     }
                 }
             }
@@ -85,37 +87,38 @@ final class RustBench {
             Thread.currentThread().interrupt();
             return failed(distribution, mode, compression, "interrupted");
         }
-        if (row == null || (status != 0 && status != CompareBenchmarks.EXIT_NOT_VERIFIED)) {
+        if (lines.size() != 2 || (status != 0 && status != CompareBenchmarks.EXIT_NOT_VERIFIED)) {
             return failed(distribution, mode, compression, "streamfusion-bench bench exited with status " + status
-                    + (row == null ? " without a result (its error is above)" : ""));
+                    + (lines.size() != 2 ? " without a header and a result row (its error is above)" : ""));
         }
         try {
-            return parse(row, distribution, mode, compression, status);
+            return parse(lines.get(0), lines.get(1), distribution, mode, compression, status);
         } catch (IllegalArgumentException e) {
             return failed(distribution, mode, compression, e.getMessage());
         }
     }
 
     /**
-     * A result from the binary's CSV row.
+     * A result from the binary's header and row.
      *
-     * @throws IllegalArgumentException when the row is not one run of {@code mode}
+     * @throws IllegalArgumentException when they are not the results schema's, or the row is not one run of
+     *     {@code mode}
      */
-    static RunResult parse(String row, Distribution distribution, Mode mode, String compression, int status) {
-        String[] f = row.split(",", -1);
-        String[] header = ResultTable.CSV_HEADER.split(",");
-        if (f.length != header.length) {
-            throw new IllegalArgumentException("streamfusion-bench bench printed '" + row + "', not a row of "
-                    + header.length + " columns");
-        }
-        if (!f[0].equals(mode.cliName()) || !f[1].equals(compression) || !f[2].equals(distribution.cliName())) {
-            throw new IllegalArgumentException("streamfusion-bench bench reported " + f[0] + "/" + f[1] + "/" + f[2]
-                    + ", expected " + mode.cliName() + "/" + compression + "/" + distribution.cliName());
+    static RunResult parse(String header, String row, Distribution distribution, Mode mode, String compression,
+            int status) {
+        Map<String, String> f = ResultsSchema.parse(header, row);
+        if (!f.get("mode").equals(mode.cliName()) || !f.get("compression").equals(compression)
+                || !f.get("workload").equals(distribution.cliName())) {
+            throw new IllegalArgumentException("streamfusion-bench bench reported " + f.get("mode") + "/"
+                    + f.get("compression") + "/" + f.get("workload") + ", expected " + mode.cliName() + "/"
+                    + compression + "/" + distribution.cliName());
         }
         try {
-            boolean verified = Boolean.parseBoolean(f[9]) && status == 0;
-            return new RunResult(distribution, mode, compression, f[10], Integer.parseInt(f[3]),
-                    Integer.parseInt(f[4]), number(f[5]), number(f[6]), number(f[7]), number(f[8]), verified,
+            boolean verified = Boolean.parseBoolean(f.get("verified")) && status == 0;
+            return new RunResult(distribution, mode, compression, f.get("implementation"),
+                    Integer.parseInt(f.get("records")), Integer.parseInt(f.get("iterations")),
+                    number(f.get("median_records_per_s")), number(f.get("min_records_per_s")),
+                    number(f.get("max_records_per_s")), number(f.get("value_bytes_per_record")), verified,
                     verified ? null : "streamfusion-bench bench: not verified (the reason is in its output above)");
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("streamfusion-bench bench printed '" + row + "': " + e.getMessage());
