@@ -1,6 +1,8 @@
 package org.streamfusion.flink.connector;
 
+import java.util.Arrays;
 import java.util.Objects;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
@@ -11,10 +13,7 @@ import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.ProviderContext;
 import org.apache.flink.table.connector.sink.DataStreamSinkProvider;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
-import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
-import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -72,8 +71,7 @@ public final class StreamFusionKafkaDynamicSink implements DynamicTableSink {
         int parallelism = spec.parallelism != null ? spec.parallelism : input.getParallelism();
         DataStream<RowData> rows = input;
         if (spec.upsert && spec.parallelism != null && spec.parallelism != input.getParallelism()) {
-            rows = input.keyBy(new KeyFieldsSelector(spec.rowType, spec.keyProjection),
-                    InternalTypeInfo.of(KeyFieldsSelector.keyType(spec.rowType, spec.keyProjection)));
+            rows = input.keyBy(new KeyFieldsSelector(spec.rowType, spec.keyProjection), Types.INT);
         }
         SingleOutputStreamOperator<EncodedRecord> encoded = rows.transform("StreamFusion JSON encoder",
                 EncodedRecordTypeInfo.INSTANCE, new BatchingEncoderOperator(spec));
@@ -111,8 +109,13 @@ public final class StreamFusionKafkaDynamicSink implements DynamicTableSink {
         return identifier + " table sink";
     }
 
-    /** The key fields of a row as a {@link GenericRowData}, for hashing rows of one key to one subtask. */
-    static final class KeyFieldsSelector implements KeySelector<RowData, RowData> {
+    /**
+     * The hash of a row's key fields, for sending all rows of one key to one subtask. Computed from the fields'
+     * contents only ({@code BinaryStringData}, {@code DecimalData}, {@code TimestampData}, boxed primitives and
+     * {@code byte[]} hash their contents), so every sender JVM agrees; {@code GenericRowData.hashCode} would not
+     * do, as it mixes in the row kind's identity hash.
+     */
+    static final class KeyFieldsSelector implements KeySelector<RowData, Integer> {
         private static final long serialVersionUID = 1L;
         private final RowData.FieldGetter[] getters;
 
@@ -123,23 +126,13 @@ public final class StreamFusionKafkaDynamicSink implements DynamicTableSink {
             }
         }
 
-        static RowType keyType(RowType rowType, int[] keyProjection) {
-            LogicalType[] types = new LogicalType[keyProjection.length];
-            String[] names = new String[keyProjection.length];
-            for (int i = 0; i < keyProjection.length; i++) {
-                types[i] = rowType.getTypeAt(keyProjection[i]);
-                names[i] = rowType.getFieldNames().get(keyProjection[i]);
-            }
-            return RowType.of(types, names);
-        }
-
         @Override
-        public RowData getKey(RowData row) {
-            GenericRowData key = new GenericRowData(getters.length);
+        public Integer getKey(RowData row) {
+            Object[] fields = new Object[getters.length];
             for (int i = 0; i < getters.length; i++) {
-                key.setField(i, getters[i].getFieldOrNull(row));
+                fields[i] = getters[i].getFieldOrNull(row);
             }
-            return key;
+            return Arrays.deepHashCode(fields);
         }
     }
 }

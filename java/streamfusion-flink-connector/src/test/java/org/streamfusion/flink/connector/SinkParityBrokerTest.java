@@ -200,11 +200,13 @@ class SinkParityBrokerTest {
                 "ignore-null-fields drops the null name of row 7: " + stock.get(0).get(6));
     }
 
-    @Test
-    void upsertWithUpdatesAndDeletesExactlyOnce() throws Exception {
-        Job job = job(true);
-        StreamTableEnvironment tEnv = job.tEnv();
-        StreamExecutionEnvironment env = job.env();
+    /**
+     * A view {@code changes}: 2000 upsert changes over 57 keys (INSERT, UPDATE_AFTER, and a DELETE for every
+     * seventh change of a live key), primary key {@code k_id}.
+     *
+     * @return the number of DELETE rows
+     */
+    private static int createChangelogSource(Job job) {
         List<Row> changes = new ArrayList<>();
         Set<Long> live = new HashSet<>();
         int deletes = 0;
@@ -220,24 +222,34 @@ class SinkParityBrokerTest {
             }
             changes.add(Row.ofKind(kind, key, i % 11 == 0 ? null : "v" + i, new BigDecimal(i).movePointLeft(2)));
         }
-        DataStream<Row> stream = env.fromData(changes,
+        DataStream<Row> stream = job.env().fromData(changes,
                 Types.ROW_NAMED(new String[] {"k_id", "name", "price"}, Types.LONG, Types.STRING, Types.BIG_DEC));
-        tEnv.createTemporaryView("changes", tEnv.fromChangelogStream(stream, Schema.newBuilder()
+        job.tEnv().createTemporaryView("changes", job.tEnv().fromChangelogStream(stream, Schema.newBuilder()
                 .column("k_id", DataTypes.BIGINT().notNull()).column("name", DataTypes.STRING())
                 .column("price", DataTypes.DECIMAL(38, 18)).primaryKey("k_id").build(), ChangelogMode.upsert()));
-        String columns = "k_id BIGINT, name STRING, price DECIMAL(10, 2), PRIMARY KEY (k_id) NOT ENFORCED";
+        return deletes;
+    }
+
+    private static final String UPSERT_COLUMNS =
+            "k_id BIGINT, name STRING, price DECIMAL(10, 2), PRIMARY KEY (k_id) NOT ENFORCED";
+    private static final String UPSERT_SELECT = "SELECT k_id, name, CAST(price AS DECIMAL(10, 2)) FROM changes";
+
+    @Test
+    void upsertWithUpdatesAndDeletesExactlyOnce() throws Exception {
+        Job job = job(true);
+        StreamTableEnvironment tEnv = job.tEnv();
+        int deletes = createChangelogSource(job);
         String layout = ", 'key.format' = 'json', 'value.format' = 'json', 'key.fields-prefix' = 'k_', "
                 + "'value.fields-include' = 'EXCEPT_KEY', 'sink.delivery-guarantee' = 'exactly-once'";
         String stockTopic = TestBroker.createTopic(admin, "parity-upsert-stock", PARTITIONS);
         String oursTopic = TestBroker.createTopic(admin, "parity-upsert-ours", PARTITIONS);
-        createTable(tEnv, "stock_sink", columns, "upsert-kafka", stockTopic,
+        createTable(tEnv, "stock_sink", UPSERT_COLUMNS, "upsert-kafka", stockTopic,
                 layout + ", 'sink.transactional-id-prefix' = '" + stockTopic + "'");
-        createTable(tEnv, "ours_sink", columns, "streamfusion-upsert-kafka", oursTopic,
+        createTable(tEnv, "ours_sink", UPSERT_COLUMNS, "streamfusion-upsert-kafka", oursTopic,
                 layout + ", 'sink.transactional-id-prefix' = '" + oursTopic + "', 'streamfusion.batch-rows' = '128'");
         StatementSet set = tEnv.createStatementSet();
-        String select = "SELECT k_id, name, CAST(price AS DECIMAL(10, 2)) FROM changes";
-        set.addInsertSql("INSERT INTO stock_sink " + select);
-        set.addInsertSql("INSERT INTO ours_sink " + select);
+        set.addInsertSql("INSERT INTO stock_sink " + UPSERT_SELECT);
+        set.addInsertSql("INSERT INTO ours_sink " + UPSERT_SELECT);
         set.execute().await();
 
         Map<Integer, List<String>> stock = TestBroker.read(stockTopic, PARTITIONS);
@@ -248,5 +260,41 @@ class SinkParityBrokerTest {
         assertTrue(total >= 2000 - 57, "records written: " + total);
         assertTrue(stock.values().stream().flatMap(List::stream).anyMatch(r -> r.equals("{\"id\":3} => null")),
                 "the tombstone of key 3 carries its key with the prefix stripped");
+    }
+
+    @Test
+    void upsertAtSinkParallelismTwoKeepsEachKeysOrder() throws Exception {
+        Job job = job(false);
+        StreamTableEnvironment tEnv = job.tEnv();
+        createChangelogSource(job);
+        // The source runs at 1, the sinks at 2: rows must be hashed by key so a key's records keep their order.
+        String layout = ", 'key.format' = 'json', 'value.format' = 'json', 'sink.parallelism' = '2'";
+        String stockTopic = TestBroker.createTopic(admin, "parity-upsert-p2-stock", PARTITIONS);
+        String oursTopic = TestBroker.createTopic(admin, "parity-upsert-p2-ours", PARTITIONS);
+        createTable(tEnv, "stock_sink", UPSERT_COLUMNS, "upsert-kafka", stockTopic, layout);
+        createTable(tEnv, "ours_sink", UPSERT_COLUMNS, "streamfusion-upsert-kafka", oursTopic,
+                layout + ", 'streamfusion.batch-rows' = '64'");
+        StatementSet set = tEnv.createStatementSet();
+        set.addInsertSql("INSERT INTO stock_sink " + UPSERT_SELECT);
+        set.addInsertSql("INSERT INTO ours_sink " + UPSERT_SELECT);
+        set.execute().await();
+
+        // Two writers interleave in a partition, so compare per partition and key: the same values in the same order.
+        Map<String, List<String>> stock = byPartitionAndKey(TestBroker.read(stockTopic, PARTITIONS));
+        Map<String, List<String>> ours = byPartitionAndKey(TestBroker.read(oursTopic, PARTITIONS));
+        assertEquals(57, stock.size(), "keys written by the stock connector");
+        assertEquals(stock.keySet(), ours.keySet(), "partition and key of every record");
+        stock.forEach((key, records) -> assertEquals(records, ours.get(key), "records of partition and key " + key));
+    }
+
+    private static Map<String, List<String>> byPartitionAndKey(Map<Integer, List<String>> records) {
+        Map<String, List<String>> byKey = new java.util.TreeMap<>();
+        records.forEach((partition, list) -> {
+            for (String record : list) {
+                String key = record.substring(0, record.indexOf(" => "));
+                byKey.computeIfAbsent(partition + " " + key, k -> new ArrayList<>()).add(record);
+            }
+        });
+        return byKey;
     }
 }
