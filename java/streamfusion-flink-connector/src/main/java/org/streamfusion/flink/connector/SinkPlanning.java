@@ -1,0 +1,273 @@
+package org.streamfusion.flink.connector;
+
+import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.DELIVERY_GUARANTEE;
+import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.KEY_FIELDS_PREFIX;
+import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.KEY_FORMAT;
+import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.SINK_BUFFER_FLUSH_INTERVAL;
+import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.SINK_BUFFER_FLUSH_MAX_ROWS;
+import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.SINK_PARALLELISM;
+import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.TOPIC;
+import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.TOPIC_PATTERN;
+import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.TRANSACTIONAL_ID_PREFIX;
+import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.TRANSACTION_NAMING_STRATEGY;
+import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.VALUE_FIELDS_INCLUDE;
+import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.VALUE_FORMAT;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.formats.json.JsonFormatOptions;
+import org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.ValueFieldsStrategy;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.catalog.ResolvedCatalogTable;
+import org.apache.flink.table.factories.DynamicTableFactory;
+import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.RowType;
+import org.streamfusion.flink.RowDataJsonEncoder;
+
+/**
+ * The planning shared by {@link StreamFusionKafkaTableFactory} and {@link StreamFusionUpsertKafkaTableFactory}:
+ * rejects what StreamFusion does not do (yet) with a {@link ValidationException} naming the option and the stock
+ * connector to use instead, lets Flink's own factory ({@code KafkaDynamicTableFactory} /
+ * {@code UpsertKafkaDynamicTableFactory}) validate every Flink option exactly as it would for the stock
+ * connector, and translates the options into a {@link SinkSpec}.
+ */
+final class SinkPlanning {
+    /** The {@code json} encode options, by their names without a {@code json.} prefix. */
+    static final List<ConfigOption<?>> JSON_ENCODE_OPTIONS = List.of(JsonFormatOptions.TIMESTAMP_FORMAT,
+            JsonFormatOptions.MAP_NULL_KEY_MODE, JsonFormatOptions.MAP_NULL_KEY_LITERAL,
+            JsonFormatOptions.ENCODE_DECIMAL_AS_PLAIN_NUMBER, JsonFormatOptions.ENCODE_IGNORE_NULL_FIELDS);
+
+    static final Set<ConfigOption<?>> OWN_OPTIONS = Set.of(StreamFusionOptions.BATCH_ROWS, StreamFusionOptions.LINGER,
+            StreamFusionOptions.NATIVE_MIN_BATCH_ROWS);
+
+    private static final String JSON = "json";
+    /** The prefix of the Kafka client properties ({@code KafkaConnectorOptionsUtil.PROPERTIES_PREFIX}). */
+    static final String PROPERTIES_PREFIX = "properties.";
+    /** The values of {@code sink.partitioner} other than a class name, as Flink spells them. */
+    static final String PARTITIONER_DEFAULT = "default";
+    static final String PARTITIONER_FIXED = "fixed";
+    static final String PARTITIONER_ROUND_ROBIN = "round-robin";
+
+    private final String identifier;
+    private final String stockIdentifier;
+    private final DynamicTableFactory.Context context;
+    private final Map<String, String> options;
+
+    SinkPlanning(String identifier, String stockIdentifier, DynamicTableFactory.Context context) {
+        this.identifier = identifier;
+        this.stockIdentifier = stockIdentifier;
+        this.context = context;
+        this.options = context.getCatalogTable().getOptions();
+    }
+
+    /** A {@link ValidationException} in Flink's style that names what is unsupported and the stock connector. */
+    ValidationException unsupported(String what) {
+        return new ValidationException(String.format("%s is not supported by the '%s' connector (table '%s'). "
+                + "Use 'connector' = '%s' for this table.", what, identifier,
+                context.getObjectIdentifier().asSummaryString(), stockIdentifier));
+    }
+
+    /**
+     * Rejects what both connectors leave to the stock one: another format than {@code json}, persisted
+     * metadata columns, {@code topic-pattern}, more than one topic, unknown {@code streamfusion.} options.
+     */
+    void rejectCommonUnsupported() {
+        String valueFormat = options.containsKey(FactoryUtil.FORMAT.key()) ? options.get(FactoryUtil.FORMAT.key())
+                : options.get(VALUE_FORMAT.key());
+        String valueFormatKey = options.containsKey(FactoryUtil.FORMAT.key()) ? FactoryUtil.FORMAT.key()
+                : VALUE_FORMAT.key();
+        if (valueFormat != null && !valueFormat.equals(JSON)) {
+            throw unsupported(String.format("Option '%s' = '%s' (only the 'json' format is)", valueFormatKey,
+                    valueFormat));
+        }
+        String keyFormat = options.get(KEY_FORMAT.key());
+        if (keyFormat != null && !keyFormat.equals(JSON)) {
+            throw unsupported(String.format("Option '%s' = '%s' (only the 'json' format is)", KEY_FORMAT.key(),
+                    keyFormat));
+        }
+        if (options.containsKey(TOPIC_PATTERN.key())) {
+            throw unsupported(String.format("Option '%s'", TOPIC_PATTERN.key()));
+        }
+        String topic = options.get(TOPIC.key());
+        if (topic != null && topic.contains(";")) {
+            throw unsupported(String.format("Option '%s' with more than one topic ('%s'; it needs the 'topic' "
+                    + "metadata column)", TOPIC.key(), topic));
+        }
+        for (Column column : context.getCatalogTable().getResolvedSchema().getColumns()) {
+            if (column instanceof Column.MetadataColumn && column.isPersisted()) {
+                Column.MetadataColumn metadata = (Column.MetadataColumn) column;
+                throw unsupported(String.format("The metadata column '%s' (metadata key '%s')", column.getName(),
+                        metadata.getMetadataKey().orElse(column.getName())));
+            }
+        }
+        for (String key : options.keySet()) {
+            if (key.startsWith(StreamFusionOptions.PREFIX)
+                    && OWN_OPTIONS.stream().noneMatch(option -> option.key().equals(key))) {
+                throw new ValidationException(String.format("Unsupported option '%s' for the '%s' connector. "
+                        + "Supported options starting with '%s': %s.", key, identifier, StreamFusionOptions.PREFIX,
+                        OWN_OPTIONS.stream().map(ConfigOption::key).sorted().toList()));
+            }
+        }
+    }
+
+    /** Rejects {@code sink.buffer-flush.*} when enabled (both greater than zero; Flink checks the pair). */
+    void rejectBufferFlush() {
+        Configuration conf = Configuration.fromMap(options);
+        try {
+            if (conf.get(SINK_BUFFER_FLUSH_MAX_ROWS) > 0 && conf.get(SINK_BUFFER_FLUSH_INTERVAL).toMillis() > 0) {
+                throw unsupported(String.format("Options '%s' and '%s' (reducing by key before the sink)",
+                        SINK_BUFFER_FLUSH_MAX_ROWS.key(), SINK_BUFFER_FLUSH_INTERVAL.key()));
+            }
+        } catch (IllegalArgumentException badValue) {
+            // A malformed value: Flink's factory reports it in its own words.
+        }
+    }
+
+    /**
+     * A copy of the factory context without the {@code streamfusion.} options, for Flink's own factory, whose
+     * option check would reject them.
+     */
+    DynamicTableFactory.Context stockContext() {
+        Map<String, String> stock = new HashMap<>();
+        options.forEach((key, value) -> {
+            if (!key.startsWith(StreamFusionOptions.PREFIX)) {
+                stock.put(key, value);
+            }
+        });
+        stock.put(FactoryUtil.CONNECTOR.key(), stockIdentifier);
+        ResolvedCatalogTable table = context.getCatalogTable().copy(stock);
+        return new FactoryUtil.DefaultDynamicTableContext(context.getObjectIdentifier(), table,
+                context.getEnrichmentOptions(), context.getConfiguration(), context.getClassLoader(),
+                context.isTemporary());
+    }
+
+    /** The encoder options for {@code json} (the value format's, which must equal the key format's). */
+    private Map<String, String> jsonEncodeOptions() {
+        String valuePrefix = options.containsKey(FactoryUtil.FORMAT.key()) ? "json." : "value.json.";
+        Map<String, String> value = formatOptions(valuePrefix);
+        if (options.containsKey(KEY_FORMAT.key())) {
+            Map<String, String> key = formatOptions("key.json.");
+            for (ConfigOption<?> option : JSON_ENCODE_OPTIONS) {
+                if (!value.get(option.key()).equals(key.get(option.key()))) {
+                    throw unsupported(String.format("Different key and value json options ('%s' = '%s', '%s' = "
+                            + "'%s')", "key.json." + option.key(), key.get(option.key()),
+                            valuePrefix + option.key(), value.get(option.key())));
+                }
+            }
+        }
+        return value;
+    }
+
+    /** The effective value (given or default) of each json encode option under {@code prefix}, as text. */
+    private Map<String, String> formatOptions(String prefix) {
+        Map<String, String> given = new HashMap<>();
+        options.forEach((key, value) -> {
+            if (key.startsWith(prefix)) {
+                given.put(key.substring(prefix.length()), value);
+            }
+        });
+        Configuration conf = Configuration.fromMap(given);
+        Map<String, String> effective = new LinkedHashMap<>();
+        for (ConfigOption<?> option : JSON_ENCODE_OPTIONS) {
+            effective.put(option.key(), String.valueOf(conf.get(option)));
+        }
+        return effective;
+    }
+
+    /**
+     * Builds the spec; Flink's factory has validated every Flink option before this is called.
+     *
+     * @param keyProjection positions of the key fields in the physical row, in key order (empty: no key)
+     * @param fixedPartitioner {@code sink.partitioner=fixed}
+     * @param upsert the upsert connector
+     */
+    SinkSpec spec(int[] keyProjection, boolean fixedPartitioner, boolean upsert) {
+        Configuration conf = Configuration.fromMap(options);
+        DataType physical = context.getPhysicalRowDataType();
+        RowType rowType = (RowType) physical.getLogicalType();
+
+        Map<String, String> encoder = new LinkedHashMap<>(jsonEncodeOptions());
+        List<String> keyFields = new ArrayList<>();
+        for (int position : keyProjection) {
+            keyFields.add(rowType.getFieldNames().get(position));
+        }
+        if (!keyFields.isEmpty()) {
+            encoder.put("key.fields", String.join(";", keyFields));
+            conf.getOptional(KEY_FIELDS_PREFIX).ifPresent(prefix -> encoder.put("key.fields-prefix", prefix));
+            encoder.put("value.fields-include", conf.get(VALUE_FIELDS_INCLUDE) == ValueFieldsStrategy.EXCEPT_KEY
+                    ? "EXCEPT_KEY" : "ALL");
+        }
+        if (upsert) {
+            encoder.put(RowDataJsonEncoder.CHANGELOG_MODE, "upsert");
+        }
+
+        int batchRows = ownOption(conf, StreamFusionOptions.BATCH_ROWS);
+        if (batchRows < 1) {
+            throw new ValidationException(String.format("Option '%s' = '%d' must be at least 1 (rows).",
+                    StreamFusionOptions.BATCH_ROWS.key(), batchRows));
+        }
+        Duration linger = ownOption(conf, StreamFusionOptions.LINGER);
+        if (linger.toMillis() < 1) {
+            throw new ValidationException(String.format("Option '%s' = '%s' must be at least 1 ms.",
+                    StreamFusionOptions.LINGER.key(), linger));
+        }
+        int minNative = ownOption(conf, StreamFusionOptions.NATIVE_MIN_BATCH_ROWS);
+        if (minNative < 0) {
+            throw new ValidationException(String.format("Option '%s' = '%d' must be at least 0 (rows).",
+                    StreamFusionOptions.NATIVE_MIN_BATCH_ROWS.key(), minNative));
+        }
+        encoder.put(RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS, Integer.toString(minNative));
+
+        // The encoder checks the layout against the row type and every column type now, at planning.
+        try (RowDataJsonEncoder check = new RowDataJsonEncoder(rowType, encoder)) {
+            check.nativeAvailable();
+        } catch (IllegalArgumentException e) {
+            throw unsupported("The table's schema or layout (" + e.getMessage() + ")");
+        }
+
+        List<String> topics = conf.get(TOPIC);
+        return new SinkSpec(rowType, encoder, keyProjection, topics.get(0), producerProperties(options),
+                conf.get(DELIVERY_GUARANTEE),
+                conf.get(TRANSACTIONAL_ID_PREFIX), conf.get(TRANSACTION_NAMING_STRATEGY), fixedPartitioner, upsert,
+                conf.getOptional(SINK_PARALLELISM).orElse(null), batchRows, linger.toMillis());
+    }
+
+    /** The {@code properties.*} options without the prefix, as {@code KafkaConnectorOptionsUtil} builds them. */
+    static Properties producerProperties(Map<String, String> options) {
+        Properties properties = new Properties();
+        options.forEach((key, value) -> {
+            if (key.startsWith(PROPERTIES_PREFIX)) {
+                properties.put(key.substring(PROPERTIES_PREFIX.length()), value);
+            }
+        });
+        return properties;
+    }
+
+    /**
+     * The positions of {@code keyFields} in the physical row, in key order (Flink's factory has checked that
+     * each exists and carries {@code key.fields-prefix}).
+     */
+    static int[] keyProjection(List<String> keyFields, DataType physical) {
+        List<String> names = ((RowType) physical.getLogicalType()).getFieldNames();
+        return keyFields.stream().mapToInt(names::indexOf).toArray();
+    }
+
+    private <T> T ownOption(Configuration conf, ConfigOption<T> option) {
+        try {
+            return conf.get(option);
+        } catch (IllegalArgumentException e) {
+            throw new ValidationException(String.format("Invalid value for option '%s': %s", option.key(),
+                    e.getMessage()), e);
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package org.streamfusion.flink.connector;
+
+import java.io.Serializable;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.TransactionNamingStrategy;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * Everything a planned {@code streamfusion-kafka} / {@code streamfusion-upsert-kafka} sink needs at run time,
+ * already validated by the factory: the consumed row type, the encoder options (the names
+ * {@link org.streamfusion.flink.RowDataJsonEncoder} takes), the Kafka side exactly as Flink's
+ * {@code KafkaDynamicSink} would build its {@code KafkaSink}, and the batching settings. Immutable and
+ * serializable (it travels with the job graph).
+ */
+public final class SinkSpec implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    final RowType rowType;
+    final Map<String, String> encoderOptions;
+    final int[] keyProjection;
+    final String topic;
+    final Properties producerProperties;
+    final DeliveryGuarantee deliveryGuarantee;
+    /** Null when not set. */
+    final String transactionalIdPrefix;
+    final TransactionNamingStrategy transactionNamingStrategy;
+    final boolean fixedPartitioner;
+    final boolean upsert;
+    /** Null: the input's parallelism. */
+    final Integer parallelism;
+    final int batchRows;
+    final long lingerMillis;
+
+    SinkSpec(RowType rowType, Map<String, String> encoderOptions, int[] keyProjection, String topic,
+            Properties producerProperties, DeliveryGuarantee deliveryGuarantee, String transactionalIdPrefix,
+            TransactionNamingStrategy transactionNamingStrategy, boolean fixedPartitioner, boolean upsert,
+            Integer parallelism, int batchRows, long lingerMillis) {
+        this.rowType = Objects.requireNonNull(rowType, "rowType");
+        this.encoderOptions = Collections.unmodifiableMap(new LinkedHashMap<>(encoderOptions));
+        this.keyProjection = keyProjection.clone();
+        this.topic = Objects.requireNonNull(topic, "topic");
+        this.producerProperties = new Properties();
+        this.producerProperties.putAll(producerProperties);
+        this.deliveryGuarantee = Objects.requireNonNull(deliveryGuarantee, "deliveryGuarantee");
+        this.transactionalIdPrefix = transactionalIdPrefix;
+        this.transactionNamingStrategy = Objects.requireNonNull(transactionNamingStrategy, "transactionNamingStrategy");
+        this.fixedPartitioner = fixedPartitioner;
+        this.upsert = upsert;
+        this.parallelism = parallelism;
+        this.batchRows = batchRows;
+        this.lingerMillis = lingerMillis;
+    }
+
+    /** @return the row type the sink consumes (the table's physical columns) */
+    public RowType rowType() {
+        return rowType;
+    }
+
+    /** @return the options handed to {@link org.streamfusion.flink.RowDataJsonEncoder} (unmodifiable) */
+    public Map<String, String> encoderOptions() {
+        return encoderOptions;
+    }
+
+    /** @return the target topic */
+    public String topic() {
+        return topic;
+    }
+
+    /** @return the delivery guarantee of the {@code KafkaSink} ({@code sink.delivery-guarantee}) */
+    public DeliveryGuarantee deliveryGuarantee() {
+        return deliveryGuarantee;
+    }
+
+    /** @return true for {@code sink.partitioner=fixed} (Flink's {@code FlinkFixedPartitioner}) */
+    public boolean fixedPartitioner() {
+        return fixedPartitioner;
+    }
+
+    /** @return true for the upsert connector (DELETE and UPDATE_BEFORE become tombstones) */
+    public boolean upsert() {
+        return upsert;
+    }
+
+    /** @return {@code streamfusion.batch-rows} */
+    public int batchRows() {
+        return batchRows;
+    }
+
+    /** @return {@code streamfusion.linger} in milliseconds */
+    public long lingerMillis() {
+        return lingerMillis;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof SinkSpec)) {
+            return false;
+        }
+        SinkSpec that = (SinkSpec) o;
+        return fixedPartitioner == that.fixedPartitioner && upsert == that.upsert && batchRows == that.batchRows
+                && lingerMillis == that.lingerMillis && rowType.equals(that.rowType)
+                && encoderOptions.equals(that.encoderOptions) && java.util.Arrays.equals(keyProjection, that.keyProjection)
+                && topic.equals(that.topic) && producerProperties.equals(that.producerProperties)
+                && deliveryGuarantee == that.deliveryGuarantee
+                && Objects.equals(transactionalIdPrefix, that.transactionalIdPrefix)
+                && transactionNamingStrategy == that.transactionNamingStrategy
+                && Objects.equals(parallelism, that.parallelism);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(rowType, encoderOptions, topic, deliveryGuarantee, upsert, batchRows);
+    }
+
+    @Override
+    public String toString() {
+        return "SinkSpec[topic=" + topic + ", upsert=" + upsert + ", deliveryGuarantee=" + deliveryGuarantee
+                + ", fixedPartitioner=" + fixedPartitioner + ", batchRows=" + batchRows + ", lingerMillis="
+                + lingerMillis + ", encoderOptions=" + encoderOptions + "]";
+    }
+}

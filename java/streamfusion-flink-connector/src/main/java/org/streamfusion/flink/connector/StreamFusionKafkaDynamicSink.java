@@ -1,0 +1,138 @@
+package org.streamfusion.flink.connector;
+
+import java.util.Arrays;
+import java.util.Objects;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.ProviderContext;
+import org.apache.flink.table.connector.sink.DataStreamSinkProvider;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.RowKind;
+import org.apache.kafka.clients.producer.ProducerConfig;
+
+/**
+ * The table sink of {@code streamfusion-kafka} and {@code streamfusion-upsert-kafka}. Where Flink's
+ * {@code KafkaDynamicSink} hands rows to a {@code KafkaSink} through {@code DynamicKafkaRecordSerializationSchema},
+ * this one puts a {@link BatchingEncoderOperator} in front of the same {@code KafkaSink} (built with the same
+ * delivery guarantee, producer properties, transactional-id prefix and naming strategy), chained to it, and hands
+ * it finished records through {@link PreEncodedRecordSerializationSchema}.
+ *
+ * <p>Changelog mode: insert-only for {@code streamfusion-kafka} (the {@code json} format's), {INSERT,
+ * UPDATE_AFTER, DELETE} for {@code streamfusion-upsert-kafka} (upsert-kafka's). Parallelism: the input's, or
+ * {@code sink.parallelism}; in upsert mode a differing {@code sink.parallelism} hashes rows by key first, so the
+ * records of one key keep their order.
+ */
+public final class StreamFusionKafkaDynamicSink implements DynamicTableSink {
+    private static final ChangelogMode UPSERT_MODE = ChangelogMode.newBuilder().addContainedKind(RowKind.INSERT)
+            .addContainedKind(RowKind.UPDATE_AFTER).addContainedKind(RowKind.DELETE).build();
+
+    private final SinkSpec spec;
+    private final String identifier;
+
+    /**
+     * @param spec the validated sink settings
+     * @param identifier the connector's name, for {@link #asSummaryString()}
+     */
+    public StreamFusionKafkaDynamicSink(SinkSpec spec, String identifier) {
+        this.spec = Objects.requireNonNull(spec, "spec");
+        this.identifier = Objects.requireNonNull(identifier, "identifier");
+    }
+
+    /** @return the settings this sink was planned with */
+    public SinkSpec spec() {
+        return spec;
+    }
+
+    @Override
+    public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
+        return spec.upsert ? UPSERT_MODE : ChangelogMode.insertOnly();
+    }
+
+    /** @return a provider that attaches the encoder operator and Flink's {@code KafkaSink} to the input */
+    @Override
+    public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
+        return new DataStreamSinkProvider() {
+            @Override
+            public DataStreamSink<?> consumeDataStream(ProviderContext providerContext, DataStream<RowData> input) {
+                return attach(providerContext, input);
+            }
+        };
+    }
+
+    private DataStreamSink<?> attach(ProviderContext providerContext, DataStream<RowData> input) {
+        int parallelism = spec.parallelism != null ? spec.parallelism : input.getParallelism();
+        DataStream<RowData> rows = input;
+        if (spec.upsert && spec.parallelism != null && spec.parallelism != input.getParallelism()) {
+            rows = input.keyBy(new KeyFieldsSelector(spec.rowType, spec.keyProjection), Types.INT);
+        }
+        SingleOutputStreamOperator<EncodedRecord> encoded = rows.transform("StreamFusion JSON encoder",
+                EncodedRecordTypeInfo.INSTANCE, new BatchingEncoderOperator(spec));
+        providerContext.generateUid("streamfusion-encoder").ifPresent(encoded::uid);
+        DataStreamSink<EncodedRecord> end = encoded.sinkTo(kafkaSink());
+        providerContext.generateUid("kafka-sink").ifPresent(end::uid);
+        if (parallelism > 0) {
+            encoded.setParallelism(parallelism);
+            end.setParallelism(parallelism);
+        }
+        return end;
+    }
+
+    /** Flink's {@code KafkaSink}, configured as {@code KafkaDynamicSink.getSinkRuntimeProvider} configures it. */
+    KafkaSink<EncodedRecord> kafkaSink() {
+        KafkaSinkBuilder<EncodedRecord> builder = KafkaSink.builder();
+        if (spec.transactionalIdPrefix != null) {
+            builder.setTransactionalIdPrefix(spec.transactionalIdPrefix);
+        }
+        return builder.setDeliveryGuarantee(spec.deliveryGuarantee)
+                .setBootstrapServers(spec.producerProperties.get(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG).toString())
+                .setKafkaProducerConfig(spec.producerProperties)
+                .setRecordSerializer(new PreEncodedRecordSerializationSchema(spec.topic, spec.fixedPartitioner))
+                .setTransactionNamingStrategy(spec.transactionNamingStrategy)
+                .build();
+    }
+
+    @Override
+    public DynamicTableSink copy() {
+        return new StreamFusionKafkaDynamicSink(spec, identifier);
+    }
+
+    @Override
+    public String asSummaryString() {
+        return identifier + " table sink";
+    }
+
+    /**
+     * The hash of a row's key fields, for sending all rows of one key to one subtask. Computed from the fields'
+     * contents only ({@code BinaryStringData}, {@code DecimalData}, {@code TimestampData}, boxed primitives and
+     * {@code byte[]} hash their contents), so every sender JVM agrees; {@code GenericRowData.hashCode} would not
+     * do, as it mixes in the row kind's identity hash.
+     */
+    static final class KeyFieldsSelector implements KeySelector<RowData, Integer> {
+        private static final long serialVersionUID = 1L;
+        private final RowData.FieldGetter[] getters;
+
+        KeyFieldsSelector(RowType rowType, int[] keyProjection) {
+            getters = new RowData.FieldGetter[keyProjection.length];
+            for (int i = 0; i < keyProjection.length; i++) {
+                getters[i] = RowData.createFieldGetter(rowType.getTypeAt(keyProjection[i]), keyProjection[i]);
+            }
+        }
+
+        @Override
+        public Integer getKey(RowData row) {
+            Object[] fields = new Object[getters.length];
+            for (int i = 0; i < getters.length; i++) {
+                fields[i] = getters[i].getFieldOrNull(row);
+            }
+            return Arrays.deepHashCode(fields);
+        }
+    }
+}

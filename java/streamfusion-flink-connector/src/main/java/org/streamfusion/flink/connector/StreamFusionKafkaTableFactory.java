@@ -1,0 +1,94 @@
+package org.streamfusion.flink.connector;
+
+import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.SINK_PARTITIONER;
+
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions;
+import org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicTableFactory;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.factories.DynamicTableSinkFactory;
+
+/**
+ * The {@code streamfusion-kafka} table sink: a drop-in for Flink's {@code kafka} connector
+ * ({@code KafkaDynamicTableFactory}) with the {@code json} format. It accepts the stock sink's options exactly as
+ * Flink spells them, and Flink's own factory validates them (same messages for the same mistakes); the records
+ * are the stock sink's (key, value, partition), made in batches and written by Flink's own {@code KafkaSink}.
+ *
+ * <p><b>Not supported (yet)</b>, each a {@link org.apache.flink.table.api.ValidationException} at planning that
+ * names it and says to use {@code 'connector' = 'kafka'}: a format other than {@code json} (value or key),
+ * {@code topic-pattern}, a list of more than one topic, a custom {@code sink.partitioner} class, persisted
+ * metadata columns ({@code topic}, {@code timestamp}, {@code headers}), key and value json options that differ,
+ * and a column type the encoder does not write. {@code sink.partitioner} {@code default} and
+ * {@code round-robin} leave the partition to Kafka's producer, {@code fixed} is Flink's
+ * {@code FlinkFixedPartitioner}, as in the stock sink. Plus the {@code streamfusion.} options of
+ * {@link StreamFusionOptions}. Sink side only: reading goes through {@code kafka}.
+ */
+public final class StreamFusionKafkaTableFactory implements DynamicTableSinkFactory {
+    /** The connector name in DDL: {@code 'connector' = 'streamfusion-kafka'}. */
+    public static final String IDENTIFIER = "streamfusion-kafka";
+
+    private static final KafkaDynamicTableFactory STOCK = new KafkaDynamicTableFactory();
+
+    /**
+     * Plans the sink.
+     *
+     * @param context the table being written
+     * @return the sink
+     * @throws org.apache.flink.table.api.ValidationException for any option Flink's {@code kafka} sink rejects
+     *     (its own message), and for what StreamFusion does not support (see the class comment)
+     */
+    @Override
+    public DynamicTableSink createDynamicTableSink(Context context) {
+        SinkPlanning planning = new SinkPlanning(IDENTIFIER, STOCK.factoryIdentifier(), context);
+        planning.rejectCommonUnsupported();
+        Configuration options = Configuration.fromMap(context.getCatalogTable().getOptions());
+        Optional<String> partitioner = options.getOptional(SINK_PARTITIONER);
+        boolean fixed = partitioner.map(SinkPlanning.PARTITIONER_FIXED::equals).orElse(false);
+        if (partitioner.isPresent() && !fixed
+                && !partitioner.get().equals(SinkPlanning.PARTITIONER_DEFAULT)
+                && !partitioner.get().equals(SinkPlanning.PARTITIONER_ROUND_ROBIN)
+                && !partitioner.get().isEmpty()) {
+            throw planning.unsupported(String.format("Option '%s' = '%s' (a custom partitioner class; '%s', '%s' "
+                    + "and '%s' are supported)", SINK_PARTITIONER.key(), partitioner.get(),
+                    SinkPlanning.PARTITIONER_DEFAULT,
+                    SinkPlanning.PARTITIONER_FIXED,
+                    SinkPlanning.PARTITIONER_ROUND_ROBIN));
+        }
+        // Flink's own validation of every Flink option, exactly as for 'kafka'.
+        STOCK.createDynamicTableSink(planning.stockContext());
+
+        int[] keyProjection = SinkPlanning.keyProjection(options.get(KafkaConnectorOptions.KEY_FIELDS),
+                context.getPhysicalRowDataType());
+        return new StreamFusionKafkaDynamicSink(planning.spec(keyProjection, fixed, false), IDENTIFIER);
+    }
+
+    /** @return {@value #IDENTIFIER} */
+    @Override
+    public String factoryIdentifier() {
+        return IDENTIFIER;
+    }
+
+    /** @return the stock {@code kafka} factory's required options ({@code properties.bootstrap.servers}) */
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        return STOCK.requiredOptions();
+    }
+
+    /** @return the stock {@code kafka} factory's optional options plus {@link StreamFusionOptions}' */
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        Set<ConfigOption<?>> options = new HashSet<>(STOCK.optionalOptions());
+        options.addAll(SinkPlanning.OWN_OPTIONS);
+        return options;
+    }
+
+    /** @return the stock {@code kafka} factory's forwarded options */
+    @Override
+    public Set<ConfigOption<?>> forwardOptions() {
+        return STOCK.forwardOptions();
+    }
+}

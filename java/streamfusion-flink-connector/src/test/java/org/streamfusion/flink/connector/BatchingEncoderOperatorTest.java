@@ -1,0 +1,204 @@
+package org.streamfusion.flink.connector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.TransactionNamingStrategy;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.flink.types.RowKind;
+import org.junit.jupiter.api.Test;
+
+/**
+ * When {@link BatchingEncoderOperator} encodes and emits its buffer (full batch, linger timer, before the
+ * checkpoint barrier, before a watermark, at end of input), that no row waits past those points, the copy under
+ * object reuse, and the upsert tombstones; driven by Flink's operator test harness.
+ */
+class BatchingEncoderOperatorTest {
+    private static final RowType TYPE = RowType.of(
+            new LogicalType[] {new BigIntType(false), new VarCharType(VarCharType.MAX_LENGTH)},
+            new String[] {"id", "name"});
+
+    private static SinkSpec spec(int batchRows, long lingerMillis, boolean upsert) {
+        Map<String, String> options = new LinkedHashMap<>();
+        if (upsert) {
+            options.put("key.fields", "id");
+            options.put("changelog.mode", "upsert");
+        }
+        return new SinkSpec(TYPE, options, upsert ? new int[] {0} : new int[0], "t", new Properties(),
+                DeliveryGuarantee.AT_LEAST_ONCE, null, TransactionNamingStrategy.DEFAULT, false, upsert, null,
+                batchRows, lingerMillis);
+    }
+
+    private static OneInputStreamOperatorTestHarness<RowData, EncodedRecord> harness(SinkSpec spec)
+            throws Exception {
+        OneInputStreamOperatorTestHarness<RowData, EncodedRecord> harness =
+                new OneInputStreamOperatorTestHarness<>(new BatchingEncoderOperator(spec));
+        harness.setup(EncodedRecordSerializer.INSTANCE);
+        return harness;
+    }
+
+    private static RowData row(long id, String name) {
+        return GenericRowData.of(id, StringData.fromString(name));
+    }
+
+    /** The output so far: each record as {@code key => value}, each watermark as {@code W<timestamp>}. */
+    private static List<String> output(OneInputStreamOperatorTestHarness<RowData, EncodedRecord> harness) {
+        List<String> out = new ArrayList<>();
+        for (Object element : harness.getOutput()) {
+            if (element instanceof Watermark) {
+                out.add("W" + ((Watermark) element).getTimestamp());
+            } else {
+                EncodedRecord record = (EncodedRecord) assertInstanceOf(StreamRecord.class, element).getValue();
+                out.add(text(record.key()) + " => " + text(record.value()));
+            }
+        }
+        return out;
+    }
+
+    private static String text(byte[] bytes) {
+        return bytes == null ? "null" : new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aFullBatchIsEmittedAtOnceInRowOrder() throws Exception {
+        try (OneInputStreamOperatorTestHarness<RowData, EncodedRecord> h = harness(spec(3, 60_000, false))) {
+            h.open();
+            h.processElement(row(1, "a"), 0);
+            h.processElement(row(2, "b"), 0);
+            assertEquals(List.of(), output(h));
+            h.processElement(row(3, "c"), 0);
+            assertEquals(List.of("null => {\"id\":1,\"name\":\"a\"}", "null => {\"id\":2,\"name\":\"b\"}",
+                    "null => {\"id\":3,\"name\":\"c\"}"), output(h));
+        }
+    }
+
+    @Test
+    void theBufferIsEmittedBeforeTheCheckpointBarrier() throws Exception {
+        try (OneInputStreamOperatorTestHarness<RowData, EncodedRecord> h = harness(spec(1000, 60_000, false))) {
+            h.open();
+            h.processElement(row(1, "a"), 0);
+            h.processElement(row(2, "b"), 0);
+            assertEquals(List.of(), output(h));
+            h.prepareSnapshotPreBarrier(1);
+            assertEquals(List.of("null => {\"id\":1,\"name\":\"a\"}", "null => {\"id\":2,\"name\":\"b\"}"), output(h));
+            // Nothing is buffered across the barrier, so the snapshot holds no rows.
+            h.snapshot(1, 1);
+            h.prepareSnapshotPreBarrier(2);
+            assertEquals(2, output(h).size());
+        }
+    }
+
+    @Test
+    void theBufferIsEmittedBeforeAWatermarkIsForwarded() throws Exception {
+        try (OneInputStreamOperatorTestHarness<RowData, EncodedRecord> h = harness(spec(1000, 60_000, false))) {
+            h.open();
+            h.processElement(row(1, "a"), 0);
+            h.processWatermark(new Watermark(5));
+            h.processElement(row(2, "b"), 0);
+            assertEquals(List.of("null => {\"id\":1,\"name\":\"a\"}", "W5"), output(h));
+        }
+    }
+
+    @Test
+    void theLingerTimerEmitsAPartialBatch() throws Exception {
+        try (OneInputStreamOperatorTestHarness<RowData, EncodedRecord> h = harness(spec(1000, 50, false))) {
+            h.open();
+            h.setProcessingTime(1_000);
+            h.processElement(row(1, "a"), 0);
+            h.setProcessingTime(1_020);
+            h.processElement(row(2, "b"), 0);
+            h.setProcessingTime(1_049);
+            assertEquals(List.of(), output(h));
+            // 50 ms after the batch's first row.
+            h.setProcessingTime(1_050);
+            assertEquals(2, output(h).size());
+            // A new batch starts a new timer.
+            h.processElement(row(3, "c"), 0);
+            h.setProcessingTime(1_099);
+            assertEquals(2, output(h).size());
+            h.setProcessingTime(1_100);
+            assertEquals(3, output(h).size());
+        }
+    }
+
+    @Test
+    void endOfInputEmitsTheRest() throws Exception {
+        try (OneInputStreamOperatorTestHarness<RowData, EncodedRecord> h = harness(spec(1000, 60_000, false))) {
+            h.open();
+            h.processElement(row(7, "z"), 0);
+            h.endInput();
+            assertEquals(List.of("null => {\"id\":7,\"name\":\"z\"}"), output(h));
+        }
+    }
+
+    @Test
+    void rowsAreCopiedWhenObjectReuseIsOn() throws Exception {
+        try (OneInputStreamOperatorTestHarness<RowData, EncodedRecord> h = harness(spec(1000, 60_000, false))) {
+            h.getExecutionConfig().enableObjectReuse();
+            h.open();
+            GenericRowData reused = new GenericRowData(2);
+            reused.setField(0, 1L);
+            reused.setField(1, StringData.fromString("a"));
+            h.processElement(reused, 0);
+            reused.setField(0, 2L);
+            reused.setField(1, StringData.fromString("b"));
+            h.processElement(reused, 0);
+            h.endInput();
+            assertEquals(List.of("null => {\"id\":1,\"name\":\"a\"}", "null => {\"id\":2,\"name\":\"b\"}"), output(h));
+        }
+    }
+
+    @Test
+    void upsertDeletesBecomeTombstonesWithTheirKey() throws Exception {
+        try (OneInputStreamOperatorTestHarness<RowData, EncodedRecord> h = harness(spec(1000, 60_000, true))) {
+            h.open();
+            h.processElement(row(1, "a"), 0);
+            RowData update = row(1, "b");
+            update.setRowKind(RowKind.UPDATE_AFTER);
+            h.processElement(update, 0);
+            RowData delete = row(1, "b");
+            delete.setRowKind(RowKind.DELETE);
+            h.processElement(delete, 0);
+            h.endInput();
+            assertEquals(List.of("{\"id\":1} => {\"id\":1,\"name\":\"a\"}", "{\"id\":1} => {\"id\":1,\"name\":\"b\"}",
+                    "{\"id\":1} => null"), output(h));
+            EncodedRecord tombstone = (EncodedRecord) ((StreamRecord<?>) new ArrayList<>(h.getOutput()).get(2)).getValue();
+            assertNull(tombstone.value());
+            assertEquals(-1, tombstone.valueLength());
+        }
+    }
+
+    @Test
+    void theSerializerRoundTripsNullKeysAndTombstones() throws Exception {
+        org.apache.flink.core.memory.DataOutputSerializer out = new org.apache.flink.core.memory.DataOutputSerializer(64);
+        EncodedRecord record = EncodedRecord.of(null, "{}".getBytes(StandardCharsets.UTF_8));
+        EncodedRecord tombstone = EncodedRecord.of("{\"id\":1}".getBytes(StandardCharsets.UTF_8), null);
+        EncodedRecordSerializer.INSTANCE.serialize(record, out);
+        EncodedRecordSerializer.INSTANCE.serialize(tombstone, out);
+        org.apache.flink.core.memory.DataInputDeserializer in =
+                new org.apache.flink.core.memory.DataInputDeserializer(out.getCopyOfBuffer());
+        assertEquals(record, EncodedRecordSerializer.INSTANCE.deserialize(in));
+        EncodedRecord back = EncodedRecordSerializer.INSTANCE.deserialize(in);
+        assertEquals("{\"id\":1}", text(back.key()));
+        assertNull(back.value());
+        assertTrue(EncodedRecordSerializer.INSTANCE.copy(record) == record, "copy is the identity (immutable)");
+    }
+}

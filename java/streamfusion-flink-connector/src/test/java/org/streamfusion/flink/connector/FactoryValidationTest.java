@@ -1,0 +1,295 @@
+package org.streamfusion.flink.connector;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.api.Schema;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.CatalogTable;
+import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.catalog.ObjectIdentifier;
+import org.apache.flink.table.catalog.ResolvedCatalogTable;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.catalog.UniqueConstraint;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.factories.FactoryUtil;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Planning of {@code streamfusion-kafka} / {@code streamfusion-upsert-kafka} through Flink's own factory
+ * discovery ({@code META-INF/services}): what is translated, and that each unsupported option or feature fails
+ * with a {@link ValidationException} naming it and the stock connector, while Flink's own mistakes keep Flink's
+ * messages.
+ */
+class FactoryValidationTest {
+    private static final List<Column> COLUMNS = List.of(
+            Column.physical("k_id", DataTypes.BIGINT().notNull()),
+            Column.physical("name", DataTypes.STRING()),
+            Column.physical("price", DataTypes.DECIMAL(10, 2)));
+
+    private static Map<String, String> kafka() {
+        Map<String, String> options = new HashMap<>();
+        options.put("connector", "streamfusion-kafka");
+        options.put("topic", "t");
+        options.put("properties.bootstrap.servers", "127.0.0.1:19092");
+        options.put("format", "json");
+        return options;
+    }
+
+    private static Map<String, String> upsert() {
+        Map<String, String> options = new HashMap<>();
+        options.put("connector", "streamfusion-upsert-kafka");
+        options.put("topic", "t");
+        options.put("properties.bootstrap.servers", "127.0.0.1:19092");
+        options.put("key.format", "json");
+        options.put("value.format", "json");
+        return options;
+    }
+
+    private static DynamicTableSink plan(Map<String, String> options, List<Column> columns, boolean primaryKey) {
+        ResolvedSchema schema = new ResolvedSchema(columns, List.of(),
+                primaryKey ? UniqueConstraint.primaryKey("pk", List.of("k_id")) : null);
+        CatalogTable table = CatalogTable.newBuilder().schema(Schema.newBuilder().fromResolvedSchema(schema).build())
+                .options(options).build();
+        return FactoryUtil.createDynamicTableSink(null, ObjectIdentifier.of("cat", "db", "sink_table"),
+                new ResolvedCatalogTable(table, schema), Map.of(), new Configuration(),
+                FactoryValidationTest.class.getClassLoader(), false);
+    }
+
+    private static SinkSpec spec(Map<String, String> options, boolean primaryKey) {
+        DynamicTableSink sink = plan(options, COLUMNS, primaryKey);
+        return assertInstanceOf(StreamFusionKafkaDynamicSink.class, sink).spec();
+    }
+
+    /** Every message of the cause chain (Flink wraps a factory's exception in its own). */
+    private static String messages(Throwable thrown) {
+        StringBuilder all = new StringBuilder();
+        for (Throwable t = thrown; t != null; t = t.getCause()) {
+            all.append(t.getMessage()).append(" | ");
+        }
+        return all.toString();
+    }
+
+    private static String rejected(Map<String, String> options, List<Column> columns, boolean primaryKey) {
+        ValidationException e = assertThrows(ValidationException.class, () -> plan(options, columns, primaryKey));
+        return messages(e);
+    }
+
+    private static void assertRejectedForStock(String message, String named, String stock) {
+        assertTrue(message.contains(named), () -> "message should name " + named + ": " + message);
+        assertTrue(message.contains("Use 'connector' = '" + stock + "'"),
+                () -> "message should point to '" + stock + "': " + message);
+    }
+
+    @Test
+    void kafkaOptionsBecomeTheEncoderLayoutAndTheKafkaSinkSettings() {
+        Map<String, String> options = kafka();
+        options.remove("format");
+        options.put("key.format", "json");
+        options.put("value.format", "json");
+        options.put("key.fields", "k_id");
+        options.put("key.fields-prefix", "k_");
+        options.put("value.fields-include", "EXCEPT_KEY");
+        options.put("value.json.encode.decimal-as-plain-number", "true");
+        options.put("key.json.encode.decimal-as-plain-number", "true");
+        options.put("value.json.timestamp-format.standard", "ISO-8601");
+        options.put("key.json.timestamp-format.standard", "ISO-8601");
+        options.put("sink.partitioner", "fixed");
+        options.put("sink.delivery-guarantee", "exactly-once");
+        options.put("sink.transactional-id-prefix", "sf-test");
+        options.put("streamfusion.batch-rows", "500");
+        options.put("streamfusion.linger", "20 ms");
+        options.put("streamfusion.native.min-batch-rows", "7");
+        SinkSpec spec = spec(options, false);
+        assertEquals("t", spec.topic());
+        assertEquals(DeliveryGuarantee.EXACTLY_ONCE, spec.deliveryGuarantee());
+        assertEquals("sf-test", spec.transactionalIdPrefix);
+        assertTrue(spec.fixedPartitioner());
+        assertFalse(spec.upsert());
+        assertEquals(500, spec.batchRows());
+        assertEquals(20, spec.lingerMillis());
+        assertArrayEquals(new int[] {0}, spec.keyProjection);
+        assertEquals("127.0.0.1:19092", spec.producerProperties.getProperty("bootstrap.servers"));
+        Map<String, String> encoder = spec.encoderOptions();
+        assertEquals("k_id", encoder.get("key.fields"));
+        assertEquals("k_", encoder.get("key.fields-prefix"));
+        assertEquals("EXCEPT_KEY", encoder.get("value.fields-include"));
+        assertEquals("true", encoder.get("encode.decimal-as-plain-number"));
+        assertEquals("ISO-8601", encoder.get("timestamp-format.standard"));
+        assertEquals("false", encoder.get("encode.ignore-null-fields"));
+        assertEquals("7", encoder.get("native.min-batch-rows"));
+        assertEquals(ChangelogMode.insertOnly(),
+                plan(options, COLUMNS, false).getChangelogMode(ChangelogMode.all()));
+    }
+
+    @Test
+    void defaultsAreFlinksAndOurs() {
+        SinkSpec spec = spec(kafka(), false);
+        // The table connector's default delivery guarantee (KafkaConnectorOptions.DELIVERY_GUARANTEE).
+        assertEquals(DeliveryGuarantee.AT_LEAST_ONCE, spec.deliveryGuarantee());
+        assertFalse(spec.fixedPartitioner());
+        assertEquals(StreamFusionOptions.DEFAULT_BATCH_ROWS, spec.batchRows());
+        assertEquals(StreamFusionOptions.DEFAULT_LINGER.toMillis(), spec.lingerMillis());
+        assertEquals(0, spec.keyProjection.length);
+        assertFalse(spec.encoderOptions().containsKey("key.fields"));
+        assertEquals("SQL", spec.encoderOptions().get("timestamp-format.standard"));
+        assertEquals("FAIL", spec.encoderOptions().get("map-null-key.mode"));
+    }
+
+    @Test
+    void upsertTakesThePrimaryKeyAsKeyAndWritesTombstones() {
+        Map<String, String> options = upsert();
+        options.put("key.fields-prefix", "k_");
+        options.put("value.fields-include", "EXCEPT_KEY");
+        DynamicTableSink sink = plan(options, COLUMNS, true);
+        SinkSpec spec = ((StreamFusionKafkaDynamicSink) sink).spec();
+        assertTrue(spec.upsert());
+        assertEquals("upsert", spec.encoderOptions().get("changelog.mode"));
+        assertEquals("k_id", spec.encoderOptions().get("key.fields"));
+        assertEquals("k_", spec.encoderOptions().get("key.fields-prefix"));
+        ChangelogMode mode = sink.getChangelogMode(ChangelogMode.all());
+        assertTrue(mode.contains(org.apache.flink.types.RowKind.DELETE));
+        assertTrue(mode.contains(org.apache.flink.types.RowKind.UPDATE_AFTER));
+        assertFalse(mode.contains(org.apache.flink.types.RowKind.UPDATE_BEFORE));
+    }
+
+    @Test
+    void anotherFormatIsRejected() {
+        Map<String, String> options = kafka();
+        options.put("format", "csv");
+        assertRejectedForStock(rejected(options, COLUMNS, false), "'format' = 'csv'", "kafka");
+        Map<String, String> upsert = upsert();
+        upsert.put("key.format", "raw");
+        assertRejectedForStock(rejected(upsert, COLUMNS, true), "'key.format' = 'raw'", "upsert-kafka");
+    }
+
+    @Test
+    void topicPatternIsRejected() {
+        Map<String, String> options = kafka();
+        options.remove("topic");
+        options.put("topic-pattern", "t-.*");
+        assertRejectedForStock(rejected(options, COLUMNS, false), "'topic-pattern'", "kafka");
+    }
+
+    @Test
+    void severalTopicsAreRejected() {
+        Map<String, String> options = kafka();
+        options.put("topic", "a;b");
+        assertRejectedForStock(rejected(options, COLUMNS, false), "'topic'", "kafka");
+    }
+
+    @Test
+    void aCustomPartitionerClassIsRejected() {
+        Map<String, String> options = kafka();
+        options.put("sink.partitioner", "com.example.MyPartitioner");
+        assertRejectedForStock(rejected(options, COLUMNS, false),
+                "'sink.partitioner' = 'com.example.MyPartitioner'", "kafka");
+    }
+
+    @Test
+    void persistedMetadataColumnsAreRejected() {
+        List<Column> columns = new ArrayList<>(COLUMNS);
+        columns.add(Column.metadata("ts", DataTypes.TIMESTAMP_LTZ(3), "timestamp", false));
+        assertRejectedForStock(rejected(kafka(), columns, false), "metadata column 'ts' (metadata key 'timestamp')",
+                "kafka");
+        List<Column> headers = new ArrayList<>(COLUMNS);
+        headers.add(Column.metadata("headers", DataTypes.MAP(DataTypes.STRING(), DataTypes.BYTES()), null, false));
+        assertRejectedForStock(rejected(upsert(), headers, true), "metadata key 'headers'", "upsert-kafka");
+    }
+
+    @Test
+    void virtualMetadataColumnsAreNotWrittenAndAccepted() {
+        List<Column> columns = new ArrayList<>(COLUMNS);
+        columns.add(Column.metadata("off", DataTypes.BIGINT(), "offset", true));
+        assertInstanceOf(StreamFusionKafkaDynamicSink.class, plan(kafka(), columns, false));
+    }
+
+    @Test
+    void upsertBufferFlushIsRejected() {
+        Map<String, String> options = upsert();
+        options.put("sink.buffer-flush.max-rows", "100");
+        options.put("sink.buffer-flush.interval", "1 s");
+        assertRejectedForStock(rejected(options, COLUMNS, true), "'sink.buffer-flush.max-rows'", "upsert-kafka");
+        // Disabled (Flink's default, both 0) is the same as the stock sink without buffering: accepted.
+        Map<String, String> disabled = upsert();
+        disabled.put("sink.buffer-flush.max-rows", "0");
+        disabled.put("sink.buffer-flush.interval", "0 s");
+        assertInstanceOf(StreamFusionKafkaDynamicSink.class, plan(disabled, COLUMNS, true));
+    }
+
+    @Test
+    void differentKeyAndValueJsonOptionsAreRejected() {
+        Map<String, String> options = kafka();
+        options.put("key.format", "json");
+        options.put("key.fields", "k_id");
+        options.put("key.json.encode.decimal-as-plain-number", "true");
+        assertRejectedForStock(rejected(options, COLUMNS, false), "'key.json.encode.decimal-as-plain-number'",
+                "kafka");
+    }
+
+    @Test
+    void ourOwnOptionsAreChecked() {
+        Map<String, String> unknown = kafka();
+        unknown.put("streamfusion.batch-size", "10");
+        assertTrue(rejected(unknown, COLUMNS, false).contains("'streamfusion.batch-size'"));
+        Map<String, String> zero = kafka();
+        zero.put("streamfusion.batch-rows", "0");
+        assertTrue(rejected(zero, COLUMNS, false).contains("'streamfusion.batch-rows' = '0'"));
+        Map<String, String> notADuration = kafka();
+        notADuration.put("streamfusion.linger", "soon");
+        assertTrue(rejected(notADuration, COLUMNS, false).contains("'streamfusion.linger'"));
+    }
+
+    @Test
+    void flinksOwnValidationStillApplies() {
+        Map<String, String> typo = kafka();
+        typo.put("sink.delivery-guarantees", "exactly-once");
+        assertTrue(rejected(typo, COLUMNS, false).contains("sink.delivery-guarantees"));
+        // Exactly once without a transactional-id prefix: Flink's KafkaConnectorOptionsUtil check.
+        Map<String, String> noPrefix = kafka();
+        noPrefix.put("sink.delivery-guarantee", "exactly-once");
+        assertTrue(rejected(noPrefix, COLUMNS, false).contains("sink.transactional-id-prefix"));
+        // upsert-kafka needs a PRIMARY KEY, and takes no key.fields (its key is the primary key).
+        assertTrue(rejected(upsert(), COLUMNS, false).contains("PRIMARY KEY"));
+        Map<String, String> keyFields = upsert();
+        keyFields.put("key.fields", "k_id");
+        assertTrue(rejected(keyFields, COLUMNS, true).contains("key.fields"));
+        // A key field that does not exist.
+        Map<String, String> missing = kafka();
+        missing.put("key.format", "json");
+        missing.put("key.fields", "nope");
+        assertTrue(rejected(missing, COLUMNS, false).contains("nope"));
+        // key.fields-prefix with value.fields-include=ALL.
+        Map<String, String> prefix = kafka();
+        prefix.put("key.format", "json");
+        prefix.put("key.fields", "k_id");
+        prefix.put("key.fields-prefix", "k_");
+        assertTrue(rejected(prefix, COLUMNS, false).contains("key.fields-prefix"));
+        // round-robin with key.fields.
+        Map<String, String> roundRobin = kafka();
+        roundRobin.put("key.format", "json");
+        roundRobin.put("key.fields", "k_id");
+        roundRobin.put("sink.partitioner", "round-robin");
+        assertTrue(rejected(roundRobin, COLUMNS, false).contains("round-robin"));
+    }
+
+    @Test
+    void anUnsupportedColumnTypeIsRejectedAtPlanning() {
+        List<Column> columns = new ArrayList<>(COLUMNS);
+        columns.add(Column.physical("v", DataTypes.VARIANT()));
+        String message = rejected(kafka(), columns, false);
+        assertRejectedForStock(message, "schema", "kafka");
+    }
+}

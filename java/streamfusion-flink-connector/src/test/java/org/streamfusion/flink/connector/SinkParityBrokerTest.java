@@ -1,0 +1,300 @@
+package org.streamfusion.flink.connector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.api.Schema;
+import org.apache.flink.table.api.StatementSet;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.flink.types.RowKind;
+import org.apache.kafka.clients.admin.Admin;
+import org.bijou64.NativeLibrary;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Parity in a real job on the real broker: the same {@code INSERT INTO} through Flink's stock {@code kafka} /
+ * {@code upsert-kafka} + {@code json} and through {@code streamfusion-kafka} / {@code streamfusion-upsert-kafka},
+ * in one job (a statement set) into separate topics of 3 partitions, then both topics read back
+ * ({@code read_committed}) and compared record by record per partition: key bytes, value bytes (tombstones
+ * included), partition and order. Jobs run at parallelism 1, so the order per partition is deterministic for both
+ * connectors; one MiniCluster serves the whole class.
+ */
+class SinkParityBrokerTest {
+    private static final int PARTITIONS = 3;
+
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    private static Admin admin;
+
+    @BeforeAll
+    static void broker() throws InterruptedException {
+        admin = TestBroker.admin();
+    }
+
+    @AfterAll
+    static void closeAdmin() {
+        if (admin != null) {
+            admin.close();
+        }
+    }
+
+    /** The job's stream environment and its table environment (a DataStream must come from the same one). */
+    private record Job(StreamExecutionEnvironment env, StreamTableEnvironment tEnv) {
+    }
+
+    private static Job job(boolean checkpoints) {
+        Configuration conf = new Configuration();
+        conf.set(CoreOptions.DEFAULT_PARALLELISM, 1);
+        // A failing job must fail the test, not restart forever.
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        if (checkpoints) {
+            conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(500));
+        }
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(1);
+        return new Job(env, StreamTableEnvironment.create(env));
+    }
+
+    /** A view {@code src} of {@code rows} rows of many types, every value a function of the row number. */
+    private static void createSource(Job job, int rows) {
+        StreamTableEnvironment tEnv = job.tEnv();
+        tEnv.createTemporaryView("seq", tEnv.fromDataStream(job.env().fromSequence(1, rows)));
+        tEnv.executeSql("CREATE TEMPORARY VIEW src AS SELECT "
+                + "f0 % 13 AS k_id, "
+                + "CONCAT('r', CAST(f0 % 3 AS STRING)) AS k_region, "
+                + "f0 AS id, "
+                + "CAST(f0 % 100 AS TINYINT) AS tiny, "
+                + "CAST(f0 AS INT) AS num, "
+                + "CASE WHEN f0 % 7 = 0 THEN CAST(NULL AS STRING) "
+                // SQL string literals have no escapes: the backslash is a character, which JSON escapes.
+                + "  ELSE CONCAT('name \"', CAST(f0 AS STRING), '\" \u00e9\u4e2d\\t/') END AS name, "
+                + "CAST(f0 * 0.25 AS DECIMAL(10, 2)) AS price, "
+                + "CAST(CAST(f0 AS DECIMAL(18, 0)) / 1000000000000 AS DECIMAL(20, 14)) AS tiny_decimal, "
+                + "CAST(f0 AS DOUBLE) / 8 AS score, "
+                + "f0 % 2 = 0 AS flag, "
+                + "CAST(TO_TIMESTAMP_LTZ(1764590400000 + f0 * 1001, 3) AS TIMESTAMP(3)) AS ts, "
+                + "TO_TIMESTAMP_LTZ(1764590400000 + f0 * 1001, 3) AS ts_ltz, "
+                + "CAST(TIMESTAMPADD(DAY, CAST(f0 AS INT), DATE '2026-01-01') AS DATE) AS birthday, "
+                + "CASE WHEN f0 % 5 = 0 THEN CAST(NULL AS BYTES) ELSE CAST(CONCAT('b', CAST(f0 AS STRING)) AS BYTES) END AS payload "
+                + "FROM seq");
+    }
+
+    private static final String COLUMNS = "k_id BIGINT, k_region STRING, id BIGINT, tiny TINYINT, num INT, name STRING, "
+            + "price DECIMAL(10, 2), tiny_decimal DECIMAL(20, 14), score DOUBLE, flag BOOLEAN, ts TIMESTAMP(3), "
+            + "ts_ltz TIMESTAMP_LTZ(3), birthday DATE, payload BYTES";
+
+    private static void createTable(StreamTableEnvironment tEnv, String name, String columns, String connector,
+            String topic, String options) {
+        tEnv.executeSql("CREATE TEMPORARY TABLE " + name + " (" + columns + ") WITH ('connector' = '" + connector
+                + "', 'topic' = '" + topic + "', 'properties.bootstrap.servers' = '" + TestBroker.bootstrapServers()
+                + "'" + options + ")");
+    }
+
+    private static void assertSameRecords(Map<Integer, List<String>> stock, Map<Integer, List<String>> ours,
+            int expectedRecords, String what) {
+        int total = stock.values().stream().mapToInt(List::size).sum();
+        assertEquals(expectedRecords, total, what + ": records the stock connector wrote");
+        for (int p = 0; p < PARTITIONS; p++) {
+            List<String> s = stock.get(p);
+            List<String> o = ours.get(p);
+            assertEquals(s.size(), o.size(), what + ": records in partition " + p);
+            for (int i = 0; i < s.size(); i++) {
+                assertEquals(s.get(i), o.get(i), what + ": partition " + p + ", record " + i);
+            }
+        }
+    }
+
+    @Test
+    void keyFieldsWithPrefixAndExceptKeyAtLeastOnceNativeAndJvmPaths() throws Exception {
+        assertTrue(NativeLibrary.isLoaded(), "the native library must be on the test class path: "
+                + NativeLibrary.loadError().map(Throwable::toString).orElse(""));
+        int rows = 3000;
+        Job job = job(false);
+        StreamTableEnvironment tEnv = job.tEnv();
+        createSource(job, rows);
+        String layout = ", 'key.format' = 'json', 'key.fields' = 'k_id;k_region', 'key.fields-prefix' = 'k_', "
+                + "'value.format' = 'json', 'value.fields-include' = 'EXCEPT_KEY', "
+                + "'sink.delivery-guarantee' = 'at-least-once'";
+        String stockTopic = TestBroker.createTopic(admin, "parity-key-stock", PARTITIONS);
+        String oursTopic = TestBroker.createTopic(admin, "parity-key-ours", PARTITIONS);
+        String jvmTopic = TestBroker.createTopic(admin, "parity-key-jvm", PARTITIONS);
+        createTable(tEnv, "stock_sink", COLUMNS, "kafka", stockTopic, layout);
+        createTable(tEnv, "ours_sink", COLUMNS, "streamfusion-kafka", oursTopic,
+                layout + ", 'streamfusion.batch-rows' = '256'");
+        // Every batch below native.min-batch-rows: Flink's own serializer writes every record.
+        createTable(tEnv, "jvm_sink", COLUMNS, "streamfusion-kafka", jvmTopic,
+                layout + ", 'streamfusion.batch-rows' = '64', 'streamfusion.native.min-batch-rows' = '100000'");
+        StatementSet set = tEnv.createStatementSet();
+        set.addInsertSql("INSERT INTO stock_sink SELECT * FROM src");
+        set.addInsertSql("INSERT INTO ours_sink SELECT * FROM src");
+        set.addInsertSql("INSERT INTO jvm_sink SELECT * FROM src");
+        set.execute().await();
+
+        Map<Integer, List<String>> stock = TestBroker.read(stockTopic, PARTITIONS);
+        assertSameRecords(stock, TestBroker.read(oursTopic, PARTITIONS), rows, "native path");
+        assertSameRecords(stock, TestBroker.read(jvmTopic, PARTITIONS), rows, "JVM path");
+        // Keyed rows are spread by Kafka's default partitioner (murmur2 of the key bytes) over the partitions.
+        assertTrue(stock.values().stream().filter(list -> !list.isEmpty()).count() > 1, "records in one partition");
+        String first = stock.values().stream().flatMap(List::stream)
+                .filter(r -> r.startsWith("{\"id\":1,\"region\":\"r1\"} => ")).findFirst().orElseThrow();
+        assertEquals("{\"id\":1,\"region\":\"r1\"} => {\"id\":1,\"tiny\":1,\"num\":1,\"name\":\"name \\\"1\\\" "
+                + "\u00e9\u4e2d\\\\t/\",\"price\":0.25,\"tiny_decimal\":1E-12,\"score\":0.125,\"flag\":false,"
+                + "\"ts\":\"2025-12-01 12:00:01.001\",\"ts_ltz\":\"2025-12-01 12:00:01.001Z\",\"birthday\":\"2026-01-02\","
+                + "\"payload\":\"YjE=\"}", first);
+    }
+
+    @Test
+    void jsonOptionsAndFixedPartitionerExactlyOnce() throws Exception {
+        int rows = 3000;
+        Job job = job(true);
+        StreamTableEnvironment tEnv = job.tEnv();
+        createSource(job, rows);
+        String layout = ", 'format' = 'json', 'json.timestamp-format.standard' = 'ISO-8601', "
+                + "'json.encode.decimal-as-plain-number' = 'true', 'json.encode.ignore-null-fields' = 'true', "
+                + "'sink.partitioner' = 'fixed', 'sink.delivery-guarantee' = 'exactly-once'";
+        String stockTopic = TestBroker.createTopic(admin, "parity-eo-stock", PARTITIONS);
+        String oursTopic = TestBroker.createTopic(admin, "parity-eo-ours", PARTITIONS);
+        createTable(tEnv, "stock_sink", COLUMNS, "kafka", stockTopic,
+                layout + ", 'sink.transactional-id-prefix' = '" + stockTopic + "'");
+        createTable(tEnv, "ours_sink", COLUMNS, "streamfusion-kafka", oursTopic,
+                layout + ", 'sink.transactional-id-prefix' = '" + oursTopic + "', 'streamfusion.batch-rows' = '100', "
+                        + "'streamfusion.linger' = '10 ms'");
+        StatementSet set = tEnv.createStatementSet();
+        set.addInsertSql("INSERT INTO stock_sink SELECT * FROM src");
+        set.addInsertSql("INSERT INTO ours_sink SELECT * FROM src");
+        set.execute().await();
+
+        Map<Integer, List<String>> stock = TestBroker.read(stockTopic, PARTITIONS);
+        assertSameRecords(stock, TestBroker.read(oursTopic, PARTITIONS), rows, "exactly once, fixed partitioner");
+        // FlinkFixedPartitioner: subtask 0 of 1 writes partition 0 only.
+        assertEquals(rows, stock.get(0).size());
+        assertEquals("null => {\"k_id\":0,\"k_region\":\"r1\",\"id\":13,\"tiny\":13,\"num\":13,"
+                + "\"name\":\"name \\\"13\\\" \u00e9\u4e2d\\\\t/\",\"price\":3.25,\"tiny_decimal\":0.00000000001300,"
+                + "\"score\":1.625,\"flag\":false,\"ts\":\"2025-12-01T12:00:13.013\",\"ts_ltz\":\"2025-12-01T12:00:13.013Z\","
+                + "\"birthday\":\"2026-01-14\",\"payload\":\"YjEz\"}", stock.get(0).get(12));
+        assertTrue(stock.get(0).get(6).contains("\"id\":7,") && !stock.get(0).get(6).contains("\"name\""),
+                "ignore-null-fields drops the null name of row 7: " + stock.get(0).get(6));
+    }
+
+    /**
+     * A view {@code changes}: 2000 upsert changes over 57 keys (INSERT, UPDATE_AFTER, and a DELETE for every
+     * seventh change of a live key), primary key {@code k_id}.
+     *
+     * @return the number of DELETE rows
+     */
+    private static int createChangelogSource(Job job) {
+        List<Row> changes = new ArrayList<>();
+        Set<Long> live = new HashSet<>();
+        int deletes = 0;
+        for (int i = 0; i < 2000; i++) {
+            long key = i % 57;
+            RowKind kind;
+            if (i % 7 == 3 && live.contains(key)) {
+                kind = RowKind.DELETE;
+                live.remove(key);
+                deletes++;
+            } else {
+                kind = live.add(key) ? RowKind.INSERT : RowKind.UPDATE_AFTER;
+            }
+            changes.add(Row.ofKind(kind, key, i % 11 == 0 ? null : "v" + i, new BigDecimal(i).movePointLeft(2)));
+        }
+        DataStream<Row> stream = job.env().fromData(changes,
+                Types.ROW_NAMED(new String[] {"k_id", "name", "price"}, Types.LONG, Types.STRING, Types.BIG_DEC));
+        job.tEnv().createTemporaryView("changes", job.tEnv().fromChangelogStream(stream, Schema.newBuilder()
+                .column("k_id", DataTypes.BIGINT().notNull()).column("name", DataTypes.STRING())
+                .column("price", DataTypes.DECIMAL(38, 18)).primaryKey("k_id").build(), ChangelogMode.upsert()));
+        return deletes;
+    }
+
+    private static final String UPSERT_COLUMNS =
+            "k_id BIGINT, name STRING, price DECIMAL(10, 2), PRIMARY KEY (k_id) NOT ENFORCED";
+    private static final String UPSERT_SELECT = "SELECT k_id, name, CAST(price AS DECIMAL(10, 2)) FROM changes";
+
+    @Test
+    void upsertWithUpdatesAndDeletesExactlyOnce() throws Exception {
+        Job job = job(true);
+        StreamTableEnvironment tEnv = job.tEnv();
+        int deletes = createChangelogSource(job);
+        String layout = ", 'key.format' = 'json', 'value.format' = 'json', 'key.fields-prefix' = 'k_', "
+                + "'value.fields-include' = 'EXCEPT_KEY', 'sink.delivery-guarantee' = 'exactly-once'";
+        String stockTopic = TestBroker.createTopic(admin, "parity-upsert-stock", PARTITIONS);
+        String oursTopic = TestBroker.createTopic(admin, "parity-upsert-ours", PARTITIONS);
+        createTable(tEnv, "stock_sink", UPSERT_COLUMNS, "upsert-kafka", stockTopic,
+                layout + ", 'sink.transactional-id-prefix' = '" + stockTopic + "'");
+        createTable(tEnv, "ours_sink", UPSERT_COLUMNS, "streamfusion-upsert-kafka", oursTopic,
+                layout + ", 'sink.transactional-id-prefix' = '" + oursTopic + "', 'streamfusion.batch-rows' = '128'");
+        StatementSet set = tEnv.createStatementSet();
+        set.addInsertSql("INSERT INTO stock_sink " + UPSERT_SELECT);
+        set.addInsertSql("INSERT INTO ours_sink " + UPSERT_SELECT);
+        set.execute().await();
+
+        Map<Integer, List<String>> stock = TestBroker.read(stockTopic, PARTITIONS);
+        int total = stock.values().stream().mapToInt(List::size).sum();
+        assertSameRecords(stock, TestBroker.read(oursTopic, PARTITIONS), total, "upsert");
+        long tombstones = stock.values().stream().flatMap(List::stream).filter(r -> r.endsWith(" => null")).count();
+        assertEquals(deletes, tombstones, "a tombstone per DELETE");
+        assertTrue(total >= 2000 - 57, "records written: " + total);
+        assertTrue(stock.values().stream().flatMap(List::stream).anyMatch(r -> r.equals("{\"id\":3} => null")),
+                "the tombstone of key 3 carries its key with the prefix stripped");
+    }
+
+    @Test
+    void upsertAtSinkParallelismTwoKeepsEachKeysOrder() throws Exception {
+        Job job = job(false);
+        StreamTableEnvironment tEnv = job.tEnv();
+        createChangelogSource(job);
+        // The source runs at 1, the sinks at 2: rows must be hashed by key so a key's records keep their order.
+        String layout = ", 'key.format' = 'json', 'value.format' = 'json', 'sink.parallelism' = '2'";
+        String stockTopic = TestBroker.createTopic(admin, "parity-upsert-p2-stock", PARTITIONS);
+        String oursTopic = TestBroker.createTopic(admin, "parity-upsert-p2-ours", PARTITIONS);
+        createTable(tEnv, "stock_sink", UPSERT_COLUMNS, "upsert-kafka", stockTopic, layout);
+        createTable(tEnv, "ours_sink", UPSERT_COLUMNS, "streamfusion-upsert-kafka", oursTopic,
+                layout + ", 'streamfusion.batch-rows' = '64'");
+        StatementSet set = tEnv.createStatementSet();
+        set.addInsertSql("INSERT INTO stock_sink " + UPSERT_SELECT);
+        set.addInsertSql("INSERT INTO ours_sink " + UPSERT_SELECT);
+        set.execute().await();
+
+        // Two writers interleave in a partition, so compare per partition and key: the same values in the same order.
+        Map<String, List<String>> stock = byPartitionAndKey(TestBroker.read(stockTopic, PARTITIONS));
+        Map<String, List<String>> ours = byPartitionAndKey(TestBroker.read(oursTopic, PARTITIONS));
+        assertEquals(57, stock.size(), "keys written by the stock connector");
+        assertEquals(stock.keySet(), ours.keySet(), "partition and key of every record");
+        stock.forEach((key, records) -> assertEquals(records, ours.get(key), "records of partition and key " + key));
+    }
+
+    private static Map<String, List<String>> byPartitionAndKey(Map<Integer, List<String>> records) {
+        Map<String, List<String>> byKey = new java.util.TreeMap<>();
+        records.forEach((partition, list) -> {
+            for (String record : list) {
+                String key = record.substring(0, record.indexOf(" => "));
+                byKey.computeIfAbsent(partition + " " + key, k -> new ArrayList<>()).add(record);
+            }
+        });
+        return byKey;
+    }
+}

@@ -1,0 +1,104 @@
+package org.streamfusion.flink.connector;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * The broker the tests run against: {@code kafka.bootstrap.servers}, by default the local one of
+ * {@code kafka/broker start} (127.0.0.1:19092), as in the other broker tests of this repository. A test fails,
+ * never skips, when no broker answers (CI always runs one).
+ */
+final class TestBroker {
+    private static final String DEFAULT_BOOTSTRAP_SERVERS = "127.0.0.1:19092";
+
+    private TestBroker() {
+    }
+
+    /** @return the system property {@code kafka.bootstrap.servers}, or the local broker's address */
+    static String bootstrapServers() {
+        String value = System.getProperty("kafka.bootstrap.servers");
+        return value == null || value.isBlank() || value.startsWith("${") ? DEFAULT_BOOTSTRAP_SERVERS : value.trim();
+    }
+
+    /** @return an admin client, after the broker answered; fails the test otherwise */
+    static Admin admin() throws InterruptedException {
+        Properties props = new Properties();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        Admin admin = Admin.create(props);
+        try {
+            admin.describeCluster().clusterId().get(15, SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            admin.close(Duration.ZERO);
+            fail("No Kafka broker answers at " + bootstrapServers() + " (system property kafka.bootstrap.servers). "
+                    + "Start the local one with `kafka/broker start`, or point the tests at your own cluster with "
+                    + "-Dkafka.bootstrap.servers=host:port.", e);
+        }
+        return admin;
+    }
+
+    /** Creates a topic with a unique name ({@code prefix}-random) and {@code partitions} partitions. */
+    static String createTopic(Admin admin, String prefix, int partitions) throws Exception {
+        String name = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+        admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get(30, SECONDS);
+        return name;
+    }
+
+    /**
+     * Reads a topic from the beginning to the end offsets (with {@code read_committed}, the last stable offsets)
+     * captured at the start.
+     *
+     * @return per partition, the records in offset order as {@code key + " => " + value} ({@code null} for a
+     *     null key or a tombstone)
+     */
+    static Map<Integer, List<String>> read(String topic, int partitions) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        Map<Integer, List<String>> records = new HashMap<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+            List<TopicPartition> all = new ArrayList<>();
+            for (int p = 0; p < partitions; p++) {
+                all.add(new TopicPartition(topic, p));
+                records.put(p, new ArrayList<>());
+            }
+            consumer.assign(all);
+            consumer.seekToBeginning(all);
+            Map<TopicPartition, Long> end = consumer.endOffsets(all);
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (all.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+                if (System.nanoTime() > deadline) {
+                    fail("reading " + topic + " stalled before the end offsets " + end);
+                }
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    records.get(r.partition()).add(text(r.key()) + " => " + text(r.value()));
+                }
+            }
+        }
+        return records;
+    }
+
+    private static String text(byte[] bytes) {
+        return bytes == null ? "null" : new String(bytes, StandardCharsets.UTF_8);
+    }
+}
