@@ -2,15 +2,11 @@ package org.streamfusion.flink.connector;
 
 import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.SINK_PARTITIONER;
 
-import java.util.HashSet;
 import java.util.Optional;
-import java.util.Set;
-import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions;
 import org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicTableFactory;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
-import org.apache.flink.table.factories.DynamicTableSinkFactory;
 
 /**
  * The {@code streamfusion-kafka} table sink: a drop-in for Flink's {@code kafka} connector
@@ -27,11 +23,14 @@ import org.apache.flink.table.factories.DynamicTableSinkFactory;
  * {@code FlinkFixedPartitioner}, as in the stock sink. Plus the {@code streamfusion.} options of
  * {@link StreamFusionOptions}. Sink side only: reading goes through {@code kafka}.
  */
-public final class StreamFusionKafkaTableFactory implements DynamicTableSinkFactory {
+public final class StreamFusionKafkaTableFactory extends StockOptionsFactory {
     /** The connector name in DDL: {@code 'connector' = 'streamfusion-kafka'}. */
     public static final String IDENTIFIER = "streamfusion-kafka";
 
-    private static final KafkaDynamicTableFactory STOCK = new KafkaDynamicTableFactory();
+    /** A factory for Flink's {@code FactoryUtil} (found through {@code META-INF/services}). */
+    public StreamFusionKafkaTableFactory() {
+        super(new KafkaDynamicTableFactory(), IDENTIFIER);
+    }
 
     /**
      * Plans the sink.
@@ -43,7 +42,7 @@ public final class StreamFusionKafkaTableFactory implements DynamicTableSinkFact
      */
     @Override
     public DynamicTableSink createDynamicTableSink(Context context) {
-        SinkPlanning planning = new SinkPlanning(IDENTIFIER, STOCK.factoryIdentifier(), context);
+        SinkPlanning planning = new SinkPlanning(IDENTIFIER, stock().factoryIdentifier(), context);
         planning.rejectCommonUnsupported();
         Configuration options = Configuration.fromMap(context.getCatalogTable().getOptions());
         Optional<String> partitioner = options.getOptional(SINK_PARTITIONER);
@@ -59,36 +58,10 @@ public final class StreamFusionKafkaTableFactory implements DynamicTableSinkFact
                     SinkPlanning.PARTITIONER_ROUND_ROBIN));
         }
         // Flink's own validation of every Flink option, exactly as for 'kafka'.
-        STOCK.createDynamicTableSink(planning.stockContext());
+        stock().createDynamicTableSink(planning.stockContext());
 
         int[] keyProjection = SinkPlanning.keyProjection(options.get(KafkaConnectorOptions.KEY_FIELDS),
                 context.getPhysicalRowDataType());
         return new StreamFusionKafkaDynamicSink(planning.spec(keyProjection, fixed, false), IDENTIFIER);
-    }
-
-    /** @return {@value #IDENTIFIER} */
-    @Override
-    public String factoryIdentifier() {
-        return IDENTIFIER;
-    }
-
-    /** @return the stock {@code kafka} factory's required options ({@code properties.bootstrap.servers}) */
-    @Override
-    public Set<ConfigOption<?>> requiredOptions() {
-        return STOCK.requiredOptions();
-    }
-
-    /** @return the stock {@code kafka} factory's optional options plus {@link StreamFusionOptions}' */
-    @Override
-    public Set<ConfigOption<?>> optionalOptions() {
-        Set<ConfigOption<?>> options = new HashSet<>(STOCK.optionalOptions());
-        options.addAll(SinkPlanning.OWN_OPTIONS);
-        return options;
-    }
-
-    /** @return the stock {@code kafka} factory's forwarded options */
-    @Override
-    public Set<ConfigOption<?>> forwardOptions() {
-        return STOCK.forwardOptions();
     }
 }

@@ -1,11 +1,7 @@
 package org.streamfusion.flink.connector;
 
-import java.util.HashSet;
-import java.util.Set;
-import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.streaming.connectors.kafka.table.UpsertKafkaDynamicTableFactory;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
-import org.apache.flink.table.factories.DynamicTableSinkFactory;
 
 /**
  * The {@code streamfusion-upsert-kafka} table sink: a drop-in for Flink's {@code upsert-kafka} connector
@@ -21,11 +17,14 @@ import org.apache.flink.table.factories.DynamicTableSinkFactory;
  * {@code sink.buffer-flush.interval} enabled, and everything {@link StreamFusionKafkaTableFactory} lists as
  * unsupported (another format, {@code topic-pattern}, several topics, persisted metadata columns...).
  */
-public final class StreamFusionUpsertKafkaTableFactory implements DynamicTableSinkFactory {
+public final class StreamFusionUpsertKafkaTableFactory extends StockOptionsFactory {
     /** The connector name in DDL: {@code 'connector' = 'streamfusion-upsert-kafka'}. */
     public static final String IDENTIFIER = "streamfusion-upsert-kafka";
 
-    private static final UpsertKafkaDynamicTableFactory STOCK = new UpsertKafkaDynamicTableFactory();
+    /** A factory for Flink's {@code FactoryUtil} (found through {@code META-INF/services}). */
+    public StreamFusionUpsertKafkaTableFactory() {
+        super(new UpsertKafkaDynamicTableFactory(), IDENTIFIER);
+    }
 
     /**
      * Plans the sink.
@@ -37,42 +36,16 @@ public final class StreamFusionUpsertKafkaTableFactory implements DynamicTableSi
      */
     @Override
     public DynamicTableSink createDynamicTableSink(Context context) {
-        SinkPlanning planning = new SinkPlanning(IDENTIFIER, STOCK.factoryIdentifier(), context);
+        SinkPlanning planning = new SinkPlanning(IDENTIFIER, stock().factoryIdentifier(), context);
         planning.rejectCommonUnsupported();
         planning.rejectBufferFlush();
         // Flink's own validation of every Flink option, exactly as for 'upsert-kafka'.
-        STOCK.createDynamicTableSink(planning.stockContext());
+        stock().createDynamicTableSink(planning.stockContext());
 
         // As UpsertKafkaDynamicTableFactory.createKeyValueProjections: the primary key is the key.fields.
         int[] keyProjection = SinkPlanning.keyProjection(
                 context.getCatalogTable().getResolvedSchema().getPrimaryKey().orElseThrow().getColumns(),
                 context.getPhysicalRowDataType());
         return new StreamFusionKafkaDynamicSink(planning.spec(keyProjection, false, true), IDENTIFIER);
-    }
-
-    /** @return {@value #IDENTIFIER} */
-    @Override
-    public String factoryIdentifier() {
-        return IDENTIFIER;
-    }
-
-    /** @return the stock {@code upsert-kafka} factory's required options */
-    @Override
-    public Set<ConfigOption<?>> requiredOptions() {
-        return STOCK.requiredOptions();
-    }
-
-    /** @return the stock {@code upsert-kafka} factory's optional options plus {@link StreamFusionOptions}' */
-    @Override
-    public Set<ConfigOption<?>> optionalOptions() {
-        Set<ConfigOption<?>> options = new HashSet<>(STOCK.optionalOptions());
-        options.addAll(SinkPlanning.OWN_OPTIONS);
-        return options;
-    }
-
-    /** @return the stock {@code upsert-kafka} factory's forwarded options */
-    @Override
-    public Set<ConfigOption<?>> forwardOptions() {
-        return STOCK.forwardOptions();
     }
 }
