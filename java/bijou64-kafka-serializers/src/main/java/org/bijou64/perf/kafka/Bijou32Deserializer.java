@@ -20,15 +20,28 @@ import org.bijou64.Mapping;
  * an error. The {@link ByteBuffer} overload leaves the buffer's position unchanged.
  */
 public class Bijou32Deserializer implements Deserializer<Integer> {
-    private volatile IntCodec codec = Bijou32.codec(Mapping.UNSIGNED, Bijou64SerdeConfig.PER_RECORD_DEFAULT);
+    /** The mapping fixed in code ({@link Bijou64Serdes}), or null: then {@code bijou64.mapping} decides. */
+    private final Mapping pinned;
+    private volatile IntCodec codec;
 
     /** Kafka instantiates deserializers reflectively through this constructor. */
     public Bijou32Deserializer() {
+        this(null);
     }
 
+    /** @param pinned the mapping to use whatever the configs say (they may only repeat it), or null */
+    Bijou32Deserializer(Mapping pinned) {
+        this.pinned = pinned;
+        this.codec = Bijou32.codec(pinned == null ? Mapping.UNSIGNED : pinned, Bijou64SerdeConfig.PER_RECORD_DEFAULT);
+    }
+
+    /**
+     * @throws org.apache.kafka.common.config.ConfigException for a bad {@code bijou64.*} value, or a
+     *     {@code bijou64.mapping} other than the one this instance was made with
+     */
     @Override
     public void configure(Map<String, ?> configs, boolean isKey) {
-        codec = Bijou64SerdeConfig.from(configs).intCodec();
+        codec = Bijou64SerdeConfig.from(configs).intCodec(pinned);
     }
 
     /**

@@ -100,11 +100,29 @@ public final class Bijou64SerdeConfig extends AbstractConfig {
         }
     }
 
-    LongCodec longCodec() {
-        return Bijou64.codec(mapping(), implementation());
+    /**
+     * @param pinned the mapping fixed in code, or null for the configured one
+     * @throws ConfigException when {@code bijou64.mapping} is set to another mapping than {@code pinned}: a
+     *     producer and a consumer that disagree on the mapping read each other's values wrongly
+     */
+    LongCodec longCodec(Mapping pinned) {
+        return Bijou64.codec(mapping(pinned), implementation());
     }
 
-    IntCodec intCodec() {
-        return Bijou32.codec(mapping(), implementation());
+    /** As {@link #longCodec(Mapping)}, for bijou32. */
+    IntCodec intCodec(Mapping pinned) {
+        return Bijou32.codec(mapping(pinned), implementation());
+    }
+
+    private Mapping mapping(Mapping pinned) {
+        if (pinned == null) {
+            return mapping();
+        }
+        if (originals().containsKey(MAPPING_CONFIG) && mapping() != pinned) {
+            throw new ConfigException(MAPPING_CONFIG, getString(MAPPING_CONFIG), "this serde was created for the "
+                    + pinned.name().toLowerCase(Locale.ROOT) + " mapping (Bijou64Serdes); remove the setting or use "
+                    + "the same mapping");
+        }
+        return pinned;
     }
 }

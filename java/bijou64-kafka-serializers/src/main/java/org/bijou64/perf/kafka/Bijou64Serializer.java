@@ -16,15 +16,28 @@ import org.bijou64.Mapping;
  * unsigned mapping. null serializes to null, so tombstones stay tombstones. Thread-safe once configured.
  */
 public class Bijou64Serializer implements Serializer<Long> {
-    private volatile LongCodec codec = Bijou64.codec(Mapping.UNSIGNED, Bijou64SerdeConfig.PER_RECORD_DEFAULT);
+    /** The mapping fixed in code ({@link Bijou64Serdes}), or null: then {@code bijou64.mapping} decides. */
+    private final Mapping pinned;
+    private volatile LongCodec codec;
 
     /** Kafka instantiates serializers reflectively through this constructor. */
     public Bijou64Serializer() {
+        this(null);
     }
 
+    /** @param pinned the mapping to use whatever the configs say (they may only repeat it), or null */
+    Bijou64Serializer(Mapping pinned) {
+        this.pinned = pinned;
+        this.codec = Bijou64.codec(pinned == null ? Mapping.UNSIGNED : pinned, Bijou64SerdeConfig.PER_RECORD_DEFAULT);
+    }
+
+    /**
+     * @throws org.apache.kafka.common.config.ConfigException for a bad {@code bijou64.*} value, or a
+     *     {@code bijou64.mapping} other than the one this instance was made with
+     */
     @Override
     public void configure(Map<String, ?> configs, boolean isKey) {
-        codec = Bijou64SerdeConfig.from(configs).longCodec();
+        codec = Bijou64SerdeConfig.from(configs).longCodec(pinned);
     }
 
     /**

@@ -4,7 +4,10 @@
  * instead of {@code LongSerializer}'s 8), {@link org.bijou64.perf.kafka.Bijou32Serializer} and
  * {@link org.bijou64.perf.kafka.Bijou32Deserializer} for {@code Integer} (bijou32), and their configuration,
  * {@link org.bijou64.perf.kafka.Bijou64SerdeConfig} ({@code bijou64.mapping}, {@code bijou64.implementation},
- * {@code bijou64.useJava}, read in {@code configure(configs, isKey)}). The deserializers are strict: bytes
+ * {@code bijou64.useJava}, read in {@code configure(configs, isKey)}). For Kafka Streams,
+ * {@link org.bijou64.perf.kafka.Bijou64Serde} and {@link org.bijou64.perf.kafka.Bijou32Serde} pair them, and
+ * {@link org.bijou64.perf.kafka.Bijou64Serdes} makes them as {@code Serdes} does ({@code Bijou64Serdes.Long()}).
+ * The deserializers are strict: bytes
  * that are not exactly one canonical value become Kafka's
  * {@link org.apache.kafka.common.errors.SerializationException} with a hex preview, never a wrong number;
  * null stays null, so tombstones stay tombstones.
