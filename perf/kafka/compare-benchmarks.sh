@@ -11,10 +11,11 @@ set -euo pipefail
 usage() {
   cat <<'EOF'
 usage: compare-benchmarks.sh [--ci] [--distribution D[,D...]] [--modes M[,M...]] [--compression C[,C...]]
-                             [--seed S] [--keep-topics] [--results-dir DIR] [--rebuild] N ITERATIONS TOPIC BOOTSTRAP
+                             [--seed S] [--min-pass-seconds S] [--min-rounds R] [--keep-topics]
+                             [--results-dir DIR] [--rebuild] N ITERATIONS TOPIC BOOTSTRAP
 
-  N               records per iteration
-  ITERATIONS      measured iterations per run (one warm-up iteration runs first and is discarded)
+  N               the fewest records per pass (raised until the slowest mode's pass lasts --min-pass-seconds)
+  ITERATIONS      the fewest measured rounds (and at least --min-rounds); a warm-up round runs first, discarded
   TOPIC           base name of the per-run topics: TOPIC-<distribution>-<mode>-<compression>-<UTC>
   BOOTSTRAP       Kafka bootstrap servers, e.g. 127.0.0.1:19092 (the local broker: kafka/broker start)
   --ci            plain progress lines on stderr (no carriage-return animation)
@@ -22,12 +23,17 @@ usage: compare-benchmarks.sh [--ci] [--distribution D[,D...]] [--modes M[,M...]]
   --modes         long, bijou, bijou-java, bijou-zigzag, rust-long, rust-bijou (default: all six)
   --compression   producer compression.type values (default none,zstd)
   --seed          seed of the uniform and mixed distributions
+  --min-pass-seconds  shortest measured pass to calibrate N for (default 2; 0 keeps N as given: a quick run)
+  --min-rounds    fewest measured rounds whatever ITERATIONS says (default 5; 1 for a quick run)
   --keep-topics   do not delete the per-run topics
   --results-dir   where results-<UTC>.csv and results-<UTC>.png go (default perf/kafka/results)
   --rebuild       rebuild the Maven modules and the streamfusion binary even if they look up to date
 
-example: perf/kafka/compare-benchmarks.sh --ci --distribution sequential,mixed 50000 5 bijou64-benchmark-topic 127.0.0.1:19092
-environment: COMPARE_JAVA_OPTS (default "-Xms1g -Xmx2g"), MVN (default mvn), CARGO (default cargo),
+Each Java mode runs in a JVM of its own (ModeWorker, started by the coordinator CompareBenchmarks), one pass at a time.
+
+example: perf/kafka/compare-benchmarks.sh --ci --distribution sequential,mixed --min-pass-seconds 2 50000 5 bijou64-benchmark-topic 127.0.0.1:19092
+quick:   perf/kafka/compare-benchmarks.sh --ci --min-pass-seconds 0 --min-rounds 1 --distribution boundary 2000 1 bijou64-smoke 127.0.0.1:19092
+environment: COMPARE_JAVA_OPTS (each mode's worker JVM; default "-Xms1g -Xmx2g"), MVN (default mvn), CARGO (default cargo),
              STREAMFUSION_BENCH_BIN (a prebuilt streamfusion-bench binary to use instead of building perf/rust)
 EOF
 }
@@ -50,7 +56,7 @@ while [[ $# -gt 0 ]]; do
     --ci|--keep-topics) java_args+=("$1"); shift ;;
     --results-dir) [[ $# -ge 2 ]] || { usage >&2; exit 2; }; results_dir="$2"; shift 2 ;;
     --results-dir=*) results_dir="${1#*=}"; shift ;;
-    --distribution|--distributions|--mode|--modes|--compression|--compressions|--seed)
+    --distribution|--distributions|--mode|--modes|--compression|--compressions|--seed|--min-pass-seconds|--min-rounds)
       [[ $# -ge 2 ]] || { echo "compare-benchmarks: $1 needs a value" >&2; usage >&2; exit 2; }
       java_args+=("$1" "$2"); shift 2 ;;
     --*=*) java_args+=("$1"); shift ;;
@@ -122,10 +128,10 @@ stamp="$(date -u +%Y%m%dT%H%M%S)"
 csv="$results_dir/results-$stamp.csv"
 png="$results_dir/results-$stamp.png"
 status=0
-# shellcheck disable=SC2086 # COMPARE_JAVA_OPTS is a list of JVM options
-java ${COMPARE_JAVA_OPTS:--Xms1g -Xmx2g} -cp "$jar:$(cat "$classpath_file")" \
+# The coordinator only holds the values and the results; the workers it starts get COMPARE_JAVA_OPTS.
+java -Xmx1g -cp "$jar:$(cat "$classpath_file")" \
   org.bijou64.perf.compare.CompareBenchmarks --results-dir "$results_dir" --stamp "$stamp" \
-  --rust-bench "$streamfusion" "${java_args[@]}" || status=$?
+  --worker-java-opts "${COMPARE_JAVA_OPTS:--Xms1g -Xmx2g}" --rust-bench "$streamfusion" "${java_args[@]}" || status=$?
 
 # --- the chart beside the CSV ---------------------------------------------------------------------------------
 if [[ -s "$csv" ]]; then

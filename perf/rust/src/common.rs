@@ -241,10 +241,10 @@ mod tests {
             settings_line(settings),
             "batch.size=524288 linger.ms=20 acks=all enable.idempotence=true"
         );
-        assert_eq!(RESULT_COLUMNS.len(), 35);
+        assert_eq!(RESULT_COLUMNS.len(), 43);
         assert!(results_header().starts_with("benchmark,workload,mode,implementation,compression,"));
         assert!(results_header()
-            .ends_with(",verified,baseline,ratio_vs_baseline,encode_ratio_vs_baseline,problem"));
+            .ends_with(",paired_faster,paired_slower,verdict,problem"));
     }
 
     #[test]

@@ -96,24 +96,36 @@ public final class ResultsSchema {
 
     /**
      * The cells of one CSV line by column name, as another tool (e.g. {@code streamfusion-bench bench}) wrote
-     * it under {@code header}.
+     * it under {@code header}. The header may name fewer columns than this schema, in any order (a tool built
+     * before columns were added to the schema); the columns it does not name read as empty, as unmeasured
+     * figures do.
      *
-     * @throws IllegalArgumentException when the header is not this schema's, or the line has another number of
-     *     cells
+     * @return every column of this schema, in its order, to the cell under that name (empty when not named)
+     * @throws IllegalArgumentException when the header names a column this schema does not have, or names one
+     *     twice, or the line has another number of cells than the header
      */
     public static Map<String, String> parse(String header, String line) {
-        if (!header.strip().equals(header())) {
-            throw new IllegalArgumentException("a results header other than this schema's: '" + header.strip()
-                    + "' (expected '" + header() + "')");
+        List<String> names = split(header.strip());
+        for (int i = 0; i < names.size(); i++) {
+            if (!BY_NAME.containsKey(names.get(i))) {
+                throw new IllegalArgumentException("a results header with a column this schema does not have: '"
+                        + names.get(i) + "' in '" + header.strip() + "'");
+            }
+            if (names.subList(0, i).contains(names.get(i))) {
+                throw new IllegalArgumentException("the results header names " + names.get(i) + " twice");
+            }
         }
         List<String> cells = split(line);
-        if (cells.size() != COLUMNS.size()) {
-            throw new IllegalArgumentException("'" + line + "' has " + cells.size() + " cells, the schema "
-                    + COLUMNS.size() + " columns");
+        if (cells.size() != names.size()) {
+            throw new IllegalArgumentException("'" + line + "' has " + cells.size() + " cells, its header "
+                    + names.size() + " columns");
         }
         Map<String, String> out = new LinkedHashMap<>();
+        for (Column column : COLUMNS) {
+            out.put(column.name(), "");
+        }
         for (int i = 0; i < cells.size(); i++) {
-            out.put(COLUMNS.get(i).name(), cells.get(i));
+            out.put(names.get(i), cells.get(i));
         }
         return out;
     }

@@ -61,10 +61,25 @@ class ResultsSchemaTest {
         IllegalArgumentException kind = assertThrows(IllegalArgumentException.class,
                 () -> row.set("records", 1.5));
         assertEquals("records holds COUNT, not NUMBER", kind.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> ResultsSchema.parse("mode,compression", "a,b"));
+        IllegalArgumentException foreign = assertThrows(IllegalArgumentException.class,
+                () -> ResultsSchema.parse("mode,distribution", "a,b"));
+        assertEquals("a results header with a column this schema does not have: 'distribution' in"
+                + " 'mode,distribution'", foreign.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ResultsSchema.parse("mode,mode", "a,b"), "twice");
         assertThrows(IllegalArgumentException.class, () -> ResultsSchema.parse(ResultsSchema.header(), "a,b"));
         assertThrows(IllegalArgumentException.class, () -> ResultsSchema.split("\"open"));
         assertThrows(IllegalArgumentException.class, () -> ResultsSchema.split("\"a\"b,c"));
+    }
+
+    @Test
+    void anOlderHeaderReadsByNameWithTheNewColumnsEmpty() {
+        Map<String, String> parsed = ResultsSchema.parse("compression,mode,verified", "zstd,rust-long,true");
+        assertEquals(ResultsSchema.columns().size(), parsed.size());
+        assertEquals("rust-long", parsed.get("mode"));
+        assertEquals("zstd", parsed.get("compression"));
+        assertEquals("true", parsed.get("verified"));
+        assertEquals("", parsed.get("broker_bytes_per_record"));
+        assertEquals(List.copyOf(parsed.keySet()).get(0), "benchmark", "in the schema's order");
     }
 
     @Test

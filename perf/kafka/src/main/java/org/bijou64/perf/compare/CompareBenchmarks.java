@@ -27,7 +27,8 @@ import org.bijou64.perf.common.ProducerSettings;
  * builds the classpath; the arguments are the script's ({@link Options#USAGE}) plus {@code --results-dir}.
  *
  * <p>For each distribution and each compression, {@link ProducerComparison} runs every mode, each producing
- * to its own topic, with the modes' passes interleaved. The results go to stdout as a table and to {@code results-<UTC>.csv};
+ * to its own topic from a JVM of its own ({@link ModeWorker}), with the modes' passes interleaved and long enough
+ * to measure ({@code --min-pass-seconds}). The results go to stdout as a table and to {@code results-<UTC>.csv};
  * progress goes to stderr.
  *
  * <p>Exit status: 0 all runs verified; 1 an error stopped the benchmark (e.g. no broker); 2 bad arguments;
@@ -86,17 +87,12 @@ public final class CompareBenchmarks {
             }
             out.println();
             out.flush();
-            ProducerComparison comparison = new ProducerComparison(options, admin, progress, stamp);
-            ValueGenerator generator = new ValueGenerator(options.rustBench());
+            ProducerComparison comparison = new ProducerComparison(options, admin, progress, stamp,
+                    new ValueGenerator(options.rustBench()));
             for (Distribution distribution : options.distributions()) {
-                long[] values = generator.generate(distribution, options.messages(), options.seed());
-                Long[] boxed = new Long[values.length];
-                for (int i = 0; i < values.length; i++) {
-                    boxed[i] = values[i];
-                }
                 List<RunResult> rows = new ArrayList<>();
                 for (String compression : options.compressions()) {
-                    rows.addAll(comparison.runAll(distribution, values, boxed, options.modes(), compression));
+                    rows.addAll(comparison.runAll(distribution, options.modes(), compression));
                 }
                 rows.forEach(table::add);
                 table.appendCsv(csv, rows);
@@ -105,9 +101,14 @@ public final class CompareBenchmarks {
         out.println();
         table.print(out);
         out.println();
-        out.println("msgs/s: records per second of one producer thread, median of " + options.iterations()
-                + " iteration(s) of " + options.messages() + " records after one warm-up; vs long: median / median"
-                + " of long (rust-long for the rust-* modes) with the same distribution and compression.");
+        out.println("msgs/s: records per second of one producer thread, median (min, max) of " + options.rounds()
+                + " measured round(s) of `records` records after the warm-up; pass s: median wall time of a pass;"
+                + " CPU us/rec: median process CPU of the mode's JVM per record; value B: value bytes per record as"
+                + " the producer reported them; broker B: partition log size after the run / records in it (batch"
+                + " headers and compression included); vs long: median / median of long (rust-long for the rust-*"
+                + " modes); paired: median over the rounds of (mode / long in the same round), its range, and the"
+                + " rounds the mode was faster. Verdict: faster or slower only when every one of at least "
+                + PairedRatios.MIN_ROUNDS + " rounds agrees.");
         Set<String> warnings = new LinkedHashSet<>();
         for (RunResult r : table.results()) {
             if (!r.verified()) {
@@ -133,16 +134,22 @@ public final class CompareBenchmarks {
         out.println("  bijou64     default implementation " + Bijou64.implementation()
                 + Bijou64.nativeVersion().map(v -> ", native library " + v)
                         .orElse(Bijou64.nativeLoadError().map(e -> ", native library not loaded: " + e).orElse("")));
-        out.println("  workload    " + options.messages() + " records per iteration, 1 warm-up + "
-                + options.iterations() + " measured iterations per run, seed " + options.seed() + ", distributions "
+        out.println("  workload    at least " + options.messages() + " records per pass"
+                + (options.minPassSeconds() > 0 ? ", raised until the slowest mode's pass lasts "
+                        + options.minPassSeconds() + " s" : "") + "; warm-up + " + options.rounds()
+                + " measured rounds per run, seed " + options.seed() + ", distributions "
                 + options.distributions().stream().map(Distribution::cliName).collect(Collectors.joining(",")));
         out.println("  values      " + options.rustBench() + " values: the one generator of every mode");
         out.println("  producer    " + ProducerSettings.line()
                 + " compression.type=" + String.join("|", options.compressions()) + ", key=null, 1 partition RF 1");
         out.println("  timing      one producer per run, created and given metadata before the clock; clock runs from"
                 + " the first send() until flush() returned and every callback completed without error");
-        out.println("  order       per distribution and compression: a warm-up round (one discarded pass per mode), then "
-                + options.iterations() + " measured rounds; the modes take turns, rotating who goes first");
+        out.println("  jvms        one worker JVM per Java mode (" + ModeWorker.class.getSimpleName() + ", this classpath"
+                + (options.workerJavaOptions().isEmpty() ? "" : ", " + String.join(" ", options.workerJavaOptions()))
+                + "), driven one pass at a time: only one mode runs at a time");
+        out.println("  order       per distribution and compression: a warm-up round (one discarded pass per mode; again"
+                + " after each calibration of N), then " + options.rounds() + " measured rounds; the modes take turns,"
+                + " rotating who goes first");
         if (options.modes().stream().anyMatch(Mode::isRust)) {
             out.println("  rust        " + options.rustBench() + ": after the Java modes of each distribution and"
                     + " compression, one process per rust-* mode (rdkafka) with the same producer settings (plus"

@@ -20,8 +20,11 @@ import java.util.regex.Pattern;
  * @param compressions the producer {@code compression.type}s to run
  * @param seed the seed of the random distributions
  * @param keepTopics keep the per-run topics instead of deleting them after verification
- * @param messages records per iteration (N)
- * @param iterations measured iterations per run, after one discarded warm-up
+ * @param messages the fewest records per pass (N); calibration may raise it to reach {@code minPassSeconds}
+ * @param iterations the fewest measured rounds (ITERATIONS); {@link #rounds()} also honours {@code minRounds}
+ * @param minPassSeconds the shortest measured pass, in seconds, that calibration aims for; 0 keeps N as given
+ * @param minRounds the fewest measured rounds whatever ITERATIONS says
+ * @param workerJavaOptions the JVM options of each mode's worker JVM ({@link ModeWorker}), e.g. the heap size
  * @param topic the base name of the per-run topics
  * @param bootstrap the Kafka bootstrap servers
  * @param resultsDir where {@code results-<UTC>.csv} is written
@@ -38,21 +41,30 @@ public record Options(
         boolean keepTopics,
         int messages,
         int iterations,
+        double minPassSeconds,
+        int minRounds,
+        List<String> workerJavaOptions,
         String topic,
         String bootstrap,
         Path resultsDir,
         Path rustBench,
         String stamp) {
 
+    /** The default {@code --min-pass-seconds}. */
+    public static final double DEFAULT_MIN_PASS_SECONDS = 2;
+    /** The default {@code --min-rounds}. */
+    public static final int DEFAULT_MIN_ROUNDS = 5;
+
     /** The usage line, also printed by compare-benchmarks.sh. */
     public static final String USAGE = "usage: compare-benchmarks.sh [--ci] [--distribution D[,D...]] [--modes M[,M...]]"
-            + " [--compression C[,C...]] [--seed S] [--keep-topics] [--results-dir DIR] --rust-bench BIN [--stamp S]"
+            + " [--compression C[,C...]] [--seed S] [--min-pass-seconds S] [--min-rounds R] [--keep-topics]"
+            + " [--results-dir DIR] [--worker-java-opts OPTS] --rust-bench BIN [--stamp S]"
             + " N ITERATIONS TOPIC BOOTSTRAP";
 
     /** The option details printed after {@link #USAGE}. */
     public static final String HELP = """
-              N                 records per iteration
-              ITERATIONS        measured iterations per run (one warm-up iteration runs first and is discarded)
+              N                 the fewest records per pass (calibration raises it, see --min-pass-seconds)
+              ITERATIONS        the fewest measured rounds (see --min-rounds); a warm-up round runs first, discarded
               TOPIC             base name of the per-run topics: TOPIC-<distribution>-<mode>-<compression>-<UTC>
               BOOTSTRAP         Kafka bootstrap servers, e.g. 127.0.0.1:19092
               --ci              plain progress lines on stderr (no carriage-return animation)
@@ -61,12 +73,16 @@ public record Options(
                                 (default: all six)
               --compression     producer compression.type values (default none,zstd)
               --seed            seed of the uniform and mixed distributions (default %d)
+              --min-pass-seconds  after the warm-up, raise N until the slowest mode's pass lasts at least this many
+                                seconds (default %s; 0 keeps N as given)
+              --min-rounds      the fewest measured rounds whatever ITERATIONS says (default %d)
+              --worker-java-opts  JVM options of each mode's worker JVM, space-separated (default none)
               --keep-topics     do not delete the per-run topics
               --results-dir     where results-<UTC>.csv goes (default: the current directory)
               --rust-bench      the streamfusion-bench binary, which generates the values and runs the rust-* modes
                                 (required; compare-benchmarks.sh builds and passes it)
               --stamp           the UTC stamp yyyyMMdd'T'HHmmss of the CSV and topic names (default: now)
-            """.formatted(Distribution.DEFAULT_SEED);
+            """.formatted(Distribution.DEFAULT_SEED, DEFAULT_MIN_PASS_SECONDS, DEFAULT_MIN_ROUNDS);
 
     private static final Set<String> COMPRESSIONS = Set.of("none", "gzip", "snappy", "lz4", "zstd");
     private static final Pattern TOPIC_NAME = Pattern.compile("[a-zA-Z0-9._-]{1,180}");
@@ -88,6 +104,9 @@ public record Options(
         Path resultsDir = Path.of(".");
         Path rustBench = null;
         String stamp = null;
+        double minPassSeconds = DEFAULT_MIN_PASS_SECONDS;
+        int minRounds = DEFAULT_MIN_ROUNDS;
+        List<String> workerJavaOptions = List.of();
         List<String> positional = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -125,6 +144,10 @@ public record Options(
                 case "--results-dir" -> resultsDir = Path.of(value);
                 case "--rust-bench" -> rustBench = Path.of(value);
                 case "--stamp" -> stamp = value;
+                case "--min-pass-seconds" -> minPassSeconds = parseSeconds(value);
+                case "--min-rounds" -> minRounds = parsePositive(value, "--min-rounds");
+                case "--worker-java-opts" -> workerJavaOptions = value.isBlank() ? List.of()
+                        : List.of(value.strip().split("\\s+"));
                 default -> throw new IllegalArgumentException("unknown option " + arg);
             }
         }
@@ -155,8 +178,27 @@ public record Options(
         } else if (!STAMP.matcher(stamp).matches()) {
             throw new IllegalArgumentException("--stamp '" + stamp + "' must look like 20260101T120000");
         }
-        return new Options(ci, distributions, modes, compressions, seed, keepTopics, messages, iterations, topic,
-                bootstrap, resultsDir, rustBench, stamp);
+        return new Options(ci, distributions, modes, compressions, seed, keepTopics, messages, iterations,
+                minPassSeconds, minRounds, workerJavaOptions, topic, bootstrap, resultsDir, rustBench, stamp);
+    }
+
+    /** @return the measured rounds: the larger of ITERATIONS and {@code --min-rounds} */
+    public int rounds() {
+        return Math.max(iterations, minRounds);
+    }
+
+    private static double parseSeconds(String text) {
+        double value;
+        try {
+            value = Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            value = Double.NaN;
+        }
+        if (!(value >= 0 && value <= 600)) {
+            throw new IllegalArgumentException("--min-pass-seconds must be a number of seconds from 0 to 600, got '"
+                    + text + "'");
+        }
+        return value;
     }
 
     private static <T> List<T> parseList(String csv, Function<String, T> parser) {

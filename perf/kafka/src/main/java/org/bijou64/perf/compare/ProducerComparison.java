@@ -1,83 +1,73 @@
 package org.bijou64.perf.compare;
 
+import java.io.BufferedOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListOffsetsOptions;
-import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.Callback;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.clients.admin.ReplicaInfo;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.SerializationException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.Serializer;
-import org.bijou64.perf.common.ProducerSettings;
 
 /**
- * The runs of one (distribution, compression): one per mode, each with its own topic and producer. The Java modes
- * run in this JVM as described below; the Rust modes run afterwards, one {@code streamfusion-bench bench} process each
- * ({@link RustBench}), with the same settings, timed region and verification.
+ * The runs of one (distribution, compression): one per mode, each with its own topic. The Java modes run as
+ * described below, each in a JVM of its own ({@link ModeWorker}); the Rust modes run afterwards, one
+ * {@code streamfusion-bench bench} process each ({@link RustBench}), with the same N, rounds, settings, timed region
+ * and verification.
  *
  * <h2>Order</h2>
- * The passes of the modes are interleaved: round 0 is every mode's warm-up pass, then round r runs one
- * measured pass of every mode, starting with a different mode each round. JIT compilation of the shared
- * producer path, GC and broker background work therefore fall on all modes alike instead of on whichever
- * mode runs first.
+ * This process (the coordinator) starts one worker JVM per Java mode, with its own classpath and
+ * {@link Options#workerJavaOptions()}; each worker creates its topic and producer up front and then waits for
+ * commands ({@link WorkerProtocol}). The coordinator asks for one pass at a time, so only one worker runs at a time:
+ * a warm-up round (one pass per mode, discarded); then, while the slowest mode's pass lasted less than
+ * {@link Options#minPassSeconds()}, N is raised ({@link Calibration}), the values regenerated with the new N and
+ * another warm-up round run (at most {@value #MAX_CALIBRATIONS} times); then {@link Options#rounds()} measured
+ * rounds, one pass per mode each, the first mode rotating from round to round. A round's passes run back to back,
+ * which is what the paired ratios ({@link PairedRatios}) compare.
  *
- * <h2>What is timed</h2>
- * Each mode's producer is created, and its topic's metadata fetched, <em>before</em> any timed region, once
- * per run; the warm-up pass then opens the connections, obtains the idempotent producer id and warms the
- * JIT. A timed pass starts at the first {@code send()} of N records and ends when {@code flush()} has
- * returned and every send callback has completed without error. Serialization happens inside
- * {@code send()} on the calling thread, so it is inside the timed region; the values are boxed to
- * {@code Long} before it, so boxing is not.
- *
- * <h2>What is verified</h2>
- * After the producers are closed, each topic's end offset is read ({@code read_committed}) and a consumer
- * with the mode's deserializer reads from the beginning to that offset. Every record must equal the value
- * sent at that position (the values repeated once per pass, warm-up included), and the count must match.
- * The mean serialized value size is the sum of {@link RecordMetadata#serializedValueSize()} the producer
- * reported for every record, cross-checked against the sizes of the records read back.
+ * <h2>What is measured</h2>
+ * Per pass, the worker's wall time and process CPU time (see {@link ModeWorker}). After every pass the worker
+ * verifies its topic; then the partition's log size on the broker ({@code Admin.describeLogDirs}: record batch
+ * headers and compression included) is divided by the records in the log (its end offset; every pass, warm-up
+ * included, holds the same kind of records).
  */
 final class ProducerComparison {
 
+    /** The most calibration steps: each multiplies N by at least the shortfall, so 3 reach the target. */
+    static final int MAX_CALIBRATIONS = 3;
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
-    /** A verification that receives nothing for this long gives up. */
-    private static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration START_TIMEOUT = Duration.ofMinutes(2);
+    /** A pass, a values file or a verification taking longer than this stops the worker. */
+    private static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(10);
 
     private final Options options;
     private final Admin admin;
     private final Progress progress;
     private final String stamp;
+    private final ValueGenerator generator;
     private final RustBench rustBench;
 
-    ProducerComparison(Options options, Admin admin, Progress progress, String stamp) {
+    ProducerComparison(Options options, Admin admin, Progress progress, String stamp, ValueGenerator generator) {
         this.options = options;
         this.admin = admin;
         this.progress = progress;
         this.stamp = stamp;
+        this.generator = generator;
         this.rustBench = new RustBench(options, progress);
     }
 
@@ -86,114 +76,191 @@ final class ProducerComparison {
         return options.topic() + "-" + distribution.cliName() + "-" + mode.cliName() + "-" + compression + "-" + stamp;
     }
 
-    /** The state of one mode's run while the rounds go on. */
+    /**
+     * The command line of a Java mode's worker JVM: this JVM's {@code java}, {@link Options#workerJavaOptions()},
+     * this JVM's classpath, {@link ModeWorker} and its four arguments.
+     */
+    List<String> workerCommand(Mode mode, String compression, String topic) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(options.workerJavaOptions());
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ModeWorker.class.getName(),
+                mode.cliName(), compression, topic, options.bootstrap()));
+        return command;
+    }
+
+    /** The state of one Java mode's run while the rounds go on. */
     private static final class Lane {
         final Mode mode;
         final String topic;
         final String label;
-        final double[] rates;
+        final WorkerProtocol.PassReply[] passes;
+        WorkerProcess worker;
         String implementation = "?";
-        KafkaProducer<byte[], Long> producer;
-        long producedValueBytes;
-        int passesDone;
         boolean topicCreated;
+        long valueBytes;
+        long records;
         String problem;
 
-        Lane(Mode mode, String topic, String label, int iterations) {
+        Lane(Mode mode, String topic, String label, int rounds) {
             this.mode = mode;
             this.topic = topic;
             this.label = label;
-            this.rates = new double[iterations];
+            this.passes = new WorkerProtocol.PassReply[rounds];
         }
     }
 
     /**
      * Runs every mode for one (distribution, compression): first the Java modes, interleaved, then each Rust mode
-     * with {@link RustBench}. Never throws for a failure of a run itself: that run's result is then not verified
-     * and names the problem.
+     * with {@link RustBench} at the N the Java modes were calibrated to. Never throws for a failure of a run itself:
+     * that run's result is then not verified and names the problem.
      *
-     * @param values the values, in send order
-     * @param boxed the same values boxed, so boxing stays out of the timed region
      * @return one result per mode, in the order of {@code modes}
+     * @throws IOException when the values cannot be generated or written
      */
-    List<RunResult> runAll(Distribution distribution, long[] values, Long[] boxed, List<Mode> modes,
-            String compression) {
+    List<RunResult> runAll(Distribution distribution, List<Mode> modes, String compression)
+            throws IOException, InterruptedException {
         Map<Mode, RunResult> byMode = new EnumMap<>(Mode.class);
         List<Mode> javaModes = modes.stream().filter(m -> !m.isRust()).toList();
+        int messages = options.messages();
         if (!javaModes.isEmpty()) {
-            for (RunResult result : runJava(distribution, values, boxed, javaModes, compression)) {
-                byMode.put(result.mode(), result);
-            }
+            List<RunResult> java = runJava(distribution, javaModes, compression);
+            java.forEach(r -> byMode.put(r.mode(), r));
+            messages = java.get(0).messages();
         }
         for (Mode mode : modes) {
             if (mode.isRust()) {
-                byMode.put(mode, rustBench.run(distribution, mode, compression,
-                        topicName(distribution, mode, compression)));
+                String topic = topicName(distribution, mode, compression);
+                RunResult result = rustBench.run(distribution, mode, compression, topic, messages, options.rounds());
+                byMode.put(mode, result.withBrokerBytesPerRecord(brokerBytesPerRecord(topic)));
+                if (!options.keepTopics()) {
+                    deleteTopic(topic);
+                }
             }
         }
         return modes.stream().map(byMode::get).toList();
     }
 
-    /** The Java modes of {@link #runAll}, their passes interleaved (see the class comment). */
-    private List<RunResult> runJava(Distribution distribution, long[] values, Long[] boxed, List<Mode> modes,
-            String compression) {
+    /** The Java modes of {@link #runAll}, one worker JVM each, their passes interleaved (see the class comment). */
+    private List<RunResult> runJava(Distribution distribution, List<Mode> modes, String compression)
+            throws IOException, InterruptedException {
         List<Lane> lanes = new ArrayList<>();
         for (Mode mode : modes) {
             lanes.add(new Lane(mode, topicName(distribution, mode, compression),
                     String.format("[%s %s %s]", distribution.cliName(), compression, mode.cliName()),
-                    options.iterations()));
+                    options.rounds()));
         }
-        List<RunResult> results = new ArrayList<>();
+        Path dir = Files.createTempDirectory("bijou64-compare-");
+        int messages = options.messages();
         try {
             for (Lane lane : lanes) {
                 try {
-                    createTopic(lane.topic);
-                    lane.topicCreated = true;
-                    Serializer<Long> serializer = lane.mode.newSerializer();
-                    lane.implementation = Mode.implementationOf(serializer);
-                    lane.producer = new KafkaProducer<>(producerConfigs(lane.mode, compression),
-                            new ByteArraySerializer(), serializer);
-                    lane.producer.partitionsFor(lane.topic); // metadata before the clock starts
-                } catch (Exception e) {
+                    lane.worker = WorkerProcess.start(lane.mode.cliName(),
+                            workerCommand(lane.mode, compression, lane.topic));
+                } catch (IOException e) {
                     fail(lane, e);
                 }
             }
-            for (int round = 0; round <= options.iterations(); round++) {
-                for (int k = 0; k < lanes.size(); k++) {
-                    Lane lane = lanes.get((k + round) % lanes.size());
-                    if (lane.problem != null) {
-                        continue;
-                    }
+            for (Lane lane : lanes) {
+                if (lane.problem == null) {
                     try {
-                        System.gc();
-                        Pass pass = timedPass(lane.producer, lane.topic, boxed);
-                        lane.producedValueBytes += pass.valueBytes();
-                        lane.passesDone++;
-                        double rate = values.length / (pass.nanos() / 1e9);
-                        if (round > 0) {
-                            lane.rates[round - 1] = rate;
-                        }
-                        progress.pass(lane.label, round, options.iterations(), rate, pass.nanos() / 1e9);
-                    } catch (Exception e) {
+                        lane.implementation = WorkerProtocol.parseReady(lane.worker.reply(START_TIMEOUT));
+                        lane.topicCreated = true;
+                    } catch (IOException | RuntimeException e) {
                         fail(lane, e);
                     }
                 }
             }
-            for (Lane lane : lanes) {
-                closeProducer(lane);
+            int turn = 0;
+            sendValues(lanes, dir, generator.generate(distribution, messages, options.seed()));
+            double slowest = round(lanes, turn++, "warm-up", null);
+            for (int step = 1; options.minPassSeconds() > 0 && step <= MAX_CALIBRATIONS && slowest > 0; step++) {
+                int next = Calibration.recordsFor(messages, slowest, options.minPassSeconds());
+                if (next == messages) {
+                    break;
+                }
+                progress.message(String.format("[%s %s] slowest pass %.3f s < %s s: %,d records per pass",
+                        distribution.cliName(), compression, slowest, options.minPassSeconds(), next));
+                messages = next;
+                sendValues(lanes, dir, generator.generate(distribution, messages, options.seed()));
+                slowest = round(lanes, turn++, String.format("warm-up %d (%,d records)", step + 1, messages), null);
             }
+            for (int r = 0; r < options.rounds(); r++) {
+                round(lanes, turn++, "round " + (r + 1) + "/" + options.rounds(), r);
+            }
+            List<RunResult> results = new ArrayList<>();
             for (Lane lane : lanes) {
-                results.add(finish(lane, distribution, compression, values));
+                results.add(finish(lane, distribution, compression, messages));
             }
             return results;
         } finally {
             for (Lane lane : lanes) {
-                closeProducer(lane);
+                if (lane.worker != null) {
+                    lane.worker.close();
+                }
                 if (lane.topicCreated && !options.keepTopics()) {
                     deleteTopic(lane.topic);
                 }
             }
+            try (Stream<Path> files = Files.list(dir)) {
+                for (Path file : files.toList()) {
+                    Files.deleteIfExists(file);
+                }
+            }
+            Files.deleteIfExists(dir);
         }
+    }
+
+    /** Writes the values to a file of {@code dir} and has every running worker load it. */
+    private void sendValues(List<Lane> lanes, Path dir, long[] values) throws IOException, InterruptedException {
+        Path file = dir.resolve("values-" + values.length + ".bin");
+        try (OutputStream raw = Files.newOutputStream(file);
+                DataOutputStream out = new DataOutputStream(new BufferedOutputStream(raw, 1 << 16))) {
+            for (long v : values) {
+                out.writeLong(v);
+            }
+        }
+        for (Lane lane : lanes) {
+            if (lane.problem == null) {
+                try {
+                    WorkerProtocol.parseOk(lane.worker.request(
+                            WorkerProtocol.valuesCommand(file.toString(), values.length), COMMAND_TIMEOUT),
+                            WorkerProtocol.VALUES);
+                } catch (IOException | RuntimeException e) {
+                    fail(lane, e);
+                }
+            }
+        }
+    }
+
+    /**
+     * One pass per running mode, the first mode rotating with {@code turn}.
+     *
+     * @param measured the measured round's index, or null for a warm-up round
+     * @return the longest pass of the round in seconds, 0 if no mode ran
+     */
+    private double round(List<Lane> lanes, int turn, String what, Integer measured) throws InterruptedException {
+        double slowest = 0;
+        for (int k = 0; k < lanes.size(); k++) {
+            Lane lane = lanes.get((k + turn) % lanes.size());
+            if (lane.problem != null) {
+                continue;
+            }
+            try {
+                WorkerProtocol.PassReply pass = WorkerProtocol.PassReply.parse(
+                        lane.worker.request(WorkerProtocol.PASS, COMMAND_TIMEOUT));
+                lane.valueBytes += pass.valueBytes();
+                lane.records += pass.records();
+                if (measured != null) {
+                    lane.passes[measured] = pass;
+                }
+                slowest = Math.max(slowest, pass.wallNanos() / 1e9);
+                progress.pass(lane.label, what, pass.rate(), pass.wallNanos() / 1e9, pass.cpuMicrosPerRecord());
+            } catch (IOException | RuntimeException e) {
+                fail(lane, e);
+            }
+        }
+        return slowest;
     }
 
     private void fail(Lane lane, Exception e) {
@@ -201,183 +268,63 @@ final class ProducerComparison {
         progress.message(lane.label + " FAILED: " + lane.problem);
     }
 
-    private void closeProducer(Lane lane) {
-        if (lane.producer != null) {
+    /** Verifies a lane's topic (unless it already failed), measures its log and makes its result. */
+    private RunResult finish(Lane lane, Distribution distribution, String compression, int messages)
+            throws InterruptedException {
+        if (lane.problem == null) {
             try {
-                lane.producer.close(ADMIN_TIMEOUT);
-            } catch (RuntimeException e) {
-                if (lane.problem == null) {
-                    fail(lane, e);
+                WorkerProtocol.Verified check = WorkerProtocol.Verified.parse(
+                        lane.worker.request(WorkerProtocol.VERIFY, COMMAND_TIMEOUT));
+                if (check.records() != lane.records || check.valueBytes() != lane.valueBytes) {
+                    lane.problem = "worker verified " + check.records() + " records of " + check.valueBytes()
+                            + " value bytes, its passes reported " + lane.records + " of " + lane.valueBytes;
                 }
-            }
-            lane.producer = null;
-        }
-    }
-
-    /** Verifies a lane's topic (unless it already failed) and makes its result. */
-    private RunResult finish(Lane lane, Distribution distribution, String compression, long[] values) {
-        if (lane.problem == null) { // all passes sent without error
-            try {
-                Verification check = verify(lane.topic, lane.mode, values, options.iterations() + 1);
-                lane.problem = check.problem();
-                if (lane.problem == null && check.valueBytes() != lane.producedValueBytes) {
-                    lane.problem = "consumer read " + check.valueBytes() + " value bytes, producer reported "
-                            + lane.producedValueBytes;
-                }
-            } catch (Exception e) {
+            } catch (IOException | RuntimeException e) {
                 lane.problem = describe(e);
             }
         }
-        boolean measured = lane.passesDone == options.iterations() + 1;
-        // What the producer reported for every record sent (equal to the consumer's sum when verified).
-        double avgBytes = lane.passesDone == 0 ? Double.NaN
-                : (double) lane.producedValueBytes / ((long) lane.passesDone * values.length);
-        progress.done(String.format("%s verified=%s, %.3f bytes/value, median %,.0f msgs/s%s", lane.label,
-                lane.problem == null, avgBytes, RunResult.median(lane.rates),
+        double brokerBytes = lane.topicCreated ? brokerBytesPerRecord(lane.topic) : Double.NaN;
+        double avgBytes = lane.records == 0 ? Double.NaN : (double) lane.valueBytes / lane.records;
+        WorkerProtocol.PassReply[] measured = Stream.of(lane.passes).anyMatch(p -> p == null)
+                ? new WorkerProtocol.PassReply[0] : lane.passes;
+        RunResult result = RunResult.ofPasses(distribution, lane.mode, compression, lane.implementation, messages,
+                measured, avgBytes, brokerBytes, lane.problem == null, lane.problem);
+        progress.done(String.format("%s verified=%s, %.3f value bytes, %.3f broker bytes per record, median %,.0f"
+                + " msgs/s%s", lane.label, result.verified(), avgBytes, brokerBytes, result.median(),
                 lane.problem == null ? "" : ": " + lane.problem));
-        return RunResult.of(distribution, lane.mode, compression, lane.implementation, values.length,
-                measured ? lane.rates : new double[0], avgBytes, lane.problem == null, lane.problem);
+        return result;
     }
 
     /**
-     * The producer configuration of a run. The serializers are passed to the producer as instances already
-     * configured with {@link Mode#serdeConfigs()}, so those keys are not repeated here.
+     * The bytes the broker stores per record of a topic's partition 0: the log size in every log directory of every
+     * broker ({@code describeLogDirs}) divided by the partition's end offset. NaN (with a warning) when either
+     * cannot be read or the log is empty.
      */
-    Map<String, Object> producerConfigs(Mode mode, String compression) {
-        Map<String, Object> configs = new LinkedHashMap<>(ProducerSettings.get());
-        configs.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, compression);
-        configs.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrap());
-        configs.put(ProducerConfig.CLIENT_ID_CONFIG, "compare-" + mode.cliName() + "-" + compression);
-        return configs;
-    }
-
-    private record Pass(long nanos, long valueBytes) {}
-
-    private static Pass timedPass(KafkaProducer<byte[], Long> producer, String topic, Long[] boxed)
-            throws InterruptedException {
-        SendTracker tracker = new SendTracker(boxed.length);
-        long start = System.nanoTime();
-        for (Long value : boxed) {
-            producer.send(new ProducerRecord<>(topic, 0, null, value), tracker);
-        }
-        producer.flush();
-        tracker.await();
-        long nanos = System.nanoTime() - start;
-        Exception error = tracker.firstError.get();
-        if (error != null) {
-            throw new IllegalStateException("send failed: " + error, error);
-        }
-        return new Pass(nanos, tracker.valueBytes);
-    }
-
-    /** One callback instance for a whole pass: counts completions, keeps the first error, sums value sizes. */
-    private static final class SendTracker implements Callback {
-        private final CountDownLatch pending;
-        private final AtomicReference<Exception> firstError = new AtomicReference<>();
-        /** Written only by the producer's I/O thread (successful completions); read after {@link #await()}. */
-        private long valueBytes;
-
-        SendTracker(int count) {
-            this.pending = new CountDownLatch(count);
-        }
-
-        @Override
-        public void onCompletion(RecordMetadata metadata, Exception exception) {
-            if (exception != null) {
-                firstError.compareAndSet(null, exception);
-            } else {
-                valueBytes += metadata.serializedValueSize();
-            }
-            pending.countDown();
-        }
-
-        void await() throws InterruptedException {
-            // flush() returns only after every callback ran; the bound is a guard against a producer bug.
-            if (!pending.await(2, TimeUnit.MINUTES)) {
-                throw new IllegalStateException(pending.getCount() + " sends still incomplete after flush()");
-            }
-        }
-    }
-
-    private record Verification(long valueBytes, String problem) {}
-
-    private Verification verify(String topic, Mode mode, long[] values, int passes) throws Exception {
+    double brokerBytesPerRecord(String topic) {
         TopicPartition partition = new TopicPartition(topic, 0);
-        long end = admin.listOffsets(Map.of(partition, OffsetSpec.latest()),
-                        new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
-                .partitionResult(partition).get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).offset();
-        long expectedRecords = (long) values.length * passes;
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrap());
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "compare-verify-" + mode.cliName());
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "20000");
-        props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(16 << 20));
-        props.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, String.valueOf(64 << 20));
-        long read = 0;
-        long valueBytes = 0;
-        try (KafkaConsumer<byte[], Long> consumer =
-                new KafkaConsumer<>(props, new ByteArrayDeserializer(), mode.newDeserializer())) {
-            consumer.assign(List.of(partition));
-            consumer.seekToBeginning(List.of(partition));
-            long lastData = System.nanoTime();
-            while (consumer.position(partition) < end) {
-                ConsumerRecords<byte[], Long> records = consumer.poll(Duration.ofMillis(200));
-                if (records.isEmpty()) {
-                    if (System.nanoTime() - lastData > IDLE_TIMEOUT.toNanos()) {
-                        return new Verification(valueBytes, "no records for " + IDLE_TIMEOUT.toSeconds()
-                                + " s at offset " + consumer.position(partition) + " of " + end);
+        try {
+            long records = admin.listOffsets(Map.of(partition, OffsetSpec.latest())).partitionResult(partition)
+                    .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).offset();
+            Collection<Node> nodes = admin.describeCluster().nodes().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            Map<Integer, Map<String, LogDirDescription>> dirs = admin.describeLogDirs(
+                            nodes.stream().map(Node::id).sorted(Comparator.naturalOrder()).toList())
+                    .allDescriptions().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            long bytes = 0;
+            for (Map<String, LogDirDescription> byDir : dirs.values()) {
+                for (LogDirDescription dir : byDir.values()) {
+                    ReplicaInfo replica = dir.replicaInfos().get(partition);
+                    if (replica != null) {
+                        bytes += replica.size();
                     }
-                    continue;
-                }
-                lastData = System.nanoTime();
-                for (ConsumerRecord<byte[], Long> record : records) {
-                    if (read >= expectedRecords) {
-                        return new Verification(valueBytes, "more records than the " + expectedRecords
-                                + " produced (offset " + record.offset() + ")");
-                    }
-                    long expected = values[(int) (read % values.length)];
-                    Long actual = record.value();
-                    if (actual == null || actual != expected) {
-                        return new Verification(valueBytes, "record " + read + " (offset " + record.offset()
-                                + "): sent " + expected + ", read back " + actual);
-                    }
-                    valueBytes += record.serializedValueSize();
-                    read++;
                 }
             }
-        } catch (SerializationException e) {
-            return new Verification(valueBytes, "deserialization failed after " + read + " records: "
-                    + e.getMessage());
-        }
-        if (read != expectedRecords) {
-            return new Verification(valueBytes, "read " + read + " records up to end offset " + end
-                    + ", produced " + expectedRecords);
-        }
-        return new Verification(valueBytes, null);
-    }
-
-    private void createTopic(String topic) throws Exception {
-        admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1)))
-                .all().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        // Wait until the partition has a leader, so the producer's first metadata request finds it.
-        long deadline = System.nanoTime() + ADMIN_TIMEOUT.toNanos();
-        while (true) {
-            try {
-                TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames()
-                        .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).get(topic);
-                if (!description.partitions().isEmpty() && description.partitions().get(0).leader() != null) {
-                    return;
-                }
-            } catch (ExecutionException e) {
-                // Not yet known to the broker's metadata cache: retry until the deadline.
-            }
-            if (System.nanoTime() > deadline) {
-                throw new TimeoutException("topic " + topic + " has no leader after " + ADMIN_TIMEOUT.toSeconds() + " s");
-            }
-            Thread.sleep(50);
+            return records == 0 ? Double.NaN : (double) bytes / records;
+        } catch (ExecutionException | java.util.concurrent.TimeoutException | RuntimeException e) {
+            progress.message("warning: could not measure topic " + topic + " on the broker: " + describe(e));
+            return Double.NaN;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Double.NaN;
         }
     }
 
@@ -389,6 +336,7 @@ final class ProducerComparison {
         }
     }
 
+    /** The innermost meaningful cause of {@code e} as {@code SimpleName: message}. */
     static String describe(Throwable e) {
         Throwable cause = e;
         while ((cause instanceof ExecutionException || cause.getMessage() == null) && cause.getCause() != null) {

@@ -16,10 +16,17 @@ final class Progress {
         this.plain = plain;
     }
 
-    /** Reports one pass; pass 0 is the warm-up. */
-    void pass(String label, int pass, int iterations, double rate, double seconds) {
-        String what = pass == 0 ? "warm-up" : "iteration " + pass + "/" + iterations;
-        redraw(String.format("%s %s: %,.0f msgs/s (%.3f s)", label, what, rate, seconds));
+    /**
+     * Reports one pass.
+     *
+     * @param what which pass, e.g. {@code warm-up} or {@code round 2/5}
+     * @param rate msgs/s
+     * @param seconds wall time of the pass
+     * @param cpuMicrosPerRecord the producer process's CPU time per record
+     */
+    void pass(String label, String what, double rate, double seconds, double cpuMicrosPerRecord) {
+        redraw(String.format("%s %s: %,.0f msgs/s (%.3f s, %.3f CPU us/record)", label, what, rate, seconds,
+                cpuMicrosPerRecord));
     }
 
     /** Ends a run with its summary line. */

@@ -12,6 +12,18 @@ import org.bijou64.perf.common.ResultsSchema;
 import org.junit.jupiter.api.Test;
 
 class OptionsTest {
+    /** A Java result whose measured passes ran at the given rates, 1,000 records each, 2 us CPU per record. */
+    static RunResult javaResult(Mode mode, String compression, String implementation, double valueBytes,
+            boolean verified, String problem, double... rates) {
+        WorkerProtocol.PassReply[] passes = new WorkerProtocol.PassReply[rates.length];
+        for (int i = 0; i < rates.length; i++) {
+            passes[i] = new WorkerProtocol.PassReply(Math.round(1000 / rates[i] * 1e9), 2_000_000, 1000,
+                    Math.round(valueBytes * 1000));
+        }
+        return RunResult.ofPasses(Distribution.SEQUENTIAL, mode, compression, implementation, 1000, passes,
+                valueBytes, valueBytes + 1.5, verified, problem);
+    }
+
     @Test
     void parsesTheDocumentedExample() {
         Options o = Options.parse("--ci", "--distribution", "sequential", "--rust-bench", "/x/streamfusion-bench",
@@ -25,6 +37,27 @@ class OptionsTest {
         assertEquals("bijou64-benchmark-topic", o.topic());
         assertEquals("127.0.0.1:19092", o.bootstrap());
         assertFalse(o.keepTopics());
+        assertEquals(2.0, o.minPassSeconds(), "long enough to measure by default");
+        assertEquals(5, o.rounds(), "at least 5 rounds by default whatever ITERATIONS says");
+        assertEquals(List.of(), o.workerJavaOptions());
+    }
+
+    @Test
+    void aShortRunStaysShort() {
+        Options o = Options.parse("--min-pass-seconds", "0", "--min-rounds=1", "--worker-java-opts", " -Xms1g  -Xmx2g ",
+                "--rust-bench=b", "2000", "1", "t", "b:1");
+        assertEquals(0.0, o.minPassSeconds());
+        assertEquals(1, o.rounds());
+        assertEquals(List.of("-Xms1g", "-Xmx2g"), o.workerJavaOptions());
+        assertEquals(7, Options.parse("--rust-bench=b", "1", "7", "t", "b:1").rounds(), "ITERATIONS above the floor");
+        assertEquals(0.5, Options.parse("--min-pass-seconds=0.5", "--rust-bench=b", "1", "7", "t", "b:1")
+                .minPassSeconds());
+        assertThrows(IllegalArgumentException.class,
+                () -> Options.parse("--min-pass-seconds=-1", "--rust-bench=b", "1", "1", "t", "b:1"));
+        assertThrows(IllegalArgumentException.class,
+                () -> Options.parse("--min-pass-seconds=soon", "--rust-bench=b", "1", "1", "t", "b:1"));
+        assertThrows(IllegalArgumentException.class,
+                () -> Options.parse("--min-rounds=0", "--rust-bench=b", "1", "1", "t", "b:1"));
     }
 
     @Test
@@ -78,6 +111,9 @@ class OptionsTest {
         assertEquals(1_100_000.0, r.median());
         assertEquals(3.723, r.avgPayloadBytes());
         assertEquals("RUST", r.implementation());
+        assertEquals(0, r.rates().length, "the binary reports no per-round rates");
+        assertTrue(Double.isNaN(r.brokerBytesPerRecord()), "measured by the coordinator afterwards");
+        assertEquals(4.5, r.withBrokerBytesPerRecord(4.5).brokerBytesPerRecord());
         String failedRow = rustRow("rust-long", "none", "mixed", "0", "", "", false);
         RunResult failed = RustBench.parse(header, failedRow, Distribution.MIXED, Mode.RUST_LONG, "none", 3);
         assertFalse(failed.verified());
@@ -93,10 +129,9 @@ class OptionsTest {
     @Test
     void javaRowsUseTheSchemaAndTheirBaseline() {
         ResultTable table = new ResultTable();
-        RunResult javaLong = RunResult.of(Distribution.SEQUENTIAL, Mode.LONG, "none", "-", 10, new double[] {100},
-                8, true, null);
-        RunResult javaBijou = RunResult.of(Distribution.SEQUENTIAL, Mode.BIJOU, "zstd", "NATIVE", 10,
-                new double[] {50, 70}, 2.98512, false, "read 3 records, expected 4");
+        RunResult javaLong = javaResult(Mode.LONG, "none", "-", 8, true, null, 100);
+        RunResult javaBijou = javaResult(Mode.BIJOU, "zstd", "NATIVE", 2.98512, false, "read 3 records, expected 4",
+                50, 70);
         table.add(javaLong);
         table.add(javaBijou);
         java.util.Map<String, String> row = ResultsSchema.parse(ResultsSchema.header(), table.row(javaBijou).csv());
@@ -105,11 +140,15 @@ class OptionsTest {
         assertEquals("bijou", row.get("mode"));
         assertEquals("NATIVE", row.get("implementation"));
         assertEquals("zstd", row.get("compression"));
-        assertEquals("10", row.get("records"));
+        assertEquals("1000", row.get("records"));
         assertEquals("2", row.get("iterations"));
         assertEquals("60", row.get("median_records_per_s"));
         assertEquals("50", row.get("min_records_per_s"));
         assertEquals("2.985", row.get("value_bytes_per_record"));
+        assertEquals("4.485", row.get("broker_bytes_per_record"));
+        assertEquals("2.000", row.get("cpu_us_per_record"));
+        assertEquals("17.143", row.get("median_pass_seconds"), "median of 20 s and 14.286 s");
+        assertEquals("", row.get("paired_ratio_median"), "no long run with zstd to pair with");
         assertEquals("false", row.get("verified"));
         assertEquals("long", row.get("baseline"));
         assertEquals("", row.get("ratio_vs_baseline"), "no long run with zstd");
@@ -121,18 +160,68 @@ class OptionsTest {
     @Test
     void ratiosUseTheSameClientsBaseline() {
         ResultTable table = new ResultTable();
-        RunResult javaLong = RunResult.of(Distribution.SEQUENTIAL, Mode.LONG, "none", "-", 10, new double[] {100},
-                8, true, null);
-        RunResult rustLong = RunResult.of(Distribution.SEQUENTIAL, Mode.RUST_LONG, "none", "RUST", 10,
-                new double[] {400}, 8, true, null);
-        RunResult rustBijou = RunResult.of(Distribution.SEQUENTIAL, Mode.RUST_BIJOU, "none", "RUST", 10,
-                new double[] {500}, 3, true, null);
-        RunResult javaBijou = RunResult.of(Distribution.SEQUENTIAL, Mode.BIJOU, "none", "NATIVE", 10,
-                new double[] {50}, 3, true, null);
+        RunResult javaLong = javaResult(Mode.LONG, "none", "-", 8, true, null, 100);
+        RunResult rustLong = javaResult(Mode.RUST_LONG, "none", "RUST", 8, true, null, 400);
+        RunResult rustBijou = javaResult(Mode.RUST_BIJOU, "none", "RUST", 3, true, null, 500);
+        RunResult javaBijou = javaResult(Mode.BIJOU, "none", "NATIVE", 3, true, null, 50);
         List.of(javaLong, rustLong, rustBijou, javaBijou).forEach(table::add);
         assertEquals(1.25, table.ratioVsLong(rustBijou), 1e-9);
         assertEquals(0.5, table.ratioVsLong(javaBijou), 1e-9);
         assertEquals(1.0, table.ratioVsLong(rustLong), 1e-9);
+    }
+
+    @Test
+    void pairedRatiosCompareRoundByRound() {
+        ResultTable table = new ResultTable();
+        // long drifts down over the rounds; bijou is 2% faster in every round but slower than long's best round.
+        RunResult javaLong = javaResult(Mode.LONG, "none", "-", 8, true, null, 100, 90, 80, 70, 60);
+        RunResult javaBijou = javaResult(Mode.BIJOU_JAVA, "none", "JAVA", 3, true, null, 102, 91.8, 81.6, 71.4, 61.2);
+        RunResult zigzag = javaResult(Mode.BIJOU_ZIGZAG, "none", "NATIVE", 3, true, null, 110, 85, 80, 72, 59);
+        List.of(javaLong, javaBijou, zigzag).forEach(table::add);
+        assertEquals(null, table.paired(javaLong), "no paired ratio for the baseline itself");
+        PairedRatios bijou = table.paired(javaBijou);
+        assertEquals(1.02, bijou.median(), 1e-6);
+        assertEquals(1.02, bijou.min(), 1e-6);
+        assertEquals(5, bijou.faster());
+        assertEquals("faster", bijou.verdict());
+        PairedRatios z = table.paired(zigzag);
+        assertEquals(1.0, z.median(), 1e-9, "ratios 1.1, 0.944, 1.0, 1.029, 0.983");
+        assertEquals(0.9444, z.min(), 1e-4);
+        assertEquals(1.1, z.max(), 1e-9);
+        assertEquals(2, z.faster());
+        assertEquals(2, z.slower(), "the tied round counts as neither");
+        assertEquals("equal within noise (paired ratios 0.94-1.10, median 1.00, 2 of 5 faster)", z.describe());
+        java.util.Map<String, String> row = ResultsSchema.parse(ResultsSchema.header(), table.row(javaBijou).csv());
+        assertEquals("1.020", row.get("paired_ratio_median"));
+        assertEquals("5", row.get("paired_faster"));
+        assertEquals("0", row.get("paired_slower"));
+        assertEquals("faster", row.get("verdict"));
+    }
+
+    @Test
+    void theVerdictNeedsEveryRoundAndFiveOfThem() {
+        assertEquals("slower", PairedRatios.of(new double[] {9, 9, 9, 9, 9}, new double[] {10, 10, 10, 10, 10})
+                .verdict());
+        assertEquals("too few rounds", PairedRatios.of(new double[] {20, 20, 20, 20}, new double[] {10, 10, 10, 10})
+                .verdict(), "4 rounds all faster are not yet a verdict");
+        assertEquals("equal within noise", PairedRatios.of(new double[] {20, 20, 20, 20, 10},
+                new double[] {10, 10, 10, 10, 10}).verdict(), "one tied round");
+        assertEquals(null, PairedRatios.of(new double[] {1, 2}, new double[] {1}), "a failed run has fewer rounds");
+        assertEquals(null, PairedRatios.of(new double[0], new double[0]));
+    }
+
+    @Test
+    void calibrationScalesTheShortfallWithAMargin() {
+        assertEquals(50_000, Calibration.recordsFor(50_000, 2.5, 2), "long enough already");
+        assertEquals(50_000, Calibration.recordsFor(50_000, 0.1, 0), "no minimum");
+        // 50,000 records in 0.1 s need 20x for 2 s, 24x with the margin.
+        assertEquals(1_200_000, Calibration.recordsFor(50_000, 0.1, 2));
+        assertEquals(3_000, Calibration.recordsFor(2_000, 0.9, 1), "2,666.7 rounded up to whole thousands");
+        assertEquals(Calibration.MAX_RECORDS, Calibration.recordsFor(1_000_000, 0.001, 2), "capped");
+        assertEquals(Calibration.MAX_RECORDS, Calibration.recordsFor(Calibration.MAX_RECORDS, 1, 2));
+        assertThrows(IllegalArgumentException.class, () -> Calibration.recordsFor(0, 1, 2));
+        assertThrows(IllegalArgumentException.class, () -> Calibration.recordsFor(10, 0, 2));
+        assertThrows(IllegalArgumentException.class, () -> Calibration.recordsFor(10, 1, -1));
     }
 
     @Test
