@@ -14,7 +14,7 @@ usage: compare-benchmarks.sh [--ci] [--distribution D[,D...]] [--modes M[,M...]]
                              [--seed S] [--min-pass-seconds S] [--min-rounds R] [--keep-topics]
                              [--results-dir DIR] [--rebuild] N ITERATIONS TOPIC BOOTSTRAP
 
-  N               the fewest records per pass (raised until the slowest mode's pass lasts --min-pass-seconds)
+  N               the fewest records per pass (raised until every mode's pass lasts --min-pass-seconds)
   ITERATIONS      the fewest measured rounds (and at least --min-rounds); a warm-up round runs first, discarded
   TOPIC           base name of the per-run topics: TOPIC-<distribution>-<mode>-<compression>-<UTC>
   BOOTSTRAP       Kafka bootstrap servers, e.g. 127.0.0.1:19092 (the local broker: kafka/broker start)

@@ -135,7 +135,7 @@ public final class CompareBenchmarks {
                 + Bijou64.nativeVersion().map(v -> ", native library " + v)
                         .orElse(Bijou64.nativeLoadError().map(e -> ", native library not loaded: " + e).orElse("")));
         out.println("  workload    at least " + options.messages() + " records per pass"
-                + (options.minPassSeconds() > 0 ? ", raised until the slowest mode's pass lasts "
+                + (options.minPassSeconds() > 0 ? ", raised until every mode's warm-up pass lasts "
                         + options.minPassSeconds() + " s" : "") + "; warm-up + " + options.rounds()
                 + " measured rounds per run, seed " + options.seed() + ", distributions "
                 + options.distributions().stream().map(Distribution::cliName).collect(Collectors.joining(",")));

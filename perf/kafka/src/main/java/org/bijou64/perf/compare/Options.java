@@ -73,7 +73,7 @@ public record Options(
                                 (default: all six)
               --compression     producer compression.type values (default none,zstd)
               --seed            seed of the uniform and mixed distributions (default %d)
-              --min-pass-seconds  after the warm-up, raise N until the slowest mode's pass lasts at least this many
+              --min-pass-seconds  after the warm-up, raise N until every mode's pass (the fastest's) lasts this many
                                 seconds (default %s; 0 keeps N as given)
               --min-rounds      the fewest measured rounds whatever ITERATIONS says (default %d)
               --worker-java-opts  JVM options of each mode's worker JVM, space-separated (default none)

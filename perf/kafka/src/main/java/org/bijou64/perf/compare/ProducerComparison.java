@@ -34,8 +34,8 @@ import org.apache.kafka.common.TopicPartition;
  * This process (the coordinator) starts one worker JVM per Java mode, with its own classpath and
  * {@link Options#workerJavaOptions()}; each worker creates its topic and producer up front and then waits for
  * commands ({@link WorkerProtocol}). The coordinator asks for one pass at a time, so only one worker runs at a time:
- * a warm-up round (one pass per mode, discarded); then, while the slowest mode's pass lasted less than
- * {@link Options#minPassSeconds()}, N is raised ({@link Calibration}), the values regenerated with the new N and
+ * a warm-up round (one pass per mode, discarded); then, while the round's shortest pass (its fastest mode's) lasted
+ * less than {@link Options#minPassSeconds()}, N is raised ({@link Calibration}), the values regenerated with the new N and
  * another warm-up round run (at most {@value #MAX_CALIBRATIONS} times); then {@link Options#rounds()} measured
  * rounds, one pass per mode each, the first mode rotating from round to round. A round's passes run back to back,
  * which is what the paired ratios ({@link PairedRatios}) compare.
@@ -48,8 +48,11 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class ProducerComparison {
 
-    /** The most calibration steps: each multiplies N by at least the shortfall, so 3 reach the target. */
-    static final int MAX_CALIBRATIONS = 3;
+    /**
+     * The most calibration steps. Each multiplies N by the shortfall and a margin, but a warm-up pass at a small N
+     * is slower per record than a warm pass (JIT, connections), so the first steps undershoot.
+     */
+    static final int MAX_CALIBRATIONS = 6;
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration START_TIMEOUT = Duration.ofMinutes(2);
     /** A pass, a values file or a verification taking longer than this stops the worker. */
@@ -173,17 +176,17 @@ final class ProducerComparison {
             }
             int turn = 0;
             sendValues(lanes, dir, generator.generate(distribution, messages, options.seed()));
-            double slowest = round(lanes, turn++, "warm-up", null);
-            for (int step = 1; options.minPassSeconds() > 0 && step <= MAX_CALIBRATIONS && slowest > 0; step++) {
-                int next = Calibration.recordsFor(messages, slowest, options.minPassSeconds());
+            double shortest = round(lanes, turn++, "warm-up", null);
+            for (int step = 1; options.minPassSeconds() > 0 && step <= MAX_CALIBRATIONS && shortest > 0; step++) {
+                int next = Calibration.recordsFor(messages, shortest, options.minPassSeconds());
                 if (next == messages) {
                     break;
                 }
-                progress.message(String.format("[%s %s] slowest pass %.3f s < %s s: %,d records per pass",
-                        distribution.cliName(), compression, slowest, options.minPassSeconds(), next));
+                progress.message(String.format("[%s %s] shortest pass %.3f s < %s s: %,d records per pass",
+                        distribution.cliName(), compression, shortest, options.minPassSeconds(), next));
                 messages = next;
                 sendValues(lanes, dir, generator.generate(distribution, messages, options.seed()));
-                slowest = round(lanes, turn++, String.format("warm-up %d (%,d records)", step + 1, messages), null);
+                shortest = round(lanes, turn++, String.format("warm-up %d (%,d records)", step + 1, messages), null);
             }
             for (int r = 0; r < options.rounds(); r++) {
                 round(lanes, turn++, "round " + (r + 1) + "/" + options.rounds(), r);
@@ -237,10 +240,10 @@ final class ProducerComparison {
      * One pass per running mode, the first mode rotating with {@code turn}.
      *
      * @param measured the measured round's index, or null for a warm-up round
-     * @return the longest pass of the round in seconds, 0 if no mode ran
+     * @return the shortest pass of the round in seconds, 0 if no mode ran
      */
     private double round(List<Lane> lanes, int turn, String what, Integer measured) throws InterruptedException {
-        double slowest = 0;
+        double shortest = Double.POSITIVE_INFINITY;
         for (int k = 0; k < lanes.size(); k++) {
             Lane lane = lanes.get((k + turn) % lanes.size());
             if (lane.problem != null) {
@@ -254,13 +257,13 @@ final class ProducerComparison {
                 if (measured != null) {
                     lane.passes[measured] = pass;
                 }
-                slowest = Math.max(slowest, pass.wallNanos() / 1e9);
+                shortest = Math.min(shortest, pass.wallNanos() / 1e9);
                 progress.pass(lane.label, what, pass.rate(), pass.wallNanos() / 1e9, pass.cpuMicrosPerRecord());
             } catch (IOException | RuntimeException e) {
                 fail(lane, e);
             }
         }
-        return slowest;
+        return Double.isInfinite(shortest) ? 0 : shortest;
     }
 
     private void fail(Lane lane, Exception e) {
