@@ -111,7 +111,7 @@ public final class ModeWorker {
         PrintStream protocol = System.out;
         System.setOut(System.err); // nothing but replies on the protocol stream
         if (args.length != 4) {
-            protocol.println(WorkerProtocol.error("usage: ModeWorker MODE COMPRESSION TOPIC BOOTSTRAP"));
+            protocol.println(WorkerProtocol.wrap(WorkerProtocol.error("usage: ModeWorker MODE COMPRESSION TOPIC BOOTSTRAP")));
             protocol.flush();
             System.exit(2);
             return;
@@ -124,12 +124,12 @@ public final class ModeWorker {
             }
             worker = new ModeWorker(mode, args[1], args[2], args[3]);
         } catch (Exception e) {
-            protocol.println(WorkerProtocol.error(ProducerComparison.describe(e)));
+            protocol.println(WorkerProtocol.wrap(WorkerProtocol.error(ProducerComparison.describe(e))));
             protocol.flush();
             System.exit(1);
             return;
         }
-        protocol.println(WorkerProtocol.READY + " " + worker.implementation);
+        protocol.println(WorkerProtocol.wrap(WorkerProtocol.READY + " " + worker.implementation));
         protocol.flush();
         int status = worker.serve(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)),
                 protocol);
@@ -151,7 +151,7 @@ public final class ModeWorker {
                 } catch (Exception e) {
                     reply = WorkerProtocol.error(ProducerComparison.describe(e));
                 }
-                protocol.println(reply);
+                protocol.println(WorkerProtocol.wrap(reply));
                 protocol.flush();
                 if (command.get(0).equals(WorkerProtocol.QUIT)) {
                     break;

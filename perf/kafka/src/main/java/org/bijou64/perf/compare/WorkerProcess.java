@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The coordinator's handle on one {@link ModeWorker} process: sends a command line, waits a bounded time for the
- * reply line. The worker's stderr goes to this process's stderr. A worker never outlives the coordinator: every
+ * reply line. The worker's stderr, and the lines of its stdout that are not replies, go to this process's stderr. A worker never outlives the coordinator: every
  * started worker is destroyed by {@link #close()} and, should the coordinator exit without it, by a shutdown hook;
  * a worker whose stdin ends exits by itself.
  */
@@ -63,7 +63,12 @@ final class WorkerProcess implements AutoCloseable {
                 new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = out.readLine()) != null) {
-                replies.add(line);
+                String reply = WorkerProtocol.unwrap(line);
+                if (reply != null) {
+                    replies.add(reply);
+                } else {
+                    System.err.println("[worker " + name + " stdout] " + line);
+                }
             }
         } catch (IOException e) {
             // the process went away; END below tells the waiting request

@@ -22,9 +22,13 @@ import java.util.List;
  * </table>
  *
  * Any command may instead get {@code error <message>}; the message is one line. A worker whose stdin ends
- * (the coordinator is gone) exits.
+ * (the coordinator is gone) exits. On the wire every reply starts with {@link #REPLY_PREFIX}: the JVM itself may
+ * print to stdout (e.g. {@code -XX:StartFlightRecording} announces the recording there), and such lines are not
+ * replies ({@link #unwrap}).
  */
 final class WorkerProtocol {
+    /** What every reply line starts with on the worker's stdout. */
+    static final String REPLY_PREFIX = "@worker ";
     /** The start-up reply's first field. */
     static final String READY = "ready";
     /** The first field of a successful reply. */
@@ -84,6 +88,19 @@ final class WorkerProtocol {
             long[] f = counts(line, VERIFY, 2);
             return new Verified(f[0], f[1]);
         }
+    }
+
+    /** @return the reply as the worker writes it: {@link #REPLY_PREFIX} and the reply */
+    static String wrap(String reply) {
+        return REPLY_PREFIX + reply;
+    }
+
+    /**
+     * @param line a line of the worker's stdout
+     * @return the reply it carries, or null for a line that is not a reply (the JVM's own output)
+     */
+    static String unwrap(String line) {
+        return line.startsWith(REPLY_PREFIX) ? line.substring(REPLY_PREFIX.length()) : null;
     }
 
     /** @return the {@code values} command line */

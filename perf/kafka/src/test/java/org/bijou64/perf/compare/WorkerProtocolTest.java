@@ -32,6 +32,15 @@ class WorkerProtocolTest {
     }
 
     @Test
+    void onlyPrefixedLinesAreReplies() {
+        assertEquals("@worker ok 3", WorkerProtocol.wrap("ok 3"));
+        assertEquals("ok 3", WorkerProtocol.unwrap(WorkerProtocol.wrap("ok 3")));
+        assertEquals(null, WorkerProtocol.unwrap("[1.508s][info][jfr,startup] Started recording 1."),
+                "the JVM's own stdout");
+        assertEquals(null, WorkerProtocol.unwrap("ok 3"), "an unprefixed line is not a reply");
+    }
+
+    @Test
     void startUpValuesAndCommands() {
         assertEquals("JAVA", WorkerProtocol.parseReady("ready JAVA"));
         assertEquals("-", WorkerProtocol.parseReady("ready -"));
