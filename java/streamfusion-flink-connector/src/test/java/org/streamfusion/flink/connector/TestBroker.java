@@ -70,9 +70,17 @@ final class TestBroker {
      *     null key or a tombstone)
      */
     static Map<Integer, List<String>> read(String topic, int partitions) {
+        return read(topic, partitions, "read_committed");
+    }
+
+    /**
+     * As {@link #read(String, int)} with the given {@code isolation.level}: {@code read_committed} or
+     * {@code read_uncommitted} (which also returns the records of aborted transactions).
+     */
+    static Map<Integer, List<String>> read(String topic, int partitions, String isolationLevel) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolationLevel);
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         Map<Integer, List<String>> records = new HashMap<>();
