@@ -2,6 +2,7 @@ package org.streamfusion.flink.connector;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 import java.util.Objects;
 import java.util.concurrent.ScheduledFuture;
 import org.apache.flink.metrics.Counter;
@@ -11,8 +12,13 @@ import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.table.data.ArrayData;
+import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.utils.ProjectedRowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
 import org.streamfusion.flink.RowDataJsonEncoder;
 import org.streamfusion.kafka.EncodedBatch;
 
@@ -29,6 +35,12 @@ import org.streamfusion.kafka.EncodedBatch;
  * across a barrier, and buffered rows are never state); before a watermark is forwarded; and at end of input
  * ({@link #endInput}, {@link #finish}). Rows are copied on arrival only when object reuse is enabled (the
  * upstream operator may then reuse the instance), as Flink's {@code ReducingUpsertSink} does.
+ *
+ * <p><b>Metadata.</b> With {@code timestamp} / {@code headers} metadata columns (after the physical fields of
+ * the consumed row) each record carries them as {@code KafkaDynamicSink}'s converters read them: the timestamp
+ * as {@code getTimestamp(pos, 3).getMillisecond()} (null stays null: the producer's clock), the headers as the
+ * map's entries in its order, skipping an entry whose key or value is null (a null map: no headers). They apply
+ * to tombstones too. The encoder sees only the physical fields.
  *
  * <p><b>Metrics</b> (group {@code streamfusion} of the operator's metric group, per task): counters
  * {@code numBatches}, {@code numNativeBatches}, {@code numRows}, {@code numKeyBytes}, {@code numValueBytes},
@@ -47,6 +59,8 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
     private transient RowDataJsonEncoder encoder;
     private transient RowDataSerializer copier;
     private transient List<RowData> buffer;
+    /** Null without metadata columns; else the physical field positions, for the encoder's view of a row. */
+    private transient int[] physicalFields;
     private transient ScheduledFuture<?> lingerTimer;
     private transient Counter batches;
     private transient Counter nativeBatches;
@@ -65,7 +79,8 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
     public void open() throws Exception {
         super.open();
         encoder = new RowDataJsonEncoder(spec.rowType, spec.encoderOptions);
-        copier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.rowType) : null;
+        copier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.consumedRowType) : null;
+        physicalFields = spec.hasMetadata() ? IntStream.range(0, spec.rowType.getFieldCount()).toArray() : null;
         buffer = new ArrayList<>(Math.min(spec.batchRows, 1 << 16));
         MetricGroup group = getMetricGroup().addGroup("streamfusion");
         batches = group.counter("numBatches");
@@ -142,9 +157,8 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
         }
         long nativeBefore = encoder.nativeBatches();
         long start = System.nanoTime();
-        EncodedBatch batch = encoder.encode(buffer);
+        EncodedBatch batch = encoder.encode(physicalFields == null ? buffer : physicalViews());
         encodeNanos.inc(System.nanoTime() - start);
-        buffer.clear();
         batches.inc();
         nativeBatches.inc(encoder.nativeBatches() - nativeBefore);
         rows.inc(batch.size());
@@ -152,7 +166,42 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
         valueBytes.inc(batch.valueBytes());
         StreamRecord<EncodedRecord> out = new StreamRecord<>(null);
         for (int i = 0; i < batch.size(); i++) {
-            output.collect(out.replace(new EncodedRecord(batch, i)));
+            EncodedRecord record = physicalFields == null ? new EncodedRecord(batch, i)
+                    : new EncodedRecord(batch, i, timestamp(buffer.get(i)), headers(buffer.get(i)));
+            output.collect(out.replace(record));
         }
+        buffer.clear();
+    }
+
+    private List<RowData> physicalViews() {
+        List<RowData> views = new ArrayList<>(buffer.size());
+        for (RowData row : buffer) {
+            views.add(ProjectedRowData.from(physicalFields).replaceRow(row));
+        }
+        return views;
+    }
+
+    /** As {@code KafkaDynamicSink.WritableMetadata.TIMESTAMP}: epoch milliseconds, or null. */
+    private Long timestamp(RowData row) {
+        int pos = spec.timestampPosition;
+        return pos < 0 || row.isNullAt(pos) ? null : row.getTimestamp(pos, 3).getMillisecond();
+    }
+
+    /** As {@code KafkaDynamicSink.WritableMetadata.HEADERS}: entries with a null key or value are skipped. */
+    private List<Header> headers(RowData row) {
+        int pos = spec.headersPosition;
+        if (pos < 0 || row.isNullAt(pos)) {
+            return null;
+        }
+        MapData map = row.getMap(pos);
+        ArrayData keys = map.keyArray();
+        ArrayData values = map.valueArray();
+        List<Header> headers = new ArrayList<>(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            if (!keys.isNullAt(i) && !values.isNullAt(i)) {
+                headers.add(new RecordHeader(keys.getString(i).toString(), values.getBinary(i)));
+            }
+        }
+        return headers;
     }
 }

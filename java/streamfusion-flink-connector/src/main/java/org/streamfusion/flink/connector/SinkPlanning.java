@@ -26,7 +26,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.formats.json.JsonFormatOptions;
 import org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.ValueFieldsStrategy;
 import org.apache.flink.table.api.ValidationException;
-import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.factories.DynamicTableFactory;
 import org.apache.flink.table.factories.FactoryUtil;
@@ -78,8 +77,9 @@ final class SinkPlanning {
     }
 
     /**
-     * Rejects what both connectors leave to the stock one: another format than {@code json}, persisted
-     * metadata columns, {@code topic-pattern}, more than one topic, unknown {@code streamfusion.} options.
+     * Rejects what both connectors leave to the stock one: another format than {@code json},
+     * {@code topic-pattern}, more than one topic, unknown {@code streamfusion.} options. (Metadata columns are
+     * checked by the planner against {@link StreamFusionKafkaDynamicSink#listWritableMetadata()}.)
      */
     void rejectCommonUnsupported() {
         String valueFormat = options.containsKey(FactoryUtil.FORMAT.key()) ? options.get(FactoryUtil.FORMAT.key())
@@ -102,13 +102,6 @@ final class SinkPlanning {
         if (topic != null && topic.contains(";")) {
             throw unsupported(String.format("Option '%s' with more than one topic ('%s'; it needs the 'topic' "
                     + "metadata column)", TOPIC.key(), topic));
-        }
-        for (Column column : context.getCatalogTable().getResolvedSchema().getColumns()) {
-            if (column instanceof Column.MetadataColumn && column.isPersisted()) {
-                Column.MetadataColumn metadata = (Column.MetadataColumn) column;
-                throw unsupported(String.format("The metadata column '%s' (metadata key '%s')", column.getName(),
-                        metadata.getMetadataKey().orElse(column.getName())));
-            }
         }
         for (String key : options.keySet()) {
             if (key.startsWith(StreamFusionOptions.PREFIX)

@@ -35,11 +35,27 @@ public final class SinkSpec implements Serializable {
     final Integer parallelism;
     final int batchRows;
     final long lingerMillis;
+    /** The rows the sink consumes: {@link #rowType}'s fields, then the writable metadata columns. */
+    final RowType consumedRowType;
+    /** Position of the {@code timestamp} metadata (TIMESTAMP_LTZ(3)) in the consumed row, -1 for none. */
+    final int timestampPosition;
+    /** Position of the {@code headers} metadata (MAP&lt;STRING, BYTES&gt;) in the consumed row, -1 for none. */
+    final int headersPosition;
 
     SinkSpec(RowType rowType, Map<String, String> encoderOptions, int[] keyProjection, String topic,
             Properties producerProperties, DeliveryGuarantee deliveryGuarantee, String transactionalIdPrefix,
             TransactionNamingStrategy transactionNamingStrategy, boolean fixedPartitioner, boolean upsert,
             Integer parallelism, int batchRows, long lingerMillis) {
+        this(rowType, encoderOptions, keyProjection, topic, producerProperties, deliveryGuarantee,
+                transactionalIdPrefix, transactionNamingStrategy, fixedPartitioner, upsert, parallelism, batchRows,
+                lingerMillis, rowType, -1, -1);
+    }
+
+    private SinkSpec(RowType rowType, Map<String, String> encoderOptions, int[] keyProjection, String topic,
+            Properties producerProperties, DeliveryGuarantee deliveryGuarantee, String transactionalIdPrefix,
+            TransactionNamingStrategy transactionNamingStrategy, boolean fixedPartitioner, boolean upsert,
+            Integer parallelism, int batchRows, long lingerMillis, RowType consumedRowType, int timestampPosition,
+            int headersPosition) {
         this.rowType = Objects.requireNonNull(rowType, "rowType");
         this.encoderOptions = Collections.unmodifiableMap(new LinkedHashMap<>(encoderOptions));
         this.keyProjection = keyProjection.clone();
@@ -54,9 +70,51 @@ public final class SinkSpec implements Serializable {
         this.parallelism = parallelism;
         this.batchRows = batchRows;
         this.lingerMillis = lingerMillis;
+        this.consumedRowType = Objects.requireNonNull(consumedRowType, "consumedRowType");
+        this.timestampPosition = timestampPosition;
+        this.headersPosition = headersPosition;
     }
 
-    /** @return the row type the sink consumes (the table's physical columns) */
+    /**
+     * This spec with writable metadata columns, as {@code KafkaDynamicSink.applyWritableMetadata} takes them.
+     *
+     * @param metadataKeys the metadata keys in the order the planner appends them to the physical row
+     *     ({@code headers}, {@code timestamp}, each at most once)
+     * @param consumedRowType the physical fields followed by one field per metadata key
+     * @return the new spec
+     * @throws IllegalArgumentException for another key, or a consumed row that is not physical + metadata
+     */
+    SinkSpec withMetadata(java.util.List<String> metadataKeys, RowType consumedRowType) {
+        int physical = rowType.getFieldCount();
+        if (consumedRowType.getFieldCount() != physical + metadataKeys.size()) {
+            throw new IllegalArgumentException("consumed row " + consumedRowType + " is not the " + physical
+                    + " physical fields followed by the metadata " + metadataKeys);
+        }
+        int timestamp = -1;
+        int headers = -1;
+        for (int i = 0; i < metadataKeys.size(); i++) {
+            switch (metadataKeys.get(i)) {
+                case StreamFusionKafkaDynamicSink.METADATA_TIMESTAMP -> timestamp = physical + i;
+                case StreamFusionKafkaDynamicSink.METADATA_HEADERS -> headers = physical + i;
+                default -> throw new IllegalArgumentException("not a writable metadata key: " + metadataKeys.get(i));
+            }
+        }
+        return new SinkSpec(rowType, encoderOptions, keyProjection, topic, producerProperties, deliveryGuarantee,
+                transactionalIdPrefix, transactionNamingStrategy, fixedPartitioner, upsert, parallelism, batchRows,
+                lingerMillis, consumedRowType, timestamp, headers);
+    }
+
+    /** @return the row type the sink's input has: the physical fields, then the metadata columns */
+    public RowType consumedRowType() {
+        return consumedRowType;
+    }
+
+    /** @return true when a {@code timestamp} or {@code headers} metadata column is written */
+    public boolean hasMetadata() {
+        return timestampPosition >= 0 || headersPosition >= 0;
+    }
+
+    /** @return the table's physical columns (what the json key and value are made of) */
     public RowType rowType() {
         return rowType;
     }
@@ -112,7 +170,8 @@ public final class SinkSpec implements Serializable {
                 && deliveryGuarantee == that.deliveryGuarantee
                 && Objects.equals(transactionalIdPrefix, that.transactionalIdPrefix)
                 && transactionNamingStrategy == that.transactionNamingStrategy
-                && Objects.equals(parallelism, that.parallelism);
+                && Objects.equals(parallelism, that.parallelism) && consumedRowType.equals(that.consumedRowType)
+                && timestampPosition == that.timestampPosition && headersPosition == that.headersPosition;
     }
 
     @Override
@@ -124,6 +183,7 @@ public final class SinkSpec implements Serializable {
     public String toString() {
         return "SinkSpec[topic=" + topic + ", upsert=" + upsert + ", deliveryGuarantee=" + deliveryGuarantee
                 + ", fixedPartitioner=" + fixedPartitioner + ", batchRows=" + batchRows + ", lingerMillis="
-                + lingerMillis + ", encoderOptions=" + encoderOptions + "]";
+                + lingerMillis + ", timestampPosition=" + timestampPosition + ", headersPosition=" + headersPosition
+                + ", encoderOptions=" + encoderOptions + "]";
     }
 }

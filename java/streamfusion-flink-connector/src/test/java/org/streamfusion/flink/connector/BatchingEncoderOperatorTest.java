@@ -201,4 +201,54 @@ class BatchingEncoderOperatorTest {
         assertNull(back.value());
         assertTrue(EncodedRecordSerializer.INSTANCE.copy(record) == record, "copy is the identity (immutable)");
     }
+
+    @Test
+    void theSerializerRoundTripsTimestampAndHeaders() throws Exception {
+        org.apache.flink.core.memory.DataOutputSerializer out = new org.apache.flink.core.memory.DataOutputSerializer(64);
+        EncodedRecord record = EncodedRecord.of(null, "{}".getBytes(StandardCharsets.UTF_8), 1764590401001L,
+                List.of(new org.apache.kafka.common.header.internals.RecordHeader("a", new byte[] {1, 2}),
+                        new org.apache.kafka.common.header.internals.RecordHeader("b\u00e9", new byte[0])));
+        EncodedRecordSerializer.INSTANCE.serialize(record, out);
+        org.apache.flink.core.memory.DataOutputSerializer copied = new org.apache.flink.core.memory.DataOutputSerializer(64);
+        EncodedRecordSerializer.INSTANCE.copy(new org.apache.flink.core.memory.DataInputDeserializer(out.getCopyOfBuffer()),
+                copied);
+        EncodedRecord back = EncodedRecordSerializer.INSTANCE.deserialize(
+                new org.apache.flink.core.memory.DataInputDeserializer(copied.getCopyOfBuffer()));
+        assertEquals(record, back);
+        assertEquals(1764590401001L, back.timestamp());
+        assertEquals("b\u00e9", back.headers().get(1).key());
+        assertNull(EncodedRecord.of(null, null).headers());
+    }
+
+    @Test
+    void metadataColumnsTravelWithTheirRecordAndStayOutOfTheJson() throws Exception {
+        RowType consumed = RowType.of(new LogicalType[] {new BigIntType(false), new VarCharType(VarCharType.MAX_LENGTH),
+                new org.apache.flink.table.types.logical.MapType(new VarCharType(VarCharType.MAX_LENGTH),
+                        new org.apache.flink.table.types.logical.VarBinaryType(
+                                org.apache.flink.table.types.logical.VarBinaryType.MAX_LENGTH)),
+                new org.apache.flink.table.types.logical.LocalZonedTimestampType(3)},
+                new String[] {"id", "name", "headers", "timestamp"});
+        SinkSpec spec = spec(4, 1000, false).withMetadata(List.of("headers", "timestamp"), consumed);
+        try (OneInputStreamOperatorTestHarness<RowData, EncodedRecord> harness = harness(spec)) {
+            harness.open();
+            Map<StringData, byte[]> headers = new LinkedHashMap<>();
+            headers.put(StringData.fromString("h"), "v".getBytes(StandardCharsets.UTF_8));
+            headers.put(StringData.fromString("gone"), null);
+            harness.processElement(new StreamRecord<>(GenericRowData.of(1L, StringData.fromString("a"),
+                    new org.apache.flink.table.data.GenericMapData(headers),
+                    org.apache.flink.table.data.TimestampData.fromEpochMillis(1764590401001L))));
+            harness.processElement(new StreamRecord<>(GenericRowData.of(2L, StringData.fromString("b"), null, null)));
+            harness.endInput();
+            List<EncodedRecord> records = new ArrayList<>();
+            harness.getOutput().forEach(e -> records.add((EncodedRecord) ((StreamRecord<?>) e).getValue()));
+            assertEquals(2, records.size());
+            assertEquals("{\"id\":1,\"name\":\"a\"}", text(records.get(0).value()));
+            assertEquals(1764590401001L, records.get(0).timestamp());
+            assertEquals(1, records.get(0).headers().size(), "the entry with a null value is skipped");
+            assertEquals("h", records.get(0).headers().get(0).key());
+            assertEquals("v", text(records.get(0).headers().get(0).value()));
+            assertNull(records.get(1).timestamp());
+            assertNull(records.get(1).headers());
+        }
+    }
 }

@@ -24,6 +24,9 @@ import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.connector.sink.abilities.SupportsWritingMetadata;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.utils.TypeConversions;
 import org.apache.flink.table.factories.FactoryUtil;
 import org.junit.jupiter.api.Test;
 
@@ -199,14 +202,36 @@ class FactoryValidationTest {
     }
 
     @Test
-    void persistedMetadataColumnsAreRejected() {
+    void writableMetadataIsTheStockSinksAndLandsAfterThePhysicalFields() {
+        // The same keys and types, in the same order, as Flink's KafkaDynamicSink with one topic.
+        for (boolean upsert : new boolean[] {false, true}) {
+            Map<String, String> options = upsert ? upsert() : kafka();
+            DynamicTableSink ours = plan(options, COLUMNS, upsert);
+            options.put("connector", upsert ? "upsert-kafka" : "kafka");
+            DynamicTableSink stock = plan(options, COLUMNS, upsert);
+            assertEquals(((SupportsWritingMetadata) stock).listWritableMetadata(),
+                    ((SupportsWritingMetadata) ours).listWritableMetadata(), options.get("connector"));
+        }
+        assertEquals(List.of("headers", "timestamp"),
+                List.copyOf(((SupportsWritingMetadata) plan(kafka(), COLUMNS, false)).listWritableMetadata().keySet()));
+
+        // Persisted metadata columns are accepted by the factory (the planner checks the keys).
         List<Column> columns = new ArrayList<>(COLUMNS);
         columns.add(Column.metadata("ts", DataTypes.TIMESTAMP_LTZ(3), "timestamp", false));
-        assertRejectedForStock(rejected(kafka(), columns, false), "metadata column 'ts' (metadata key 'timestamp')",
-                "kafka");
-        List<Column> headers = new ArrayList<>(COLUMNS);
-        headers.add(Column.metadata("headers", DataTypes.MAP(DataTypes.STRING(), DataTypes.BYTES()), null, false));
-        assertRejectedForStock(rejected(upsert(), headers, true), "metadata key 'headers'", "upsert-kafka");
+        columns.add(Column.metadata("headers", DataTypes.MAP(DataTypes.STRING(), DataTypes.BYTES()), null, false));
+        StreamFusionKafkaDynamicSink sink = assertInstanceOf(StreamFusionKafkaDynamicSink.class,
+                plan(kafka(), columns, false));
+        assertFalse(sink.spec().hasMetadata());
+        RowType consumed = (RowType) DataTypes.ROW(DataTypes.FIELD("k_id", DataTypes.BIGINT().notNull()),
+                DataTypes.FIELD("name", DataTypes.STRING()), DataTypes.FIELD("price", DataTypes.DECIMAL(10, 2)),
+                DataTypes.FIELD("headers", DataTypes.MAP(DataTypes.STRING(), DataTypes.BYTES())),
+                DataTypes.FIELD("timestamp", DataTypes.TIMESTAMP_LTZ(3))).getLogicalType();
+        sink.applyWritableMetadata(List.of("headers", "timestamp"), TypeConversions.fromLogicalToDataType(consumed));
+        assertTrue(sink.spec().hasMetadata());
+        assertEquals(consumed, sink.spec().consumedRowType());
+        assertEquals(3, sink.spec().rowType().getFieldCount(), "the encoder sees the physical fields only");
+        assertTrue(sink.spec().toString().contains("timestampPosition=4, headersPosition=3"), sink.spec().toString());
+        assertEquals(sink.spec(), ((StreamFusionKafkaDynamicSink) sink.copy()).spec(), "copy keeps the metadata");
     }
 
     @Test

@@ -200,6 +200,45 @@ class SinkParityBrokerTest {
                 "ignore-null-fields drops the null name of row 7: " + stock.get(0).get(6));
     }
 
+    @Test
+    void timestampAndHeadersMetadataColumns() throws Exception {
+        int rows = 1000;
+        long start = System.currentTimeMillis();
+        Job job = job(false);
+        StreamTableEnvironment tEnv = job.tEnv();
+        createSource(job, rows);
+        // Writable metadata as the stock connector declares it; a null timestamp leaves it to the producer, a
+        // null map writes no headers, and entries with a null value are skipped.
+        String columns = "k_id BIGINT, id BIGINT, name STRING, "
+                + "ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp', headers MAP<STRING, BYTES> METADATA";
+        String select = "SELECT k_id, id, name, CASE WHEN id % 10 = 0 THEN CAST(NULL AS TIMESTAMP_LTZ(3)) "
+                + "ELSE ts_ltz END, CASE WHEN id % 9 = 0 THEN CAST(NULL AS MAP<STRING, BYTES>) "
+                + "ELSE MAP['trace', CAST(CONCAT('t-', CAST(id AS STRING)) AS BYTES), 'region', CAST(k_region AS BYTES), "
+                + "'skipped', CASE WHEN id % 2 = 0 THEN CAST(NULL AS BYTES) ELSE CAST('odd' AS BYTES) END] END FROM src";
+        String layout = ", 'key.format' = 'json', 'key.fields' = 'k_id', 'value.format' = 'json', "
+                + "'sink.delivery-guarantee' = 'at-least-once'";
+        String stockTopic = TestBroker.createTopic(admin, "parity-meta-stock", PARTITIONS);
+        String oursTopic = TestBroker.createTopic(admin, "parity-meta-ours", PARTITIONS);
+        createTable(tEnv, "stock_sink", columns, "kafka", stockTopic, layout);
+        createTable(tEnv, "ours_sink", columns, "streamfusion-kafka", oursTopic,
+                layout + ", 'streamfusion.batch-rows' = '100'");
+        StatementSet set = tEnv.createStatementSet();
+        set.addInsertSql("INSERT INTO stock_sink " + select);
+        set.addInsertSql("INSERT INTO ours_sink " + select);
+        set.execute().await();
+
+        Map<Integer, List<String>> stock = TestBroker.readWithMetadata(stockTopic, PARTITIONS, start);
+        assertSameRecords(stock, TestBroker.readWithMetadata(oursTopic, PARTITIONS, start), rows, "metadata");
+        List<String> all = stock.values().stream().flatMap(List::stream).toList();
+        assertTrue(all.contains("{\"k_id\":1} => {\"k_id\":1,\"id\":1,\"name\":\"name \\\"1\\\" \u00e9\u4e2d\\\\t/\"} "
+                + "@ 1764590401001 [trace=t-1, region=r1, skipped=odd]"), () -> "row 1: " + all.stream()
+                .filter(r -> r.contains("\"id\":1,")).toList());
+        assertTrue(all.stream().anyMatch(r -> r.contains("\"id\":2,") && r.endsWith("@ 1764590402002 [trace=t-2, region=r2]")),
+                "a null header value is skipped");
+        assertEquals(rows / 10, all.stream().filter(r -> r.contains(" @ now [")).count(), "null timestamps");
+        assertEquals(rows / 9, all.stream().filter(r -> r.endsWith(" []")).count(), "null header maps");
+    }
+
     /**
      * A view {@code changes}: 2000 upsert changes over 57 keys (INSERT, UPDATE_AFTER, and a DELETE for every
      * seventh change of a live key), primary key {@code k_id}.
