@@ -113,17 +113,15 @@ final class SinkPlanning {
         }
     }
 
-    /** Rejects {@code sink.buffer-flush.*} when enabled (both greater than zero; Flink checks the pair). */
-    void rejectBufferFlush() {
+    /**
+     * {@code spec} with {@code sink.buffer-flush.max-rows} / {@code .interval} when both are greater than zero
+     * (Flink's factory, called before, has checked that they are both set or both zero), else {@code spec}.
+     */
+    SinkSpec withBufferFlush(SinkSpec spec) {
         Configuration conf = Configuration.fromMap(options);
-        try {
-            if (conf.get(SINK_BUFFER_FLUSH_MAX_ROWS) > 0 && conf.get(SINK_BUFFER_FLUSH_INTERVAL).toMillis() > 0) {
-                throw unsupported(String.format("Options '%s' and '%s' (reducing by key before the sink)",
-                        SINK_BUFFER_FLUSH_MAX_ROWS.key(), SINK_BUFFER_FLUSH_INTERVAL.key()));
-            }
-        } catch (IllegalArgumentException badValue) {
-            // A malformed value: Flink's factory reports it in its own words.
-        }
+        int maxRows = conf.get(SINK_BUFFER_FLUSH_MAX_ROWS);
+        long intervalMillis = conf.get(SINK_BUFFER_FLUSH_INTERVAL).toMillis();
+        return maxRows > 0 && intervalMillis > 0 ? spec.withBufferFlush(maxRows, intervalMillis) : spec;
     }
 
     /**

@@ -41,6 +41,10 @@ public final class SinkSpec implements Serializable {
     final int timestampPosition;
     /** Position of the {@code headers} metadata (MAP&lt;STRING, BYTES&gt;) in the consumed row, -1 for none. */
     final int headersPosition;
+    /** {@code sink.buffer-flush.max-rows} (distinct keys buffered), 0: no reduction by key. */
+    final int bufferFlushMaxRows;
+    /** {@code sink.buffer-flush.interval} in milliseconds, 0 when {@link #bufferFlushMaxRows} is 0. */
+    final long bufferFlushIntervalMillis;
 
     SinkSpec(RowType rowType, Map<String, String> encoderOptions, int[] keyProjection, String topic,
             Properties producerProperties, DeliveryGuarantee deliveryGuarantee, String transactionalIdPrefix,
@@ -48,14 +52,14 @@ public final class SinkSpec implements Serializable {
             Integer parallelism, int batchRows, long lingerMillis) {
         this(rowType, encoderOptions, keyProjection, topic, producerProperties, deliveryGuarantee,
                 transactionalIdPrefix, transactionNamingStrategy, fixedPartitioner, upsert, parallelism, batchRows,
-                lingerMillis, rowType, -1, -1);
+                lingerMillis, rowType, -1, -1, 0, 0);
     }
 
     private SinkSpec(RowType rowType, Map<String, String> encoderOptions, int[] keyProjection, String topic,
             Properties producerProperties, DeliveryGuarantee deliveryGuarantee, String transactionalIdPrefix,
             TransactionNamingStrategy transactionNamingStrategy, boolean fixedPartitioner, boolean upsert,
             Integer parallelism, int batchRows, long lingerMillis, RowType consumedRowType, int timestampPosition,
-            int headersPosition) {
+            int headersPosition, int bufferFlushMaxRows, long bufferFlushIntervalMillis) {
         this.rowType = Objects.requireNonNull(rowType, "rowType");
         this.encoderOptions = Collections.unmodifiableMap(new LinkedHashMap<>(encoderOptions));
         this.keyProjection = keyProjection.clone();
@@ -73,6 +77,43 @@ public final class SinkSpec implements Serializable {
         this.consumedRowType = Objects.requireNonNull(consumedRowType, "consumedRowType");
         this.timestampPosition = timestampPosition;
         this.headersPosition = headersPosition;
+        this.bufferFlushMaxRows = bufferFlushMaxRows;
+        this.bufferFlushIntervalMillis = bufferFlushIntervalMillis;
+    }
+
+    /**
+     * This spec with {@code sink.buffer-flush.*} enabled (upsert only), as {@code SinkBufferFlushMode}: rows are
+     * reduced by key (last one wins) and emitted when {@code maxRows} keys are buffered, every
+     * {@code intervalMillis} of processing time, and before a checkpoint barrier and at end of input.
+     *
+     * @param maxRows distinct keys buffered before the buffer is emitted, at least 1
+     * @param intervalMillis the flush interval in milliseconds, at least 1
+     * @return the new spec
+     * @throws IllegalArgumentException if this spec is not upsert, or a value is below 1
+     */
+    SinkSpec withBufferFlush(int maxRows, long intervalMillis) {
+        if (!upsert || maxRows < 1 || intervalMillis < 1) {
+            throw new IllegalArgumentException("sink.buffer-flush needs upsert and max-rows, interval >= 1: upsert="
+                    + upsert + ", max-rows=" + maxRows + ", interval=" + intervalMillis + " ms");
+        }
+        return new SinkSpec(rowType, encoderOptions, keyProjection, topic, producerProperties, deliveryGuarantee,
+                transactionalIdPrefix, transactionNamingStrategy, fixedPartitioner, upsert, parallelism, batchRows,
+                lingerMillis, consumedRowType, timestampPosition, headersPosition, maxRows, intervalMillis);
+    }
+
+    /** @return true when rows are reduced by key before encoding ({@code sink.buffer-flush.*} enabled) */
+    public boolean reducesByKey() {
+        return bufferFlushMaxRows > 0;
+    }
+
+    /** @return {@code sink.buffer-flush.max-rows}, 0 when disabled */
+    public int bufferFlushMaxRows() {
+        return bufferFlushMaxRows;
+    }
+
+    /** @return {@code sink.buffer-flush.interval} in milliseconds, 0 when disabled */
+    public long bufferFlushIntervalMillis() {
+        return bufferFlushIntervalMillis;
     }
 
     /**
@@ -101,7 +142,7 @@ public final class SinkSpec implements Serializable {
         }
         return new SinkSpec(rowType, encoderOptions, keyProjection, topic, producerProperties, deliveryGuarantee,
                 transactionalIdPrefix, transactionNamingStrategy, fixedPartitioner, upsert, parallelism, batchRows,
-                lingerMillis, consumedRowType, timestamp, headers);
+                lingerMillis, consumedRowType, timestamp, headers, bufferFlushMaxRows, bufferFlushIntervalMillis);
     }
 
     /** @return the row type the sink's input has: the physical fields, then the metadata columns */
@@ -171,7 +212,9 @@ public final class SinkSpec implements Serializable {
                 && Objects.equals(transactionalIdPrefix, that.transactionalIdPrefix)
                 && transactionNamingStrategy == that.transactionNamingStrategy
                 && Objects.equals(parallelism, that.parallelism) && consumedRowType.equals(that.consumedRowType)
-                && timestampPosition == that.timestampPosition && headersPosition == that.headersPosition;
+                && timestampPosition == that.timestampPosition && headersPosition == that.headersPosition
+                && bufferFlushMaxRows == that.bufferFlushMaxRows
+                && bufferFlushIntervalMillis == that.bufferFlushIntervalMillis;
     }
 
     @Override
@@ -184,6 +227,7 @@ public final class SinkSpec implements Serializable {
         return "SinkSpec[topic=" + topic + ", upsert=" + upsert + ", deliveryGuarantee=" + deliveryGuarantee
                 + ", fixedPartitioner=" + fixedPartitioner + ", batchRows=" + batchRows + ", lingerMillis="
                 + lingerMillis + ", timestampPosition=" + timestampPosition + ", headersPosition=" + headersPosition
+                + ", bufferFlushMaxRows=" + bufferFlushMaxRows + ", bufferFlushIntervalMillis=" + bufferFlushIntervalMillis
                 + ", encoderOptions=" + encoderOptions + "]";
     }
 }

@@ -187,6 +187,49 @@ class BatchingEncoderOperatorTest {
     }
 
     @Test
+    void bufferFlushReducesByKeyAndEmitsOnSizeTimerAndBarrier() throws Exception {
+        // sink.buffer-flush.max-rows = 3, .interval = 100 ms; batches of 2 rows.
+        try (OneInputStreamOperatorTestHarness<RowData, EncodedRecord> h = harness(
+                spec(2, 60_000, true).withBufferFlush(3, 100))) {
+            h.open();
+            h.processElement(row(1, "a"), 0);
+            h.processElement(row(2, "b"), 0);
+            h.processElement(row(1, "c"), 0);
+            h.processWatermark(new Watermark(5));
+            assertEquals(List.of("W5"), output(h), "two keys buffered; a watermark does not emit them");
+            // The third key: the map is emitted, the last row of each key, keys in first-arrival order.
+            h.processElement(row(3, "d"), 0);
+            assertEquals(List.of("W5", "{\"id\":1} => {\"id\":1,\"name\":\"c\"}",
+                    "{\"id\":2} => {\"id\":2,\"name\":\"b\"}", "{\"id\":3} => {\"id\":3,\"name\":\"d\"}"),
+                    output(h));
+            h.getOutput().clear();
+            // The interval timer (100 ms after the last emission).
+            h.processElement(row(1, "x"), 0);
+            h.setProcessingTime(99);
+            assertEquals(List.of(), output(h));
+            h.setProcessingTime(100);
+            assertEquals(List.of("{\"id\":1} => {\"id\":1,\"name\":\"x\"}"), output(h));
+            h.getOutput().clear();
+            // Before the checkpoint barrier: an update then a delete of key 2 leave its tombstone only.
+            h.processElement(row(2, "y"), 0);
+            RowData delete = row(2, "y");
+            delete.setRowKind(RowKind.DELETE);
+            h.processElement(delete, 0);
+            h.prepareSnapshotPreBarrier(1);
+            assertEquals(List.of("{\"id\":2} => null"), output(h));
+            h.getOutput().clear();
+            // The timer re-registered itself; and end of input emits the rest.
+            h.processElement(row(4, "e"), 0);
+            h.setProcessingTime(250);
+            assertEquals(List.of("{\"id\":4} => {\"id\":4,\"name\":\"e\"}"), output(h));
+            h.getOutput().clear();
+            h.processElement(row(5, "f"), 0);
+            h.endInput();
+            assertEquals(List.of("{\"id\":5} => {\"id\":5,\"name\":\"f\"}"), output(h));
+        }
+    }
+
+    @Test
     void theSerializerRoundTripsNullKeysAndTombstones() throws Exception {
         org.apache.flink.core.memory.DataOutputSerializer out = new org.apache.flink.core.memory.DataOutputSerializer(64);
         EncodedRecord record = EncodedRecord.of(null, "{}".getBytes(StandardCharsets.UTF_8));

@@ -242,16 +242,30 @@ class FactoryValidationTest {
     }
 
     @Test
-    void upsertBufferFlushIsRejected() {
+    void upsertBufferFlushReducesByKey() {
         Map<String, String> options = upsert();
         options.put("sink.buffer-flush.max-rows", "100");
         options.put("sink.buffer-flush.interval", "1 s");
-        assertRejectedForStock(rejected(options, COLUMNS, true), "'sink.buffer-flush.max-rows'", "upsert-kafka");
-        // Disabled (Flink's default, both 0) is the same as the stock sink without buffering: accepted.
+        SinkSpec spec = spec(options, true);
+        assertTrue(spec.reducesByKey());
+        assertEquals(100, spec.bufferFlushMaxRows());
+        assertEquals(1000, spec.bufferFlushIntervalMillis());
+        // Disabled (Flink's default, both 0): no reduction, as the stock sink.
         Map<String, String> disabled = upsert();
         disabled.put("sink.buffer-flush.max-rows", "0");
         disabled.put("sink.buffer-flush.interval", "0 s");
-        assertInstanceOf(StreamFusionKafkaDynamicSink.class, plan(disabled, COLUMNS, true));
+        assertFalse(spec(disabled, true).reducesByKey());
+        assertFalse(spec(upsert(), true).reducesByKey());
+        // Only one of the two: Flink's own check, the same message as for upsert-kafka.
+        Map<String, String> half = upsert();
+        half.put("sink.buffer-flush.max-rows", "100");
+        String ours = rejected(half, COLUMNS, true);
+        half.put("connector", "upsert-kafka");
+        String stock = rejected(half, COLUMNS, true);
+        assertTrue(ours.contains("'sink.buffer-flush.max-rows' and 'sink.buffer-flush.interval' must be set to "
+                + "be greater than zero together to enable sink buffer flushing."), ours);
+        assertTrue(stock.contains("'sink.buffer-flush.max-rows' and 'sink.buffer-flush.interval' must be set to "
+                + "be greater than zero together to enable sink buffer flushing."), stock);
     }
 
     @Test
