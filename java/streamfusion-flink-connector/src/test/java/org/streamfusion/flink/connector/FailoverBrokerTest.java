@@ -176,9 +176,13 @@ class FailoverBrokerTest {
 
     /** A job at parallelism 2, checkpoints every 500 ms, at most 3 restarts 200 ms apart; a view {@code src}. */
     private static Job job(long ids, String savepoint) {
+        return job(ids, savepoint, Duration.ofMillis(500));
+    }
+
+    private static Job job(long ids, String savepoint, Duration checkpointInterval) {
         Configuration conf = new Configuration();
         conf.set(CoreOptions.DEFAULT_PARALLELISM, PARALLELISM);
-        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(500));
+        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, checkpointInterval);
         conf.set(CheckpointingOptions.TOLERABLE_FAILURE_NUMBER, 0);
         conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
         conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
@@ -303,7 +307,10 @@ class FailoverBrokerTest {
     void exactlyOnceAcrossCancelWithSavepointAndResume(@TempDir Path savepoints) throws Exception {
         long ids = 8000;
         Plan.reset(false, false);
-        Job first = job(ids, null);
+        // No periodic checkpoint in the first job: one completing between the savepoint and the cancel would
+        // commit rows after the savepoint, which the job resumed from the savepoint then writes again (Flink's
+        // semantics of resuming from an older savepoint, for both connectors; seen once in this test).
+        Job first = job(ids, null, Duration.ofMinutes(10));
         String stockEo = createSink(first.tEnv(), "stock_sp", "kafka", "exactly-once");
         String oursEo = createSink(first.tEnv(), "ours_sp", "streamfusion-kafka", "exactly-once");
         String insertStock = "INSERT INTO stock_sp SELECT * FROM src";
@@ -313,10 +320,10 @@ class FailoverBrokerTest {
         set.addInsertSql(insertOurs);
         JobClient client = set.execute().getJobClient().orElseThrow();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while ((Plan.completedCheckpoints.get() < 2 || Plan.rows.get() < 500) && System.nanoTime() < deadline) {
+        while (Plan.rows.get() < 500 && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
-        assertTrue(Plan.completedCheckpoints.get() >= 2, "checkpoints completed before the savepoint");
+        assertTrue(Plan.rows.get() >= 500, "rows before the savepoint: " + Plan.rows.get());
         String savepoint = client.triggerSavepoint(savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
                 .get(30, TimeUnit.SECONDS);
         // Rows after the savepoint go into transactions the cancellation aborts.
