@@ -83,7 +83,8 @@ public final class StreamFusionKafkaDynamicSink implements DynamicTableSink, Sup
         };
     }
 
-    private DataStreamSink<?> attach(ProviderContext providerContext, DataStream<RowData> input) {
+    /** Attaches the encoder and the {@code KafkaSink} to {@code input} (the table provider and {@link StreamFusionKafkaSink}). */
+    DataStreamSink<?> attach(ProviderContext providerContext, DataStream<RowData> input) {
         int parallelism = spec.parallelism != null ? spec.parallelism : input.getParallelism();
         DataStream<RowData> rows = input;
         if (spec.upsert && spec.parallelism != null && spec.parallelism != input.getParallelism()) {

@@ -269,6 +269,35 @@ class FactoryValidationTest {
     }
 
     @Test
+    void theDataStreamBuilderValidatesAsTheTableFactory() {
+        RowType type = (RowType) DataTypes.ROW(DataTypes.FIELD("k_id", DataTypes.BIGINT().notNull()),
+                DataTypes.FIELD("name", DataTypes.STRING())).getLogicalType();
+        Map<String, String> options = upsert();
+        options.put("sink.buffer-flush.max-rows", "10");
+        options.put("sink.buffer-flush.interval", "1 s");
+        SinkSpec spec = StreamFusionKafkaSink.builder().setRowType(type).setOptions(options).setPrimaryKey("k_id")
+                .build().spec();
+        assertTrue(spec.upsert());
+        assertEquals(10, spec.bufferFlushMaxRows());
+        assertEquals("k_id", spec.encoderOptions().get("key.fields"));
+        // Without 'connector': streamfusion-kafka.
+        Map<String, String> plain = kafka();
+        plain.remove("connector");
+        assertFalse(StreamFusionKafkaSink.builder().setRowType(type).setOptions(plain).build().spec().upsert());
+        // The factories' rejections and Flink's own checks.
+        plain.put("format", "avro");
+        assertRejectedForStock(messages(assertThrows(ValidationException.class,
+                () -> StreamFusionKafkaSink.builder().setRowType(type).setOptions(plain).build())),
+                "'format' = 'avro'", "kafka");
+        String noKey = messages(assertThrows(ValidationException.class,
+                () -> StreamFusionKafkaSink.builder().setRowType(type).setOptions(upsert()).build()));
+        assertTrue(noKey.contains("PRIMARY KEY"), noKey);
+        options.put("connector", "kafka");
+        assertThrows(ValidationException.class,
+                () -> StreamFusionKafkaSink.builder().setRowType(type).setOptions(options).build());
+    }
+
+    @Test
     void differentKeyAndValueJsonOptionsAreRejected() {
         Map<String, String> options = kafka();
         options.put("key.format", "json");

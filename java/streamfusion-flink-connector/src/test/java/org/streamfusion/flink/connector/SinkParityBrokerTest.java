@@ -23,6 +23,7 @@ import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.StatementSet;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.types.RowKind;
@@ -237,6 +238,50 @@ class SinkParityBrokerTest {
                 "a null header value is skipped");
         assertEquals(rows / 10, all.stream().filter(r -> r.contains(" @ now [")).count(), "null timestamps");
         assertEquals(rows / 9, all.stream().filter(r -> r.endsWith(" []")).count(), "null header maps");
+    }
+
+    @Test
+    void dataStreamBuilderWritesWhatTheKafkaTableSinkWrites() throws Exception {
+        int rows = 1000;
+        Job job = job(false);
+        StreamTableEnvironment tEnv = job.tEnv();
+        DataStream<Row> source = job.env().fromSequence(1, rows)
+                .map(id -> Row.of(id, id % 7 == 0 ? null : "n\"" + id, id % 2 == 0))
+                .returns(Types.ROW_NAMED(new String[] {"id", "name", "flag"}, Types.LONG, Types.STRING, Types.BOOLEAN));
+        Map<String, String> options = new java.util.LinkedHashMap<>();
+        options.put("properties.bootstrap.servers", TestBroker.bootstrapServers());
+        options.put("key.format", "json");
+        options.put("key.fields", "id");
+        options.put("value.format", "json");
+        options.put("value.fields-include", "EXCEPT_KEY");
+        String stockTopic = TestBroker.createTopic(admin, "parity-ds-stock", PARTITIONS);
+        String oursTopic = TestBroker.createTopic(admin, "parity-ds-ours", PARTITIONS);
+        // The stock side: the kafka table sink over the same rows.
+        tEnv.createTemporaryView("ds", tEnv.fromDataStream(source));
+        StringBuilder with = new StringBuilder();
+        options.forEach((k, v) -> with.append(", '").append(k).append("' = '").append(v).append("'"));
+        createTable(tEnv, "stock_sink", "id BIGINT, name STRING, flag BOOLEAN", "kafka", stockTopic,
+                with.toString().replace(", 'properties.bootstrap.servers' = '" + TestBroker.bootstrapServers() + "'", ""));
+        org.apache.flink.table.api.bridge.java.StreamStatementSet set = tEnv.createStatementSet();
+        set.addInsertSql("INSERT INTO stock_sink SELECT * FROM ds");
+        set.attachAsDataStream();
+        // Ours: the DataStream builder with the same options.
+        RowType type = (RowType) DataTypes.ROW(DataTypes.FIELD("id", DataTypes.BIGINT()),
+                DataTypes.FIELD("name", DataTypes.STRING()), DataTypes.FIELD("flag", DataTypes.BOOLEAN())).getLogicalType();
+        DataStream<org.apache.flink.table.data.RowData> rowData = source.map(r -> (org.apache.flink.table.data.RowData)
+                org.apache.flink.table.data.GenericRowData.of(r.getField(0), r.getField(1) == null ? null
+                        : org.apache.flink.table.data.StringData.fromString((String) r.getField(1)), r.getField(2)))
+                .returns(org.apache.flink.table.runtime.typeutils.InternalTypeInfo.of(type));
+        StreamFusionKafkaSink sink = StreamFusionKafkaSink.builder().setRowType(type).setOptions(options)
+                .setOption("topic", oursTopic).setOption("streamfusion.batch-rows", "100").setUidPrefix("ours").build();
+        assertEquals(oursTopic, sink.spec().topic());
+        sink.addTo(rowData).name("streamfusion sink");
+        job.env().execute("data stream builder parity");
+
+        Map<Integer, List<String>> stock = TestBroker.read(stockTopic, PARTITIONS);
+        assertSameRecords(stock, TestBroker.read(oursTopic, PARTITIONS), rows, "DataStream builder");
+        assertTrue(stock.values().stream().flatMap(List::stream)
+                .anyMatch(r -> r.equals("{\"id\":7} => {\"name\":null,\"flag\":false}")), "row 7");
     }
 
     /**
