@@ -1,7 +1,11 @@
 package org.streamfusion.flink.connector;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
 import java.util.Objects;
 import java.util.concurrent.ScheduledFuture;
 import org.apache.flink.metrics.Counter;
@@ -11,8 +15,13 @@ import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.table.data.ArrayData;
+import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.utils.ProjectedRowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
 import org.streamfusion.flink.RowDataJsonEncoder;
 import org.streamfusion.kafka.EncodedBatch;
 
@@ -29,6 +38,20 @@ import org.streamfusion.kafka.EncodedBatch;
  * across a barrier, and buffered rows are never state); before a watermark is forwarded; and at end of input
  * ({@link #endInput}, {@link #finish}). Rows are copied on arrival only when object reuse is enabled (the
  * upstream operator may then reuse the instance), as Flink's {@code ReducingUpsertSink} does.
+ *
+ * <p><b>Reducing by key</b> ({@code sink.buffer-flush.max-rows} / {@code .interval}, upsert only), as Flink's
+ * {@code ReducingUpsertWriter}: rows go into a map by key (the primary key's field values), the last row of a key
+ * replacing the earlier one; the map is emitted (encoded in batches of {@code streamfusion.batch-rows}) when it
+ * holds {@code max-rows} keys, when a processing-time timer finds {@code interval} elapsed since the last
+ * emission (the timer re-registers itself), in {@link #prepareSnapshotPreBarrier} and at end of input. Emission
+ * order is the map's, so only the last value per key is comparable with the stock sink; the linger timer and
+ * watermarks do not emit the map (the stock writer ignores watermarks too).
+ *
+ * <p><b>Metadata.</b> With {@code timestamp} / {@code headers} metadata columns (after the physical fields of
+ * the consumed row) each record carries them as {@code KafkaDynamicSink}'s converters read them: the timestamp
+ * as {@code getTimestamp(pos, 3).getMillisecond()} (null stays null: the producer's clock), the headers as the
+ * map's entries in its order, skipping an entry whose key or value is null (a null map: no headers). They apply
+ * to tombstones too. The encoder sees only the physical fields.
  *
  * <p><b>Metrics</b> (group {@code streamfusion} of the operator's metric group, per task): counters
  * {@code numBatches}, {@code numNativeBatches}, {@code numRows}, {@code numKeyBytes}, {@code numValueBytes},
@@ -47,6 +70,12 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
     private transient RowDataJsonEncoder encoder;
     private transient RowDataSerializer copier;
     private transient List<RowData> buffer;
+    /** Null without metadata columns; else the physical field positions, for the encoder's view of a row. */
+    private transient int[] physicalFields;
+    /** Null unless reducing by key: the last row per key, in first-arrival order of the keys. */
+    private transient Map<Key, RowData> reduced;
+    private transient RowData.FieldGetter[] keyGetters;
+    private transient long lastReducedFlush;
     private transient ScheduledFuture<?> lingerTimer;
     private transient Counter batches;
     private transient Counter nativeBatches;
@@ -65,8 +94,19 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
     public void open() throws Exception {
         super.open();
         encoder = new RowDataJsonEncoder(spec.rowType, spec.encoderOptions);
-        copier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.rowType) : null;
+        copier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.consumedRowType) : null;
+        physicalFields = spec.hasMetadata() ? IntStream.range(0, spec.rowType.getFieldCount()).toArray() : null;
         buffer = new ArrayList<>(Math.min(spec.batchRows, 1 << 16));
+        if (spec.reducesByKey()) {
+            reduced = new LinkedHashMap<>();
+            keyGetters = new RowData.FieldGetter[spec.keyProjection.length];
+            for (int i = 0; i < keyGetters.length; i++) {
+                int pos = spec.keyProjection[i];
+                keyGetters[i] = RowData.createFieldGetter(spec.rowType.getTypeAt(pos), pos);
+            }
+            lastReducedFlush = getProcessingTimeService().getCurrentProcessingTime();
+            registerReducedFlush();
+        }
         MetricGroup group = getMetricGroup().addGroup("streamfusion");
         batches = group.counter("numBatches");
         nativeBatches = group.counter("numNativeBatches");
@@ -80,6 +120,14 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
     @Override
     public void processElement(StreamRecord<RowData> element) throws Exception {
         RowData row = element.getValue();
+        if (reduced != null) {
+            RowData kept = copier == null ? row : copier.copy(row);
+            reduced.put(key(kept), kept);
+            if (reduced.size() >= spec.bufferFlushMaxRows) {
+                flushReduced();
+            }
+            return;
+        }
         buffer.add(copier == null ? row : copier.copy(row));
         if (buffer.size() >= spec.batchRows) {
             flush();
@@ -102,6 +150,7 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
     /** Encodes the buffered rows before the barrier reaches the chained {@code KafkaSink} writer. */
     @Override
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        flushReduced();
         flush();
         super.prepareSnapshotPreBarrier(checkpointId);
     }
@@ -109,12 +158,14 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
     /** Encodes the buffered rows at end of input. */
     @Override
     public void endInput() throws Exception {
+        flushReduced();
         flush();
     }
 
     /** Encodes the buffered rows (also after {@link #endInput}, which makes it a no-op). */
     @Override
     public void finish() throws Exception {
+        flushReduced();
         flush();
         super.finish();
     }
@@ -142,9 +193,8 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
         }
         long nativeBefore = encoder.nativeBatches();
         long start = System.nanoTime();
-        EncodedBatch batch = encoder.encode(buffer);
+        EncodedBatch batch = encoder.encode(physicalFields == null ? buffer : physicalViews());
         encodeNanos.inc(System.nanoTime() - start);
-        buffer.clear();
         batches.inc();
         nativeBatches.inc(encoder.nativeBatches() - nativeBefore);
         rows.inc(batch.size());
@@ -152,7 +202,97 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
         valueBytes.inc(batch.valueBytes());
         StreamRecord<EncodedRecord> out = new StreamRecord<>(null);
         for (int i = 0; i < batch.size(); i++) {
-            output.collect(out.replace(new EncodedRecord(batch, i)));
+            EncodedRecord record = physicalFields == null ? new EncodedRecord(batch, i)
+                    : new EncodedRecord(batch, i, timestamp(buffer.get(i)), headers(buffer.get(i)));
+            output.collect(out.replace(record));
         }
+        buffer.clear();
+    }
+
+    /** As {@code ReducingUpsertWriter.registerFlush}: a timer at the last emission plus the interval. */
+    private void registerReducedFlush() {
+        getProcessingTimeService().registerTimer(lastReducedFlush + spec.bufferFlushIntervalMillis, time -> {
+            if (time >= lastReducedFlush + spec.bufferFlushIntervalMillis) {
+                flushReduced();
+            }
+            registerReducedFlush();
+        });
+    }
+
+    /** Emits the reduced rows (if reducing by key), in batches of {@code streamfusion.batch-rows}. */
+    private void flushReduced() {
+        if (reduced == null) {
+            return;
+        }
+        for (RowData row : reduced.values()) {
+            buffer.add(row);
+            if (buffer.size() >= spec.batchRows) {
+                flush();
+            }
+        }
+        flush();
+        reduced.clear();
+        lastReducedFlush = getProcessingTimeService().getCurrentProcessingTime();
+    }
+
+    private Key key(RowData row) {
+        Object[] fields = new Object[keyGetters.length];
+        for (int i = 0; i < fields.length; i++) {
+            fields[i] = keyGetters[i].getFieldOrNull(row);
+        }
+        return new Key(fields);
+    }
+
+    /** A key's field values, compared by content ({@code byte[]} included), as a projected GenericRowData is. */
+    private static final class Key {
+        private final Object[] fields;
+        private final int hash;
+
+        Key(Object[] fields) {
+            this.fields = fields;
+            this.hash = Arrays.deepHashCode(fields);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key && Arrays.deepEquals(fields, ((Key) o).fields);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+
+    private List<RowData> physicalViews() {
+        List<RowData> views = new ArrayList<>(buffer.size());
+        for (RowData row : buffer) {
+            views.add(ProjectedRowData.from(physicalFields).replaceRow(row));
+        }
+        return views;
+    }
+
+    /** As {@code KafkaDynamicSink.WritableMetadata.TIMESTAMP}: epoch milliseconds, or null. */
+    private Long timestamp(RowData row) {
+        int pos = spec.timestampPosition;
+        return pos < 0 || row.isNullAt(pos) ? null : row.getTimestamp(pos, 3).getMillisecond();
+    }
+
+    /** As {@code KafkaDynamicSink.WritableMetadata.HEADERS}: entries with a null key or value are skipped. */
+    private List<Header> headers(RowData row) {
+        int pos = spec.headersPosition;
+        if (pos < 0 || row.isNullAt(pos)) {
+            return null;
+        }
+        MapData map = row.getMap(pos);
+        ArrayData keys = map.keyArray();
+        ArrayData values = map.valueArray();
+        List<Header> headers = new ArrayList<>(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            if (!keys.isNullAt(i) && !values.isNullAt(i)) {
+                headers.add(new RecordHeader(keys.getString(i).toString(), values.getBinary(i)));
+            }
+        }
+        return headers;
     }
 }
