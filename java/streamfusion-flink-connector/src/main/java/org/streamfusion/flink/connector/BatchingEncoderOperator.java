@@ -20,6 +20,8 @@ import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.utils.ProjectedRowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.streamfusion.flink.RowDataJsonEncoder;
@@ -53,6 +55,16 @@ import org.streamfusion.kafka.EncodedBatch;
  * map's entries in its order, skipping an entry whose key or value is null (a null map: no headers). They apply
  * to tombstones too. The encoder sees only the physical fields.
  *
+ * <p><b>FLOAT and DOUBLE on JDK 17 and 18.</b> Flink's serializer prints a FLOAT or DOUBLE with the JVM's
+ * {@code Float.toString} / {@code Double.toString}, whose digits changed in JDK 19 (JDK-4511638: the shortest
+ * decimal that rounds back); the native encoder prints JDK 19+'s digits. So where the task's JVM is older than
+ * 19 ({@code Runtime.version().feature() < 19}) and the table's physical row has a FLOAT or DOUBLE anywhere
+ * (nested types included), {@link #open} tells the encoder to write every batch with Flink's serializer
+ * ({@code native.min-batch-rows} = {@code Integer.MAX_VALUE}) and logs it once: the bytes are then Flink's on that
+ * JVM (e.g. {@code 2.0E23} is written {@code 1.9999999999999998E23} on JDK 17, as the stock sink writes it), and
+ * {@code numNativeBatches} stays 0. The check runs in the task, so it follows the JVM the job runs on, not the
+ * one that planned it. See {@link #encoderOptions(SinkSpec, int)}.
+ *
  * <p><b>Metrics</b> (group {@code streamfusion} of the operator's metric group, per task): counters
  * {@code numBatches}, {@code numNativeBatches}, {@code numRows}, {@code numKeyBytes}, {@code numValueBytes},
  * {@code encodeTimeNanos} (wall-clock time inside the encoder, filling Arrow vectors included).
@@ -64,6 +76,9 @@ import org.streamfusion.kafka.EncodedBatch;
 public final class BatchingEncoderOperator extends AbstractStreamOperator<EncodedRecord>
         implements OneInputStreamOperator<RowData, EncodedRecord>, BoundedOneInput {
     private static final long serialVersionUID = 1L;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(BatchingEncoderOperator.class);
+    /** The first JDK whose {@code Double.toString} prints the shortest digits that round back (JDK-4511638). */
+    static final int FIRST_JDK_WITH_SHORTEST_DIGITS = 19;
 
     private final SinkSpec spec;
 
@@ -93,7 +108,14 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
     @Override
     public void open() throws Exception {
         super.open();
-        encoder = new RowDataJsonEncoder(spec.rowType, spec.encoderOptions);
+        int jdk = Runtime.version().feature();
+        Map<String, String> options = encoderOptions(spec, jdk);
+        if (options != spec.encoderOptions) {
+            LOG.info("JDK {} prints other digits for some FLOAT/DOUBLE values than JDK 19+, which the native "
+                    + "encoder follows, and {} has such a column: every batch of this task is written by Flink's "
+                    + "serializer (the stock sink's bytes on this JVM).", jdk, spec.rowType);
+        }
+        encoder = new RowDataJsonEncoder(spec.rowType, options);
         copier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.consumedRowType) : null;
         physicalFields = spec.hasMetadata() ? IntStream.range(0, spec.rowType.getFieldCount()).toArray() : null;
         buffer = new ArrayList<>(Math.min(spec.batchRows, 1 << 16));
@@ -114,6 +136,37 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
         keyBytes = group.counter("numKeyBytes");
         valueBytes = group.counter("numValueBytes");
         encodeNanos = group.counter("encodeTimeNanos");
+    }
+
+    /**
+     * The options the task's encoder gets: the spec's, except on a JVM whose {@code Double.toString} /
+     * {@code Float.toString} are not JDK 19+'s (feature release below 19) when the physical row type has a FLOAT
+     * or DOUBLE anywhere ({@link #hasFloatingPoint}): then {@code native.min-batch-rows} is
+     * {@code Integer.MAX_VALUE}, so every batch goes through Flink's serializer and the JVM prints the numbers.
+     *
+     * @param spec the planned sink
+     * @param jdkFeature the JVM's feature release, as {@code Runtime.version().feature()} (17, 21, 25...)
+     * @return {@code spec.encoderOptions()} itself when nothing changes, else a modified copy
+     */
+    static Map<String, String> encoderOptions(SinkSpec spec, int jdkFeature) {
+        if (jdkFeature >= FIRST_JDK_WITH_SHORTEST_DIGITS || !hasFloatingPoint(spec.rowType)) {
+            return spec.encoderOptions;
+        }
+        Map<String, String> options = new LinkedHashMap<>(spec.encoderOptions);
+        options.put(RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS, Integer.toString(Integer.MAX_VALUE));
+        return options;
+    }
+
+    /**
+     * @param type a logical type
+     * @return true when {@code type} is FLOAT or DOUBLE or has one among its children, at any depth (ARRAY,
+     *     MAP, MULTISET, ROW, DISTINCT and structured types)
+     */
+    static boolean hasFloatingPoint(LogicalType type) {
+        if (type.is(LogicalTypeRoot.FLOAT) || type.is(LogicalTypeRoot.DOUBLE)) {
+            return true;
+        }
+        return type.getChildren().stream().anyMatch(BatchingEncoderOperator::hasFloatingPoint);
     }
 
     /** Buffers the row (a copy under object reuse); encodes the batch when it is full. */

@@ -78,6 +78,26 @@ class BatchingEncoderOperatorTest {
     }
 
     @Test
+    void floatOrDoubleAnywhereOnJdkBelow19TakesFlinksSerializerForEveryBatch() {
+        RowType doubles = RowType.of(new LogicalType[] {new BigIntType(false),
+                new org.apache.flink.table.types.logical.DoubleType()}, new String[] {"id", "score"});
+        RowType nested = RowType.of(new LogicalType[] {new BigIntType(false), new org.apache.flink.table.types.logical
+                .ArrayType(RowType.of(new org.apache.flink.table.types.logical.FloatType()))}, new String[] {"id", "a"});
+        SinkSpec withDoubles = new SinkSpec(doubles, Map.of("native.min-batch-rows", "16"), new int[0], "t",
+                new Properties(), DeliveryGuarantee.AT_LEAST_ONCE, null, TransactionNamingStrategy.DEFAULT, false,
+                false, null, 100, 100);
+        String max = Integer.toString(Integer.MAX_VALUE);
+        assertEquals(max, BatchingEncoderOperator.encoderOptions(withDoubles, 17).get("native.min-batch-rows"));
+        assertEquals(max, BatchingEncoderOperator.encoderOptions(withDoubles, 18).get("native.min-batch-rows"));
+        assertEquals("16", BatchingEncoderOperator.encoderOptions(withDoubles, 19).get("native.min-batch-rows"));
+        assertEquals("16", BatchingEncoderOperator.encoderOptions(withDoubles, 25).get("native.min-batch-rows"));
+        // Without FLOAT/DOUBLE the spec's options are used on every JDK.
+        assertEquals(Map.of(), BatchingEncoderOperator.encoderOptions(spec(8, 100, false), 17));
+        assertTrue(BatchingEncoderOperator.hasFloatingPoint(nested), "FLOAT inside ARRAY<ROW<...>>");
+        assertTrue(!BatchingEncoderOperator.hasFloatingPoint(TYPE), "BIGINT, VARCHAR");
+    }
+
+    @Test
     void aFullBatchIsEmittedAtOnceInRowOrder() throws Exception {
         try (OneInputStreamOperatorTestHarness<RowData, EncodedRecord> h = harness(spec(3, 60_000, false))) {
             h.open();

@@ -235,6 +235,21 @@ class FactoryValidationTest {
     }
 
     @Test
+    void nestedColumnTypesAreRejectedNamingTheColumn() {
+        Map<String, org.apache.flink.table.types.DataType> nested = new java.util.LinkedHashMap<>();
+        nested.put("tags", DataTypes.ARRAY(DataTypes.STRING()));
+        nested.put("attrs", DataTypes.MAP(DataTypes.STRING(), DataTypes.BIGINT()));
+        nested.put("point", DataTypes.ROW(DataTypes.FIELD("x", DataTypes.DOUBLE())));
+        nested.put("bag", DataTypes.MULTISET(DataTypes.STRING()));
+        nested.forEach((name, type) -> {
+            List<Column> columns = new ArrayList<>(COLUMNS);
+            columns.add(Column.physical(name, type));
+            assertRejectedForStock(rejected(kafka(), columns, false), "field `" + name + "` has type", "kafka");
+            assertRejectedForStock(rejected(upsert(), columns, true), "field `" + name + "` has type", "upsert-kafka");
+        });
+    }
+
+    @Test
     void virtualMetadataColumnsAreNotWrittenAndAccepted() {
         List<Column> columns = new ArrayList<>(COLUMNS);
         columns.add(Column.metadata("off", DataTypes.BIGINT(), "offset", true));
