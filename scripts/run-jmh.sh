@@ -24,7 +24,8 @@ usage: scripts/run-jmh.sh [--quick] [--rebuild] [JMH args...]
 
 defaults: -f 1 -wi 3 -w 1s -i 5 -r 1s -foe true -rf json -rff perf/jmh/results-<UTC>.json
           (about 11 minutes for the whole set on 2 cores)
-environment: JAVA_HOME (the JDK that runs the benchmarks, else java from PATH), MVN (default mvn)
+environment: JAVA_HOME (the JDK that runs the benchmarks, else java from PATH), MVN (default mvn),
+             STREAMFUSION_BENCH_BIN (the value generator, a streamfusion-bench binary; built with cargo if unset)
 EOF
 }
 
@@ -82,6 +83,18 @@ if [[ $rebuild == true || ! -f $jar || -n $(stale_source) ]]; then
     || die "the build failed (the JNI library needs cargo: https://rustup.rs)"
   [[ -f $jar ]] || die "the build did not produce $jar"
 fi
+
+# --- the value generator (streamfusion-bench values, perf/rust): the values every bijou64 benchmark measures ---
+if [[ -z ${STREAMFUSION_BENCH_BIN:-} ]]; then
+  cargo=${CARGO:-cargo}
+  command -v "$cargo" >/dev/null 2>&1 || [[ ! -x $HOME/.cargo/bin/cargo ]] || cargo=$HOME/.cargo/bin/cargo
+  command -v "$cargo" >/dev/null 2>&1 || die "cargo not found: install Rust (https://rustup.rs), or set STREAMFUSION_BENCH_BIN"
+  echo "== Building the value generator ($cargo build --release -p streamfusion-bench)" >&2
+  (cd "$root" && "$cargo" build -q --release --locked -p streamfusion-bench) || die "building streamfusion-bench failed"
+  STREAMFUSION_BENCH_BIN=${CARGO_TARGET_DIR:-$root/target}/release/streamfusion-bench
+fi
+[[ -x $STREAMFUSION_BENCH_BIN ]] || die "STREAMFUSION_BENCH_BIN=$STREAMFUSION_BENCH_BIN is not an executable file"
+export STREAMFUSION_BENCH_BIN
 
 # --- run ----------------------------------------------------------------------------------------------------
 has_option() { # has_option FLAG: true when the user passed FLAG among the JMH args

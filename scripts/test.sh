@@ -29,5 +29,8 @@ bash scripts/miri.sh
 echo "== Java: build (native library through cargo) and tests"
 mvn -B install -Dkafka.bootstrap.servers="$bootstrap"
 
+echo "== Broker script: a restart one second after SIGKILL starts the first time"
+bash kafka/test-restart-after-kill.sh
+
 echo "== Producer comparison smoke run (every message verified)"
 perf/kafka/compare-benchmarks.sh --ci --min-pass-seconds 0 --min-rounds 1 --distribution boundary 2000 1 bijou64-smoke "$bootstrap"

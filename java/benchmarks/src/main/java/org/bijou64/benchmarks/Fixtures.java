@@ -1,5 +1,7 @@
 package org.bijou64.benchmarks;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.function.Function;
@@ -8,17 +10,22 @@ import org.bijou64.Implementation;
 import org.bijou64.LongCodec;
 import org.bijou64.Mapping;
 import org.bijou64.perf.compare.Distribution;
+import org.bijou64.perf.compare.ValueGenerator;
 import org.bijou64.perf.kafka.Bijou64SerdeConfig;
 
 /**
- * What every benchmark shares: the values (the producer comparison's {@link Distribution}s, so both benchmarks
- * measure the same numbers), the fixed seed, and the serde configs.
+ * What every benchmark shares: the values (the producer comparison's {@link Distribution}s from its one generator,
+ * {@code streamfusion-bench values}, so both benchmarks measure the same numbers; the binary is named by the
+ * environment variable {@value #GENERATOR_ENV}, which {@code scripts/run-jmh.sh} sets), the fixed seed, and the
+ * serde configs.
  */
 final class Fixtures {
     /** Values per invocation of a per-record benchmark; every score is divided by this. */
     static final int RECORDS = 1024;
     /** The seed of the {@code uniform} distribution (the others ignore it). */
     static final long SEED = Distribution.DEFAULT_SEED;
+    /** The environment variable naming the {@code streamfusion-bench} binary that generates the values. */
+    static final String GENERATOR_ENV = "STREAMFUSION_BENCH_BIN";
     /** The topic passed to the serdes (they ignore it). */
     static final String TOPIC = "bijou64-jmh";
 
@@ -29,9 +36,20 @@ final class Fixtures {
      * @param distribution {@code sequential}, {@code uniform} or {@code boundary} (or {@code mixed})
      * @param n how many
      * @return the first {@code n} values of that distribution with {@link #SEED}
+     * @throws IllegalStateException when {@value #GENERATOR_ENV} is unset or the generator fails (the message says
+     *     why)
      */
     static long[] values(String distribution, int n) {
-        return Distribution.parse(distribution).generate(n, SEED);
+        String binary = System.getenv(GENERATOR_ENV);
+        if (binary == null || binary.isBlank()) {
+            throw new IllegalStateException(GENERATOR_ENV + " is not set: it names the streamfusion-bench binary that"
+                    + " generates the values (scripts/run-jmh.sh builds and sets it)");
+        }
+        try {
+            return new ValueGenerator(Path.of(binary)).generate(Distribution.parse(distribution), n, SEED);
+        } catch (IOException e) {
+            throw new IllegalStateException("generating the " + distribution + " values: " + e.getMessage(), e);
+        }
     }
 
     /** @return the values boxed once, as a producer's application would hand them to the serializer */
@@ -81,7 +99,7 @@ final class Fixtures {
 
     /** @return every bijou64 tier edge once (the {@code boundary} distribution's cycle) */
     static long[] tierEdges() {
-        return Distribution.BOUNDARY.generate(TIER_EDGE_COUNT, SEED);
+        return values("boundary", TIER_EDGE_COUNT);
     }
 
     /**

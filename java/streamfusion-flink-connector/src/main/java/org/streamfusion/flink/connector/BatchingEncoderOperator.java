@@ -1,7 +1,11 @@
 package org.streamfusion.flink.connector;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
 import java.util.Objects;
 import java.util.concurrent.ScheduledFuture;
 import org.apache.flink.metrics.Counter;
@@ -11,8 +15,15 @@ import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.table.data.ArrayData;
+import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.utils.ProjectedRowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
 import org.streamfusion.flink.RowDataJsonEncoder;
 import org.streamfusion.kafka.EncodedBatch;
 
@@ -30,6 +41,30 @@ import org.streamfusion.kafka.EncodedBatch;
  * ({@link #endInput}, {@link #finish}). Rows are copied on arrival only when object reuse is enabled (the
  * upstream operator may then reuse the instance), as Flink's {@code ReducingUpsertSink} does.
  *
+ * <p><b>Reducing by key</b> ({@code sink.buffer-flush.max-rows} / {@code .interval}, upsert only), as Flink's
+ * {@code ReducingUpsertWriter}: rows go into a map by key (the primary key's field values), the last row of a key
+ * replacing the earlier one; the map is emitted (encoded in batches of {@code streamfusion.batch-rows}) when it
+ * holds {@code max-rows} keys, when a processing-time timer finds {@code interval} elapsed since the last
+ * emission (the timer re-registers itself), in {@link #prepareSnapshotPreBarrier} and at end of input. Emission
+ * order is the map's, so only the last value per key is comparable with the stock sink; the linger timer and
+ * watermarks do not emit the map (the stock writer ignores watermarks too).
+ *
+ * <p><b>Metadata.</b> With {@code timestamp} / {@code headers} metadata columns (after the physical fields of
+ * the consumed row) each record carries them as {@code KafkaDynamicSink}'s converters read them: the timestamp
+ * as {@code getTimestamp(pos, 3).getMillisecond()} (null stays null: the producer's clock), the headers as the
+ * map's entries in its order, skipping an entry whose key or value is null (a null map: no headers). They apply
+ * to tombstones too. The encoder sees only the physical fields.
+ *
+ * <p><b>FLOAT and DOUBLE on JDK 17 and 18.</b> Flink's serializer prints a FLOAT or DOUBLE with the JVM's
+ * {@code Float.toString} / {@code Double.toString}, whose digits changed in JDK 19 (JDK-4511638: the shortest
+ * decimal that rounds back); the native encoder prints JDK 19+'s digits. So where the task's JVM is older than
+ * 19 ({@code Runtime.version().feature() < 19}) and the table's physical row has a FLOAT or DOUBLE anywhere
+ * (nested types included), {@link #open} tells the encoder to write every batch with Flink's serializer
+ * ({@code native.min-batch-rows} = {@code Integer.MAX_VALUE}) and logs it once: the bytes are then Flink's on that
+ * JVM (e.g. {@code 2.0E23} is written {@code 1.9999999999999998E23} on JDK 17, as the stock sink writes it), and
+ * {@code numNativeBatches} stays 0. The check runs in the task, so it follows the JVM the job runs on, not the
+ * one that planned it. See {@link #encoderOptions(SinkSpec, int)}.
+ *
  * <p><b>Metrics</b> (group {@code streamfusion} of the operator's metric group, per task): counters
  * {@code numBatches}, {@code numNativeBatches}, {@code numRows}, {@code numKeyBytes}, {@code numValueBytes},
  * {@code encodeTimeNanos} (wall-clock time inside the encoder, filling Arrow vectors included).
@@ -41,12 +76,21 @@ import org.streamfusion.kafka.EncodedBatch;
 public final class BatchingEncoderOperator extends AbstractStreamOperator<EncodedRecord>
         implements OneInputStreamOperator<RowData, EncodedRecord>, BoundedOneInput {
     private static final long serialVersionUID = 1L;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(BatchingEncoderOperator.class);
+    /** The first JDK whose {@code Double.toString} prints the shortest digits that round back (JDK-4511638). */
+    static final int FIRST_JDK_WITH_SHORTEST_DIGITS = 19;
 
     private final SinkSpec spec;
 
     private transient RowDataJsonEncoder encoder;
     private transient RowDataSerializer copier;
     private transient List<RowData> buffer;
+    /** Null without metadata columns; else the physical field positions, for the encoder's view of a row. */
+    private transient int[] physicalFields;
+    /** Null unless reducing by key: the last row per key, in first-arrival order of the keys. */
+    private transient Map<Key, RowData> reduced;
+    private transient RowData.FieldGetter[] keyGetters;
+    private transient long lastReducedFlush;
     private transient ScheduledFuture<?> lingerTimer;
     private transient Counter batches;
     private transient Counter nativeBatches;
@@ -64,9 +108,27 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
     @Override
     public void open() throws Exception {
         super.open();
-        encoder = new RowDataJsonEncoder(spec.rowType, spec.encoderOptions);
-        copier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.rowType) : null;
+        int jdk = Runtime.version().feature();
+        Map<String, String> options = encoderOptions(spec, jdk);
+        if (options != spec.encoderOptions) {
+            LOG.info("JDK {} prints other digits for some FLOAT/DOUBLE values than JDK 19+, which the native "
+                    + "encoder follows, and {} has such a column: every batch of this task is written by Flink's "
+                    + "serializer (the stock sink's bytes on this JVM).", jdk, spec.rowType);
+        }
+        encoder = new RowDataJsonEncoder(spec.rowType, options);
+        copier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.consumedRowType) : null;
+        physicalFields = spec.hasMetadata() ? IntStream.range(0, spec.rowType.getFieldCount()).toArray() : null;
         buffer = new ArrayList<>(Math.min(spec.batchRows, 1 << 16));
+        if (spec.reducesByKey()) {
+            reduced = new LinkedHashMap<>();
+            keyGetters = new RowData.FieldGetter[spec.keyProjection.length];
+            for (int i = 0; i < keyGetters.length; i++) {
+                int pos = spec.keyProjection[i];
+                keyGetters[i] = RowData.createFieldGetter(spec.rowType.getTypeAt(pos), pos);
+            }
+            lastReducedFlush = getProcessingTimeService().getCurrentProcessingTime();
+            registerReducedFlush();
+        }
         MetricGroup group = getMetricGroup().addGroup("streamfusion");
         batches = group.counter("numBatches");
         nativeBatches = group.counter("numNativeBatches");
@@ -76,10 +138,49 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
         encodeNanos = group.counter("encodeTimeNanos");
     }
 
+    /**
+     * The options the task's encoder gets: the spec's, except on a JVM whose {@code Double.toString} /
+     * {@code Float.toString} are not JDK 19+'s (feature release below 19) when the physical row type has a FLOAT
+     * or DOUBLE anywhere ({@link #hasFloatingPoint}): then {@code native.min-batch-rows} is
+     * {@code Integer.MAX_VALUE}, so every batch goes through Flink's serializer and the JVM prints the numbers.
+     *
+     * @param spec the planned sink
+     * @param jdkFeature the JVM's feature release, as {@code Runtime.version().feature()} (17, 21, 25...)
+     * @return {@code spec.encoderOptions()} itself when nothing changes, else a modified copy
+     */
+    static Map<String, String> encoderOptions(SinkSpec spec, int jdkFeature) {
+        if (jdkFeature >= FIRST_JDK_WITH_SHORTEST_DIGITS || !hasFloatingPoint(spec.rowType)) {
+            return spec.encoderOptions;
+        }
+        Map<String, String> options = new LinkedHashMap<>(spec.encoderOptions);
+        options.put(RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS, Integer.toString(Integer.MAX_VALUE));
+        return options;
+    }
+
+    /**
+     * @param type a logical type
+     * @return true when {@code type} is FLOAT or DOUBLE or has one among its children, at any depth (ARRAY,
+     *     MAP, MULTISET, ROW, DISTINCT and structured types)
+     */
+    static boolean hasFloatingPoint(LogicalType type) {
+        if (type.is(LogicalTypeRoot.FLOAT) || type.is(LogicalTypeRoot.DOUBLE)) {
+            return true;
+        }
+        return type.getChildren().stream().anyMatch(BatchingEncoderOperator::hasFloatingPoint);
+    }
+
     /** Buffers the row (a copy under object reuse); encodes the batch when it is full. */
     @Override
     public void processElement(StreamRecord<RowData> element) throws Exception {
         RowData row = element.getValue();
+        if (reduced != null) {
+            RowData kept = copier == null ? row : copier.copy(row);
+            reduced.put(key(kept), kept);
+            if (reduced.size() >= spec.bufferFlushMaxRows) {
+                flushReduced();
+            }
+            return;
+        }
         buffer.add(copier == null ? row : copier.copy(row));
         if (buffer.size() >= spec.batchRows) {
             flush();
@@ -102,6 +203,7 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
     /** Encodes the buffered rows before the barrier reaches the chained {@code KafkaSink} writer. */
     @Override
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        flushReduced();
         flush();
         super.prepareSnapshotPreBarrier(checkpointId);
     }
@@ -109,12 +211,14 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
     /** Encodes the buffered rows at end of input. */
     @Override
     public void endInput() throws Exception {
+        flushReduced();
         flush();
     }
 
     /** Encodes the buffered rows (also after {@link #endInput}, which makes it a no-op). */
     @Override
     public void finish() throws Exception {
+        flushReduced();
         flush();
         super.finish();
     }
@@ -142,9 +246,8 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
         }
         long nativeBefore = encoder.nativeBatches();
         long start = System.nanoTime();
-        EncodedBatch batch = encoder.encode(buffer);
+        EncodedBatch batch = encoder.encode(physicalFields == null ? buffer : physicalViews());
         encodeNanos.inc(System.nanoTime() - start);
-        buffer.clear();
         batches.inc();
         nativeBatches.inc(encoder.nativeBatches() - nativeBefore);
         rows.inc(batch.size());
@@ -152,7 +255,97 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
         valueBytes.inc(batch.valueBytes());
         StreamRecord<EncodedRecord> out = new StreamRecord<>(null);
         for (int i = 0; i < batch.size(); i++) {
-            output.collect(out.replace(new EncodedRecord(batch, i)));
+            EncodedRecord record = physicalFields == null ? new EncodedRecord(batch, i)
+                    : new EncodedRecord(batch, i, timestamp(buffer.get(i)), headers(buffer.get(i)));
+            output.collect(out.replace(record));
         }
+        buffer.clear();
+    }
+
+    /** As {@code ReducingUpsertWriter.registerFlush}: a timer at the last emission plus the interval. */
+    private void registerReducedFlush() {
+        getProcessingTimeService().registerTimer(lastReducedFlush + spec.bufferFlushIntervalMillis, time -> {
+            if (time >= lastReducedFlush + spec.bufferFlushIntervalMillis) {
+                flushReduced();
+            }
+            registerReducedFlush();
+        });
+    }
+
+    /** Emits the reduced rows (if reducing by key), in batches of {@code streamfusion.batch-rows}. */
+    private void flushReduced() {
+        if (reduced == null) {
+            return;
+        }
+        for (RowData row : reduced.values()) {
+            buffer.add(row);
+            if (buffer.size() >= spec.batchRows) {
+                flush();
+            }
+        }
+        flush();
+        reduced.clear();
+        lastReducedFlush = getProcessingTimeService().getCurrentProcessingTime();
+    }
+
+    private Key key(RowData row) {
+        Object[] fields = new Object[keyGetters.length];
+        for (int i = 0; i < fields.length; i++) {
+            fields[i] = keyGetters[i].getFieldOrNull(row);
+        }
+        return new Key(fields);
+    }
+
+    /** A key's field values, compared by content ({@code byte[]} included), as a projected GenericRowData is. */
+    private static final class Key {
+        private final Object[] fields;
+        private final int hash;
+
+        Key(Object[] fields) {
+            this.fields = fields;
+            this.hash = Arrays.deepHashCode(fields);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key && Arrays.deepEquals(fields, ((Key) o).fields);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+
+    private List<RowData> physicalViews() {
+        List<RowData> views = new ArrayList<>(buffer.size());
+        for (RowData row : buffer) {
+            views.add(ProjectedRowData.from(physicalFields).replaceRow(row));
+        }
+        return views;
+    }
+
+    /** As {@code KafkaDynamicSink.WritableMetadata.TIMESTAMP}: epoch milliseconds, or null. */
+    private Long timestamp(RowData row) {
+        int pos = spec.timestampPosition;
+        return pos < 0 || row.isNullAt(pos) ? null : row.getTimestamp(pos, 3).getMillisecond();
+    }
+
+    /** As {@code KafkaDynamicSink.WritableMetadata.HEADERS}: entries with a null key or value are skipped. */
+    private List<Header> headers(RowData row) {
+        int pos = spec.headersPosition;
+        if (pos < 0 || row.isNullAt(pos)) {
+            return null;
+        }
+        MapData map = row.getMap(pos);
+        ArrayData keys = map.keyArray();
+        ArrayData values = map.valueArray();
+        List<Header> headers = new ArrayList<>(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            if (!keys.isNullAt(i) && !values.isNullAt(i)) {
+                headers.add(new RecordHeader(keys.getString(i).toString(), values.getBinary(i)));
+            }
+        }
+        return headers;
     }
 }

@@ -1,6 +1,8 @@
 package org.streamfusion.flink.connector;
 
+import java.util.List;
 import java.util.Objects;
+import org.apache.kafka.common.header.Header;
 import org.streamfusion.kafka.EncodedBatch;
 
 /**
@@ -9,25 +11,63 @@ import org.streamfusion.kafka.EncodedBatch;
  * {@code ProducerRecord} needs happens once, in {@link PreEncodedRecordSerializationSchema}. Immutable (the
  * batch's arrays are never modified), which lets {@link EncodedRecordSerializer#copy} return the record itself
  * when Flink copies records between chained operators.
+ *
+ * <p>It also carries the record's writable metadata, as {@code KafkaDynamicSink}'s {@code timestamp} and
+ * {@code headers} columns give them: the timestamp in epoch milliseconds (null: the producer's clock) and the
+ * headers (null or empty: none).
  */
 public final class EncodedRecord {
     private final EncodedBatch batch;
     private final int row;
+    private final Long timestamp;
+    private final List<Header> headers;
 
     /**
+     * A record without metadata (null timestamp, no headers).
+     *
      * @param batch the encoded batch holding the record
      * @param row the record's index, {@code 0 <= row < batch.size()}
      * @throws NullPointerException if {@code batch} is null
      * @throws IndexOutOfBoundsException if {@code row} is out of range
      */
     public EncodedRecord(EncodedBatch batch, int row) {
+        this(batch, row, null, null);
+    }
+
+    /**
+     * @param batch the encoded batch holding the record
+     * @param row the record's index, {@code 0 <= row < batch.size()}
+     * @param timestamp the record timestamp in epoch milliseconds, or null (the producer's clock)
+     * @param headers the record headers in order, or null for none; not copied, must not be modified
+     * @throws NullPointerException if {@code batch} is null
+     * @throws IndexOutOfBoundsException if {@code row} is out of range
+     */
+    public EncodedRecord(EncodedBatch batch, int row, Long timestamp, List<Header> headers) {
         this.batch = Objects.requireNonNull(batch, "batch");
         this.row = Objects.checkIndex(row, batch.size());
+        this.timestamp = timestamp;
+        this.headers = headers;
     }
 
     /** A record of its own (one-record batch), e.g. after crossing the network. Null key / null value allowed. */
     static EncodedRecord of(byte[] key, byte[] value) {
-        return new EncodedRecord(EncodedBatch.ofRecords(new byte[][] {key}, new byte[][] {value}, 0), 0);
+        return of(key, value, null, null);
+    }
+
+    /** As {@link #of(byte[], byte[])}, with metadata. */
+    static EncodedRecord of(byte[] key, byte[] value, Long timestamp, List<Header> headers) {
+        return new EncodedRecord(EncodedBatch.ofRecords(new byte[][] {key}, new byte[][] {value}, 0), 0, timestamp,
+                headers);
+    }
+
+    /** @return the record timestamp in epoch milliseconds, or null (the producer's clock) */
+    public Long timestamp() {
+        return timestamp;
+    }
+
+    /** @return the headers in order, or null for none (unmodifiable by contract) */
+    public List<Header> headers() {
+        return headers;
     }
 
     /** @return a fresh copy of the key bytes, or null for a null key */
@@ -50,7 +90,7 @@ public final class EncodedRecord {
         return batch.valueLength(row);
     }
 
-    /** @return true when both records have equal key and value bytes (nulls included) */
+    /** @return true when both records have equal key and value bytes (nulls included), timestamp and headers */
     @Override
     public boolean equals(Object o) {
         if (this == o) {
@@ -60,7 +100,24 @@ public final class EncodedRecord {
             return false;
         }
         EncodedRecord that = (EncodedRecord) o;
-        return java.util.Arrays.equals(key(), that.key()) && java.util.Arrays.equals(value(), that.value());
+        return java.util.Arrays.equals(key(), that.key()) && java.util.Arrays.equals(value(), that.value())
+                && Objects.equals(timestamp, that.timestamp) && headersEqual(headers, that.headers);
+    }
+
+    private static boolean headersEqual(List<Header> a, List<Header> b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (!a.get(i).key().equals(b.get(i).key())
+                    || !java.util.Arrays.equals(a.get(i).value(), b.get(i).value())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
@@ -70,6 +127,7 @@ public final class EncodedRecord {
 
     @Override
     public String toString() {
-        return "EncodedRecord[keyLength=" + keyLength() + ", valueLength=" + valueLength() + "]";
+        return "EncodedRecord[keyLength=" + keyLength() + ", valueLength=" + valueLength() + ", timestamp="
+                + timestamp + ", headers=" + (headers == null ? "null" : headers.size()) + "]";
     }
 }

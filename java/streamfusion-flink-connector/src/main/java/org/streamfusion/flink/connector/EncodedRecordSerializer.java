@@ -1,6 +1,10 @@
 package org.streamfusion.flink.connector;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
@@ -9,7 +13,9 @@ import org.apache.flink.core.memory.DataOutputView;
 
 /**
  * Flink's serializer for {@link EncodedRecord}: the key, then the value, each as an {@code int} length
- * ({@code -1} for null) followed by the bytes. {@link #copy(EncodedRecord)} returns its argument (the type is
+ * ({@code -1} for null) followed by the bytes; then the timestamp (a {@code boolean} present flag and a
+ * {@code long}) and the headers (an {@code int} count, {@code -1} for null, then per header its key as
+ * modified UTF-8 and its value as length and bytes). {@link #copy(EncodedRecord)} returns its argument (the type is
  * immutable), so chaining the encoder to the sink with object reuse off costs no copy, where a Kryo or tuple
  * serializer would copy both arrays per record ({@code CopyingChainingOutput}).
  */
@@ -56,13 +62,36 @@ public final class EncodedRecordSerializer extends TypeSerializerSingleton<Encod
     public void serialize(EncodedRecord record, DataOutputView target) throws IOException {
         writeBytes(record.key(), target);
         writeBytes(record.value(), target);
+        Long timestamp = record.timestamp();
+        target.writeBoolean(timestamp != null);
+        if (timestamp != null) {
+            target.writeLong(timestamp);
+        }
+        List<Header> headers = record.headers();
+        target.writeInt(headers == null ? -1 : headers.size());
+        if (headers != null) {
+            for (Header header : headers) {
+                target.writeUTF(header.key());
+                writeBytes(header.value(), target);
+            }
+        }
     }
 
     @Override
     public EncodedRecord deserialize(DataInputView source) throws IOException {
         byte[] key = readBytes(source);
         byte[] value = readBytes(source);
-        return EncodedRecord.of(key, value);
+        Long timestamp = source.readBoolean() ? source.readLong() : null;
+        int count = source.readInt();
+        List<Header> headers = null;
+        if (count >= 0) {
+            headers = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                String headerKey = source.readUTF();
+                headers.add(new RecordHeader(headerKey, readBytes(source)));
+            }
+        }
+        return EncodedRecord.of(key, value, timestamp, headers);
     }
 
     @Override
@@ -72,13 +101,7 @@ public final class EncodedRecordSerializer extends TypeSerializerSingleton<Encod
 
     @Override
     public void copy(DataInputView source, DataOutputView target) throws IOException {
-        for (int i = 0; i < 2; i++) {
-            int length = source.readInt();
-            target.writeInt(length);
-            if (length > 0) {
-                target.write(source, length);
-            }
-        }
+        serialize(deserialize(source), target);
     }
 
     private static void writeBytes(byte[] bytes, DataOutputView target) throws IOException {

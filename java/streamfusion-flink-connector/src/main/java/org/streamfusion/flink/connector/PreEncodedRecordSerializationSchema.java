@@ -19,8 +19,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * one copy per record) into a {@link ProducerRecord} for the one topic. The partition is chosen as
  * {@code DynamicKafkaRecordSerializationSchema} chooses it: by Flink's {@link FlinkFixedPartitioner} for
  * {@code sink.partitioner=fixed}, otherwise null (Kafka's producer partitions: murmur2 of the key, sticky for
- * null keys). The record timestamp is null (the producer's clock), as in the stock sink without a
- * {@code timestamp} metadata column; there are no headers.
+ * null keys). The record timestamp and headers are the record's ({@code timestamp} and {@code headers} metadata
+ * columns, as {@code DynamicKafkaRecordSerializationSchema} writes them): a null timestamp leaves it to the
+ * producer's clock, null headers write none.
  */
 public final class PreEncodedRecordSerializationSchema
         implements KafkaRecordSerializationSchema<EncodedRecord>, KafkaDatasetFacetProvider {
@@ -50,7 +51,8 @@ public final class PreEncodedRecordSerializationSchema
      * @param record the finished record
      * @param context the sink's context (partitions of the topic)
      * @param timestamp the stream record's timestamp, ignored (as the table sink does)
-     * @return the producer record: topic, partition or null, null timestamp, key, value
+     * @return the producer record: topic, partition or null, the record's timestamp (epoch ms) or null, key,
+     *     value, the record's headers or null
      */
     @Override
     public ProducerRecord<byte[], byte[]> serialize(EncodedRecord record, KafkaSinkContext context, Long timestamp) {
@@ -58,7 +60,7 @@ public final class PreEncodedRecordSerializationSchema
         byte[] value = record.value();
         Integer partition = partitioner == null ? null
                 : partitioner.partition(record, key, value, topic, context.getPartitionsForTopic(topic));
-        return new ProducerRecord<>(topic, partition, null, key, value);
+        return new ProducerRecord<>(topic, partition, record.timestamp(), key, value, record.headers());
     }
 
     /** @return the topic, for Flink's lineage (and the {@code POOLING} naming strategy's builder check) */

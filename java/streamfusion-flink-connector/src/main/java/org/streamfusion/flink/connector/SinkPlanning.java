@@ -26,7 +26,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.formats.json.JsonFormatOptions;
 import org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.ValueFieldsStrategy;
 import org.apache.flink.table.api.ValidationException;
-import org.apache.flink.table.catalog.Column;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.factories.DynamicTableFactory;
 import org.apache.flink.table.factories.FactoryUtil;
@@ -78,8 +77,9 @@ final class SinkPlanning {
     }
 
     /**
-     * Rejects what both connectors leave to the stock one: another format than {@code json}, persisted
-     * metadata columns, {@code topic-pattern}, more than one topic, unknown {@code streamfusion.} options.
+     * Rejects what both connectors leave to the stock one: another format than {@code json},
+     * {@code topic-pattern}, more than one topic, unknown {@code streamfusion.} options. (Metadata columns are
+     * checked by the planner against {@link StreamFusionKafkaDynamicSink#listWritableMetadata()}.)
      */
     void rejectCommonUnsupported() {
         String valueFormat = options.containsKey(FactoryUtil.FORMAT.key()) ? options.get(FactoryUtil.FORMAT.key())
@@ -103,13 +103,6 @@ final class SinkPlanning {
             throw unsupported(String.format("Option '%s' with more than one topic ('%s'; it needs the 'topic' "
                     + "metadata column)", TOPIC.key(), topic));
         }
-        for (Column column : context.getCatalogTable().getResolvedSchema().getColumns()) {
-            if (column instanceof Column.MetadataColumn && column.isPersisted()) {
-                Column.MetadataColumn metadata = (Column.MetadataColumn) column;
-                throw unsupported(String.format("The metadata column '%s' (metadata key '%s')", column.getName(),
-                        metadata.getMetadataKey().orElse(column.getName())));
-            }
-        }
         for (String key : options.keySet()) {
             if (key.startsWith(StreamFusionOptions.PREFIX)
                     && OWN_OPTIONS.stream().noneMatch(option -> option.key().equals(key))) {
@@ -120,17 +113,15 @@ final class SinkPlanning {
         }
     }
 
-    /** Rejects {@code sink.buffer-flush.*} when enabled (both greater than zero; Flink checks the pair). */
-    void rejectBufferFlush() {
+    /**
+     * {@code spec} with {@code sink.buffer-flush.max-rows} / {@code .interval} when both are greater than zero
+     * (Flink's factory, called before, has checked that they are both set or both zero), else {@code spec}.
+     */
+    SinkSpec withBufferFlush(SinkSpec spec) {
         Configuration conf = Configuration.fromMap(options);
-        try {
-            if (conf.get(SINK_BUFFER_FLUSH_MAX_ROWS) > 0 && conf.get(SINK_BUFFER_FLUSH_INTERVAL).toMillis() > 0) {
-                throw unsupported(String.format("Options '%s' and '%s' (reducing by key before the sink)",
-                        SINK_BUFFER_FLUSH_MAX_ROWS.key(), SINK_BUFFER_FLUSH_INTERVAL.key()));
-            }
-        } catch (IllegalArgumentException badValue) {
-            // A malformed value: Flink's factory reports it in its own words.
-        }
+        int maxRows = conf.get(SINK_BUFFER_FLUSH_MAX_ROWS);
+        long intervalMillis = conf.get(SINK_BUFFER_FLUSH_INTERVAL).toMillis();
+        return maxRows > 0 && intervalMillis > 0 ? spec.withBufferFlush(maxRows, intervalMillis) : spec;
     }
 
     /**

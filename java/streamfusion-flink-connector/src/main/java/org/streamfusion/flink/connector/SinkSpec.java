@@ -35,11 +35,31 @@ public final class SinkSpec implements Serializable {
     final Integer parallelism;
     final int batchRows;
     final long lingerMillis;
+    /** The rows the sink consumes: {@link #rowType}'s fields, then the writable metadata columns. */
+    final RowType consumedRowType;
+    /** Position of the {@code timestamp} metadata (TIMESTAMP_LTZ(3)) in the consumed row, -1 for none. */
+    final int timestampPosition;
+    /** Position of the {@code headers} metadata (MAP&lt;STRING, BYTES&gt;) in the consumed row, -1 for none. */
+    final int headersPosition;
+    /** {@code sink.buffer-flush.max-rows} (distinct keys buffered), 0: no reduction by key. */
+    final int bufferFlushMaxRows;
+    /** {@code sink.buffer-flush.interval} in milliseconds, 0 when {@link #bufferFlushMaxRows} is 0. */
+    final long bufferFlushIntervalMillis;
 
     SinkSpec(RowType rowType, Map<String, String> encoderOptions, int[] keyProjection, String topic,
             Properties producerProperties, DeliveryGuarantee deliveryGuarantee, String transactionalIdPrefix,
             TransactionNamingStrategy transactionNamingStrategy, boolean fixedPartitioner, boolean upsert,
             Integer parallelism, int batchRows, long lingerMillis) {
+        this(rowType, encoderOptions, keyProjection, topic, producerProperties, deliveryGuarantee,
+                transactionalIdPrefix, transactionNamingStrategy, fixedPartitioner, upsert, parallelism, batchRows,
+                lingerMillis, rowType, -1, -1, 0, 0);
+    }
+
+    private SinkSpec(RowType rowType, Map<String, String> encoderOptions, int[] keyProjection, String topic,
+            Properties producerProperties, DeliveryGuarantee deliveryGuarantee, String transactionalIdPrefix,
+            TransactionNamingStrategy transactionNamingStrategy, boolean fixedPartitioner, boolean upsert,
+            Integer parallelism, int batchRows, long lingerMillis, RowType consumedRowType, int timestampPosition,
+            int headersPosition, int bufferFlushMaxRows, long bufferFlushIntervalMillis) {
         this.rowType = Objects.requireNonNull(rowType, "rowType");
         this.encoderOptions = Collections.unmodifiableMap(new LinkedHashMap<>(encoderOptions));
         this.keyProjection = keyProjection.clone();
@@ -54,9 +74,88 @@ public final class SinkSpec implements Serializable {
         this.parallelism = parallelism;
         this.batchRows = batchRows;
         this.lingerMillis = lingerMillis;
+        this.consumedRowType = Objects.requireNonNull(consumedRowType, "consumedRowType");
+        this.timestampPosition = timestampPosition;
+        this.headersPosition = headersPosition;
+        this.bufferFlushMaxRows = bufferFlushMaxRows;
+        this.bufferFlushIntervalMillis = bufferFlushIntervalMillis;
     }
 
-    /** @return the row type the sink consumes (the table's physical columns) */
+    /**
+     * This spec with {@code sink.buffer-flush.*} enabled (upsert only), as {@code SinkBufferFlushMode}: rows are
+     * reduced by key (last one wins) and emitted when {@code maxRows} keys are buffered, every
+     * {@code intervalMillis} of processing time, and before a checkpoint barrier and at end of input.
+     *
+     * @param maxRows distinct keys buffered before the buffer is emitted, at least 1
+     * @param intervalMillis the flush interval in milliseconds, at least 1
+     * @return the new spec
+     * @throws IllegalArgumentException if this spec is not upsert, or a value is below 1
+     */
+    SinkSpec withBufferFlush(int maxRows, long intervalMillis) {
+        if (!upsert || maxRows < 1 || intervalMillis < 1) {
+            throw new IllegalArgumentException("sink.buffer-flush needs upsert and max-rows, interval >= 1: upsert="
+                    + upsert + ", max-rows=" + maxRows + ", interval=" + intervalMillis + " ms");
+        }
+        return new SinkSpec(rowType, encoderOptions, keyProjection, topic, producerProperties, deliveryGuarantee,
+                transactionalIdPrefix, transactionNamingStrategy, fixedPartitioner, upsert, parallelism, batchRows,
+                lingerMillis, consumedRowType, timestampPosition, headersPosition, maxRows, intervalMillis);
+    }
+
+    /** @return true when rows are reduced by key before encoding ({@code sink.buffer-flush.*} enabled) */
+    public boolean reducesByKey() {
+        return bufferFlushMaxRows > 0;
+    }
+
+    /** @return {@code sink.buffer-flush.max-rows}, 0 when disabled */
+    public int bufferFlushMaxRows() {
+        return bufferFlushMaxRows;
+    }
+
+    /** @return {@code sink.buffer-flush.interval} in milliseconds, 0 when disabled */
+    public long bufferFlushIntervalMillis() {
+        return bufferFlushIntervalMillis;
+    }
+
+    /**
+     * This spec with writable metadata columns, as {@code KafkaDynamicSink.applyWritableMetadata} takes them.
+     *
+     * @param metadataKeys the metadata keys in the order the planner appends them to the physical row
+     *     ({@code headers}, {@code timestamp}, each at most once)
+     * @param consumedRowType the physical fields followed by one field per metadata key
+     * @return the new spec
+     * @throws IllegalArgumentException for another key, or a consumed row that is not physical + metadata
+     */
+    SinkSpec withMetadata(java.util.List<String> metadataKeys, RowType consumedRowType) {
+        int physical = rowType.getFieldCount();
+        if (consumedRowType.getFieldCount() != physical + metadataKeys.size()) {
+            throw new IllegalArgumentException("consumed row " + consumedRowType + " is not the " + physical
+                    + " physical fields followed by the metadata " + metadataKeys);
+        }
+        int timestamp = -1;
+        int headers = -1;
+        for (int i = 0; i < metadataKeys.size(); i++) {
+            switch (metadataKeys.get(i)) {
+                case StreamFusionKafkaDynamicSink.METADATA_TIMESTAMP -> timestamp = physical + i;
+                case StreamFusionKafkaDynamicSink.METADATA_HEADERS -> headers = physical + i;
+                default -> throw new IllegalArgumentException("not a writable metadata key: " + metadataKeys.get(i));
+            }
+        }
+        return new SinkSpec(rowType, encoderOptions, keyProjection, topic, producerProperties, deliveryGuarantee,
+                transactionalIdPrefix, transactionNamingStrategy, fixedPartitioner, upsert, parallelism, batchRows,
+                lingerMillis, consumedRowType, timestamp, headers, bufferFlushMaxRows, bufferFlushIntervalMillis);
+    }
+
+    /** @return the row type the sink's input has: the physical fields, then the metadata columns */
+    public RowType consumedRowType() {
+        return consumedRowType;
+    }
+
+    /** @return true when a {@code timestamp} or {@code headers} metadata column is written */
+    public boolean hasMetadata() {
+        return timestampPosition >= 0 || headersPosition >= 0;
+    }
+
+    /** @return the table's physical columns (what the json key and value are made of) */
     public RowType rowType() {
         return rowType;
     }
@@ -112,7 +211,10 @@ public final class SinkSpec implements Serializable {
                 && deliveryGuarantee == that.deliveryGuarantee
                 && Objects.equals(transactionalIdPrefix, that.transactionalIdPrefix)
                 && transactionNamingStrategy == that.transactionNamingStrategy
-                && Objects.equals(parallelism, that.parallelism);
+                && Objects.equals(parallelism, that.parallelism) && consumedRowType.equals(that.consumedRowType)
+                && timestampPosition == that.timestampPosition && headersPosition == that.headersPosition
+                && bufferFlushMaxRows == that.bufferFlushMaxRows
+                && bufferFlushIntervalMillis == that.bufferFlushIntervalMillis;
     }
 
     @Override
@@ -124,6 +226,8 @@ public final class SinkSpec implements Serializable {
     public String toString() {
         return "SinkSpec[topic=" + topic + ", upsert=" + upsert + ", deliveryGuarantee=" + deliveryGuarantee
                 + ", fixedPartitioner=" + fixedPartitioner + ", batchRows=" + batchRows + ", lingerMillis="
-                + lingerMillis + ", encoderOptions=" + encoderOptions + "]";
+                + lingerMillis + ", timestampPosition=" + timestampPosition + ", headersPosition=" + headersPosition
+                + ", bufferFlushMaxRows=" + bufferFlushMaxRows + ", bufferFlushIntervalMillis=" + bufferFlushIntervalMillis
+                + ", encoderOptions=" + encoderOptions + "]";
     }
 }

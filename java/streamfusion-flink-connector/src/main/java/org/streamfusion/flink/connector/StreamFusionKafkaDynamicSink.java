@@ -1,6 +1,9 @@
 package org.streamfusion.flink.connector;
 
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
@@ -12,7 +15,10 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.ProviderContext;
 import org.apache.flink.table.connector.sink.DataStreamSinkProvider;
+import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.connector.sink.abilities.SupportsWritingMetadata;
+import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
@@ -29,12 +35,22 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * UPDATE_AFTER, DELETE} for {@code streamfusion-upsert-kafka} (upsert-kafka's). Parallelism: the input's, or
  * {@code sink.parallelism}; in upsert mode a differing {@code sink.parallelism} hashes rows by key first, so the
  * records of one key keep their order.
+ *
+ * <p>Writable metadata ({@link SupportsWritingMetadata}), as {@code KafkaDynamicSink} with one topic lists it:
+ * {@code headers} ({@code MAP<STRING, BYTES>}, entries with a null key or value skipped) and {@code timestamp}
+ * ({@code TIMESTAMP_LTZ(3)}, the record timestamp; null or no column: the producer's clock). The {@code topic}
+ * key is not writable with one topic, as in the stock sink, and the planner rejects it.
  */
-public final class StreamFusionKafkaDynamicSink implements DynamicTableSink {
+public final class StreamFusionKafkaDynamicSink implements DynamicTableSink, SupportsWritingMetadata {
+    /** The {@code headers} metadata key. */
+    public static final String METADATA_HEADERS = "headers";
+    /** The {@code timestamp} metadata key. */
+    public static final String METADATA_TIMESTAMP = "timestamp";
     private static final ChangelogMode UPSERT_MODE = ChangelogMode.newBuilder().addContainedKind(RowKind.INSERT)
             .addContainedKind(RowKind.UPDATE_AFTER).addContainedKind(RowKind.DELETE).build();
 
-    private final SinkSpec spec;
+    /** Replaced by {@link #applyWritableMetadata} (the planner's protocol, as in {@code KafkaDynamicSink}). */
+    private SinkSpec spec;
     private final String identifier;
 
     /**
@@ -67,7 +83,8 @@ public final class StreamFusionKafkaDynamicSink implements DynamicTableSink {
         };
     }
 
-    private DataStreamSink<?> attach(ProviderContext providerContext, DataStream<RowData> input) {
+    /** Attaches the encoder and the {@code KafkaSink} to {@code input} (the table provider and {@link StreamFusionKafkaSink}). */
+    DataStreamSink<?> attach(ProviderContext providerContext, DataStream<RowData> input) {
         int parallelism = spec.parallelism != null ? spec.parallelism : input.getParallelism();
         DataStream<RowData> rows = input;
         if (spec.upsert && spec.parallelism != null && spec.parallelism != input.getParallelism()) {
@@ -97,6 +114,29 @@ public final class StreamFusionKafkaDynamicSink implements DynamicTableSink {
                 .setRecordSerializer(new PreEncodedRecordSerializationSchema(spec.topic, spec.fixedPartitioner))
                 .setTransactionNamingStrategy(spec.transactionNamingStrategy)
                 .build();
+    }
+
+    /**
+     * @return {@code headers} ({@code MAP<STRING NULL, BYTES NULL> NULL}) then {@code timestamp}
+     *     ({@code TIMESTAMP_LTZ(3) NULL}), the keys and types {@code KafkaDynamicSink} lists for one topic, in its
+     *     order (the planner appends the metadata columns in this order)
+     */
+    @Override
+    public Map<String, DataType> listWritableMetadata() {
+        Map<String, DataType> metadata = new LinkedHashMap<>();
+        metadata.put(METADATA_HEADERS, DataTypes.MAP(DataTypes.STRING().nullable(), DataTypes.BYTES().nullable())
+                .nullable());
+        metadata.put(METADATA_TIMESTAMP, DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(3).nullable());
+        return metadata;
+    }
+
+    /**
+     * @param metadataKeys the metadata columns written, in the order of {@link #listWritableMetadata()}
+     * @param consumedDataType the physical row followed by those columns
+     */
+    @Override
+    public void applyWritableMetadata(List<String> metadataKeys, DataType consumedDataType) {
+        spec = spec.withMetadata(metadataKeys, (RowType) consumedDataType.getLogicalType());
     }
 
     @Override

@@ -12,10 +12,15 @@ import org.apache.flink.table.connector.sink.DynamicTableSink;
  * {@code DynamicKafkaRecordSerializationSchema} does in upsert mode. The partition is Kafka's producer's (the
  * key's hash), as upsert-kafka leaves it.
  *
+ * <p>{@code sink.buffer-flush.max-rows} / {@code sink.buffer-flush.interval} (both greater than zero) reduce
+ * rows by key before encoding as upsert-kafka's {@code ReducingUpsertWriter} does: the last row per key wins,
+ * emitted on size, on a processing-time timer, before a checkpoint barrier and at end of input (see
+ * {@link BatchingEncoderOperator}); only the final value per key matches the stock sink's order-wise.
+ *
  * <p><b>Not supported (yet)</b>, each a {@link org.apache.flink.table.api.ValidationException} naming it and
- * saying to use {@code 'connector' = 'upsert-kafka'}: {@code sink.buffer-flush.max-rows} /
- * {@code sink.buffer-flush.interval} enabled, and everything {@link StreamFusionKafkaTableFactory} lists as
- * unsupported (another format, {@code topic-pattern}, several topics, persisted metadata columns...).
+ * saying to use {@code 'connector' = 'upsert-kafka'}: everything {@link StreamFusionKafkaTableFactory} lists as
+ * unsupported (another format, {@code topic-pattern}, several topics...). The {@code timestamp} and
+ * {@code headers} metadata columns are written as upsert-kafka writes them (tombstones included).
  */
 public final class StreamFusionUpsertKafkaTableFactory extends StockOptionsFactory {
     /** The connector name in DDL: {@code 'connector' = 'streamfusion-upsert-kafka'}. */
@@ -38,7 +43,6 @@ public final class StreamFusionUpsertKafkaTableFactory extends StockOptionsFacto
     public DynamicTableSink createDynamicTableSink(Context context) {
         SinkPlanning planning = new SinkPlanning(IDENTIFIER, stock().factoryIdentifier(), context);
         planning.rejectCommonUnsupported();
-        planning.rejectBufferFlush();
         // Flink's own validation of every Flink option, exactly as for 'upsert-kafka'.
         stock().createDynamicTableSink(planning.stockContext());
 
@@ -46,6 +50,7 @@ public final class StreamFusionUpsertKafkaTableFactory extends StockOptionsFacto
         int[] keyProjection = SinkPlanning.keyProjection(
                 context.getCatalogTable().getResolvedSchema().getPrimaryKey().orElseThrow().getColumns(),
                 context.getPhysicalRowDataType());
-        return new StreamFusionKafkaDynamicSink(planning.spec(keyProjection, false, true), IDENTIFIER);
+        return new StreamFusionKafkaDynamicSink(planning.withBufferFlush(planning.spec(keyProjection, false, true)),
+                IDENTIFIER);
     }
 }

@@ -78,6 +78,26 @@ class BatchingEncoderOperatorTest {
     }
 
     @Test
+    void floatOrDoubleAnywhereOnJdkBelow19TakesFlinksSerializerForEveryBatch() {
+        RowType doubles = RowType.of(new LogicalType[] {new BigIntType(false),
+                new org.apache.flink.table.types.logical.DoubleType()}, new String[] {"id", "score"});
+        RowType nested = RowType.of(new LogicalType[] {new BigIntType(false), new org.apache.flink.table.types.logical
+                .ArrayType(RowType.of(new org.apache.flink.table.types.logical.FloatType()))}, new String[] {"id", "a"});
+        SinkSpec withDoubles = new SinkSpec(doubles, Map.of("native.min-batch-rows", "16"), new int[0], "t",
+                new Properties(), DeliveryGuarantee.AT_LEAST_ONCE, null, TransactionNamingStrategy.DEFAULT, false,
+                false, null, 100, 100);
+        String max = Integer.toString(Integer.MAX_VALUE);
+        assertEquals(max, BatchingEncoderOperator.encoderOptions(withDoubles, 17).get("native.min-batch-rows"));
+        assertEquals(max, BatchingEncoderOperator.encoderOptions(withDoubles, 18).get("native.min-batch-rows"));
+        assertEquals("16", BatchingEncoderOperator.encoderOptions(withDoubles, 19).get("native.min-batch-rows"));
+        assertEquals("16", BatchingEncoderOperator.encoderOptions(withDoubles, 25).get("native.min-batch-rows"));
+        // Without FLOAT/DOUBLE the spec's options are used on every JDK.
+        assertEquals(Map.of(), BatchingEncoderOperator.encoderOptions(spec(8, 100, false), 17));
+        assertTrue(BatchingEncoderOperator.hasFloatingPoint(nested), "FLOAT inside ARRAY<ROW<...>>");
+        assertTrue(!BatchingEncoderOperator.hasFloatingPoint(TYPE), "BIGINT, VARCHAR");
+    }
+
+    @Test
     void aFullBatchIsEmittedAtOnceInRowOrder() throws Exception {
         try (OneInputStreamOperatorTestHarness<RowData, EncodedRecord> h = harness(spec(3, 60_000, false))) {
             h.open();
@@ -187,6 +207,49 @@ class BatchingEncoderOperatorTest {
     }
 
     @Test
+    void bufferFlushReducesByKeyAndEmitsOnSizeTimerAndBarrier() throws Exception {
+        // sink.buffer-flush.max-rows = 3, .interval = 100 ms; batches of 2 rows.
+        try (OneInputStreamOperatorTestHarness<RowData, EncodedRecord> h = harness(
+                spec(2, 60_000, true).withBufferFlush(3, 100))) {
+            h.open();
+            h.processElement(row(1, "a"), 0);
+            h.processElement(row(2, "b"), 0);
+            h.processElement(row(1, "c"), 0);
+            h.processWatermark(new Watermark(5));
+            assertEquals(List.of("W5"), output(h), "two keys buffered; a watermark does not emit them");
+            // The third key: the map is emitted, the last row of each key, keys in first-arrival order.
+            h.processElement(row(3, "d"), 0);
+            assertEquals(List.of("W5", "{\"id\":1} => {\"id\":1,\"name\":\"c\"}",
+                    "{\"id\":2} => {\"id\":2,\"name\":\"b\"}", "{\"id\":3} => {\"id\":3,\"name\":\"d\"}"),
+                    output(h));
+            h.getOutput().clear();
+            // The interval timer (100 ms after the last emission).
+            h.processElement(row(1, "x"), 0);
+            h.setProcessingTime(99);
+            assertEquals(List.of(), output(h));
+            h.setProcessingTime(100);
+            assertEquals(List.of("{\"id\":1} => {\"id\":1,\"name\":\"x\"}"), output(h));
+            h.getOutput().clear();
+            // Before the checkpoint barrier: an update then a delete of key 2 leave its tombstone only.
+            h.processElement(row(2, "y"), 0);
+            RowData delete = row(2, "y");
+            delete.setRowKind(RowKind.DELETE);
+            h.processElement(delete, 0);
+            h.prepareSnapshotPreBarrier(1);
+            assertEquals(List.of("{\"id\":2} => null"), output(h));
+            h.getOutput().clear();
+            // The timer re-registered itself; and end of input emits the rest.
+            h.processElement(row(4, "e"), 0);
+            h.setProcessingTime(250);
+            assertEquals(List.of("{\"id\":4} => {\"id\":4,\"name\":\"e\"}"), output(h));
+            h.getOutput().clear();
+            h.processElement(row(5, "f"), 0);
+            h.endInput();
+            assertEquals(List.of("{\"id\":5} => {\"id\":5,\"name\":\"f\"}"), output(h));
+        }
+    }
+
+    @Test
     void theSerializerRoundTripsNullKeysAndTombstones() throws Exception {
         org.apache.flink.core.memory.DataOutputSerializer out = new org.apache.flink.core.memory.DataOutputSerializer(64);
         EncodedRecord record = EncodedRecord.of(null, "{}".getBytes(StandardCharsets.UTF_8));
@@ -200,5 +263,55 @@ class BatchingEncoderOperatorTest {
         assertEquals("{\"id\":1}", text(back.key()));
         assertNull(back.value());
         assertTrue(EncodedRecordSerializer.INSTANCE.copy(record) == record, "copy is the identity (immutable)");
+    }
+
+    @Test
+    void theSerializerRoundTripsTimestampAndHeaders() throws Exception {
+        org.apache.flink.core.memory.DataOutputSerializer out = new org.apache.flink.core.memory.DataOutputSerializer(64);
+        EncodedRecord record = EncodedRecord.of(null, "{}".getBytes(StandardCharsets.UTF_8), 1764590401001L,
+                List.of(new org.apache.kafka.common.header.internals.RecordHeader("a", new byte[] {1, 2}),
+                        new org.apache.kafka.common.header.internals.RecordHeader("b\u00e9", new byte[0])));
+        EncodedRecordSerializer.INSTANCE.serialize(record, out);
+        org.apache.flink.core.memory.DataOutputSerializer copied = new org.apache.flink.core.memory.DataOutputSerializer(64);
+        EncodedRecordSerializer.INSTANCE.copy(new org.apache.flink.core.memory.DataInputDeserializer(out.getCopyOfBuffer()),
+                copied);
+        EncodedRecord back = EncodedRecordSerializer.INSTANCE.deserialize(
+                new org.apache.flink.core.memory.DataInputDeserializer(copied.getCopyOfBuffer()));
+        assertEquals(record, back);
+        assertEquals(1764590401001L, back.timestamp());
+        assertEquals("b\u00e9", back.headers().get(1).key());
+        assertNull(EncodedRecord.of(null, null).headers());
+    }
+
+    @Test
+    void metadataColumnsTravelWithTheirRecordAndStayOutOfTheJson() throws Exception {
+        RowType consumed = RowType.of(new LogicalType[] {new BigIntType(false), new VarCharType(VarCharType.MAX_LENGTH),
+                new org.apache.flink.table.types.logical.MapType(new VarCharType(VarCharType.MAX_LENGTH),
+                        new org.apache.flink.table.types.logical.VarBinaryType(
+                                org.apache.flink.table.types.logical.VarBinaryType.MAX_LENGTH)),
+                new org.apache.flink.table.types.logical.LocalZonedTimestampType(3)},
+                new String[] {"id", "name", "headers", "timestamp"});
+        SinkSpec spec = spec(4, 1000, false).withMetadata(List.of("headers", "timestamp"), consumed);
+        try (OneInputStreamOperatorTestHarness<RowData, EncodedRecord> harness = harness(spec)) {
+            harness.open();
+            Map<StringData, byte[]> headers = new LinkedHashMap<>();
+            headers.put(StringData.fromString("h"), "v".getBytes(StandardCharsets.UTF_8));
+            headers.put(StringData.fromString("gone"), null);
+            harness.processElement(new StreamRecord<>(GenericRowData.of(1L, StringData.fromString("a"),
+                    new org.apache.flink.table.data.GenericMapData(headers),
+                    org.apache.flink.table.data.TimestampData.fromEpochMillis(1764590401001L))));
+            harness.processElement(new StreamRecord<>(GenericRowData.of(2L, StringData.fromString("b"), null, null)));
+            harness.endInput();
+            List<EncodedRecord> records = new ArrayList<>();
+            harness.getOutput().forEach(e -> records.add((EncodedRecord) ((StreamRecord<?>) e).getValue()));
+            assertEquals(2, records.size());
+            assertEquals("{\"id\":1,\"name\":\"a\"}", text(records.get(0).value()));
+            assertEquals(1764590401001L, records.get(0).timestamp());
+            assertEquals(1, records.get(0).headers().size(), "the entry with a null value is skipped");
+            assertEquals("h", records.get(0).headers().get(0).key());
+            assertEquals("v", text(records.get(0).headers().get(0).value()));
+            assertNull(records.get(1).timestamp());
+            assertNull(records.get(1).headers());
+        }
     }
 }

@@ -24,6 +24,9 @@ import org.apache.flink.table.catalog.ResolvedSchema;
 import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.connector.sink.abilities.SupportsWritingMetadata;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.utils.TypeConversions;
 import org.apache.flink.table.factories.FactoryUtil;
 import org.junit.jupiter.api.Test;
 
@@ -199,14 +202,51 @@ class FactoryValidationTest {
     }
 
     @Test
-    void persistedMetadataColumnsAreRejected() {
+    void writableMetadataIsTheStockSinksAndLandsAfterThePhysicalFields() {
+        // The same keys and types, in the same order, as Flink's KafkaDynamicSink with one topic.
+        for (boolean upsert : new boolean[] {false, true}) {
+            Map<String, String> options = upsert ? upsert() : kafka();
+            DynamicTableSink ours = plan(options, COLUMNS, upsert);
+            options.put("connector", upsert ? "upsert-kafka" : "kafka");
+            DynamicTableSink stock = plan(options, COLUMNS, upsert);
+            assertEquals(((SupportsWritingMetadata) stock).listWritableMetadata(),
+                    ((SupportsWritingMetadata) ours).listWritableMetadata(), options.get("connector"));
+        }
+        assertEquals(List.of("headers", "timestamp"),
+                List.copyOf(((SupportsWritingMetadata) plan(kafka(), COLUMNS, false)).listWritableMetadata().keySet()));
+
+        // Persisted metadata columns are accepted by the factory (the planner checks the keys).
         List<Column> columns = new ArrayList<>(COLUMNS);
         columns.add(Column.metadata("ts", DataTypes.TIMESTAMP_LTZ(3), "timestamp", false));
-        assertRejectedForStock(rejected(kafka(), columns, false), "metadata column 'ts' (metadata key 'timestamp')",
-                "kafka");
-        List<Column> headers = new ArrayList<>(COLUMNS);
-        headers.add(Column.metadata("headers", DataTypes.MAP(DataTypes.STRING(), DataTypes.BYTES()), null, false));
-        assertRejectedForStock(rejected(upsert(), headers, true), "metadata key 'headers'", "upsert-kafka");
+        columns.add(Column.metadata("headers", DataTypes.MAP(DataTypes.STRING(), DataTypes.BYTES()), null, false));
+        StreamFusionKafkaDynamicSink sink = assertInstanceOf(StreamFusionKafkaDynamicSink.class,
+                plan(kafka(), columns, false));
+        assertFalse(sink.spec().hasMetadata());
+        RowType consumed = (RowType) DataTypes.ROW(DataTypes.FIELD("k_id", DataTypes.BIGINT().notNull()),
+                DataTypes.FIELD("name", DataTypes.STRING()), DataTypes.FIELD("price", DataTypes.DECIMAL(10, 2)),
+                DataTypes.FIELD("headers", DataTypes.MAP(DataTypes.STRING(), DataTypes.BYTES())),
+                DataTypes.FIELD("timestamp", DataTypes.TIMESTAMP_LTZ(3))).getLogicalType();
+        sink.applyWritableMetadata(List.of("headers", "timestamp"), TypeConversions.fromLogicalToDataType(consumed));
+        assertTrue(sink.spec().hasMetadata());
+        assertEquals(consumed, sink.spec().consumedRowType());
+        assertEquals(3, sink.spec().rowType().getFieldCount(), "the encoder sees the physical fields only");
+        assertTrue(sink.spec().toString().contains("timestampPosition=4, headersPosition=3"), sink.spec().toString());
+        assertEquals(sink.spec(), ((StreamFusionKafkaDynamicSink) sink.copy()).spec(), "copy keeps the metadata");
+    }
+
+    @Test
+    void nestedColumnTypesAreRejectedNamingTheColumn() {
+        Map<String, org.apache.flink.table.types.DataType> nested = new java.util.LinkedHashMap<>();
+        nested.put("tags", DataTypes.ARRAY(DataTypes.STRING()));
+        nested.put("attrs", DataTypes.MAP(DataTypes.STRING(), DataTypes.BIGINT()));
+        nested.put("point", DataTypes.ROW(DataTypes.FIELD("x", DataTypes.DOUBLE())));
+        nested.put("bag", DataTypes.MULTISET(DataTypes.STRING()));
+        nested.forEach((name, type) -> {
+            List<Column> columns = new ArrayList<>(COLUMNS);
+            columns.add(Column.physical(name, type));
+            assertRejectedForStock(rejected(kafka(), columns, false), "field `" + name + "` has type", "kafka");
+            assertRejectedForStock(rejected(upsert(), columns, true), "field `" + name + "` has type", "upsert-kafka");
+        });
     }
 
     @Test
@@ -217,16 +257,59 @@ class FactoryValidationTest {
     }
 
     @Test
-    void upsertBufferFlushIsRejected() {
+    void upsertBufferFlushReducesByKey() {
         Map<String, String> options = upsert();
         options.put("sink.buffer-flush.max-rows", "100");
         options.put("sink.buffer-flush.interval", "1 s");
-        assertRejectedForStock(rejected(options, COLUMNS, true), "'sink.buffer-flush.max-rows'", "upsert-kafka");
-        // Disabled (Flink's default, both 0) is the same as the stock sink without buffering: accepted.
+        SinkSpec spec = spec(options, true);
+        assertTrue(spec.reducesByKey());
+        assertEquals(100, spec.bufferFlushMaxRows());
+        assertEquals(1000, spec.bufferFlushIntervalMillis());
+        // Disabled (Flink's default, both 0): no reduction, as the stock sink.
         Map<String, String> disabled = upsert();
         disabled.put("sink.buffer-flush.max-rows", "0");
         disabled.put("sink.buffer-flush.interval", "0 s");
-        assertInstanceOf(StreamFusionKafkaDynamicSink.class, plan(disabled, COLUMNS, true));
+        assertFalse(spec(disabled, true).reducesByKey());
+        assertFalse(spec(upsert(), true).reducesByKey());
+        // Only one of the two: Flink's own check, the same message as for upsert-kafka.
+        Map<String, String> half = upsert();
+        half.put("sink.buffer-flush.max-rows", "100");
+        String ours = rejected(half, COLUMNS, true);
+        half.put("connector", "upsert-kafka");
+        String stock = rejected(half, COLUMNS, true);
+        assertTrue(ours.contains("'sink.buffer-flush.max-rows' and 'sink.buffer-flush.interval' must be set to "
+                + "be greater than zero together to enable sink buffer flushing."), ours);
+        assertTrue(stock.contains("'sink.buffer-flush.max-rows' and 'sink.buffer-flush.interval' must be set to "
+                + "be greater than zero together to enable sink buffer flushing."), stock);
+    }
+
+    @Test
+    void theDataStreamBuilderValidatesAsTheTableFactory() {
+        RowType type = (RowType) DataTypes.ROW(DataTypes.FIELD("k_id", DataTypes.BIGINT().notNull()),
+                DataTypes.FIELD("name", DataTypes.STRING())).getLogicalType();
+        Map<String, String> options = upsert();
+        options.put("sink.buffer-flush.max-rows", "10");
+        options.put("sink.buffer-flush.interval", "1 s");
+        SinkSpec spec = StreamFusionKafkaSink.builder().setRowType(type).setOptions(options).setPrimaryKey("k_id")
+                .build().spec();
+        assertTrue(spec.upsert());
+        assertEquals(10, spec.bufferFlushMaxRows());
+        assertEquals("k_id", spec.encoderOptions().get("key.fields"));
+        // Without 'connector': streamfusion-kafka.
+        Map<String, String> plain = kafka();
+        plain.remove("connector");
+        assertFalse(StreamFusionKafkaSink.builder().setRowType(type).setOptions(plain).build().spec().upsert());
+        // The factories' rejections and Flink's own checks.
+        plain.put("format", "avro");
+        assertRejectedForStock(messages(assertThrows(ValidationException.class,
+                () -> StreamFusionKafkaSink.builder().setRowType(type).setOptions(plain).build())),
+                "'format' = 'avro'", "kafka");
+        String noKey = messages(assertThrows(ValidationException.class,
+                () -> StreamFusionKafkaSink.builder().setRowType(type).setOptions(upsert()).build()));
+        assertTrue(noKey.contains("PRIMARY KEY"), noKey);
+        options.put("connector", "kafka");
+        assertThrows(ValidationException.class,
+                () -> StreamFusionKafkaSink.builder().setRowType(type).setOptions(options).build());
     }
 
     @Test

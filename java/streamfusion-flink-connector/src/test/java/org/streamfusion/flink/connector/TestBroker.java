@@ -70,9 +70,40 @@ final class TestBroker {
      *     null key or a tombstone)
      */
     static Map<Integer, List<String>> read(String topic, int partitions) {
+        return read(topic, partitions, "read_committed");
+    }
+
+    /**
+     * As {@link #read(String, int)} with the given {@code isolation.level}: {@code read_committed} or
+     * {@code read_uncommitted} (which also returns the records of aborted transactions).
+     */
+    static Map<Integer, List<String>> read(String topic, int partitions, String isolationLevel) {
+        return read(topic, partitions, isolationLevel, r -> text(r.key()) + " => " + text(r.value()));
+    }
+
+    /**
+     * As {@link #read(String, int)}, each record as {@code key => value @ timestamp [header=value, ...]}: the
+     * timestamp in epoch ms, or {@code now} when it is at or after {@code producerClockFrom} (a record the
+     * producer stamped with its clock); header values as UTF-8 text.
+     */
+    static Map<Integer, List<String>> readWithMetadata(String topic, int partitions, long producerClockFrom) {
+        return read(topic, partitions, "read_committed", r -> {
+            StringBuilder text = new StringBuilder(text(r.key()) + " => " + text(r.value()) + " @ "
+                    + (r.timestamp() >= producerClockFrom ? "now" : Long.toString(r.timestamp())) + " [");
+            String separator = "";
+            for (org.apache.kafka.common.header.Header header : r.headers()) {
+                text.append(separator).append(header.key()).append('=').append(text(header.value()));
+                separator = ", ";
+            }
+            return text.append(']').toString();
+        });
+    }
+
+    private static Map<Integer, List<String>> read(String topic, int partitions, String isolationLevel,
+            java.util.function.Function<ConsumerRecord<byte[], byte[]>, String> format) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolationLevel);
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         Map<Integer, List<String>> records = new HashMap<>();
@@ -91,7 +122,7 @@ final class TestBroker {
                     fail("reading " + topic + " stalled before the end offsets " + end);
                 }
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    records.get(r.partition()).add(text(r.key()) + " => " + text(r.value()));
+                    records.get(r.partition()).add(format.apply(r));
                 }
             }
         }

@@ -11,15 +11,17 @@ import java.util.concurrent.TimeUnit;
 /**
  * The values of a distribution, from the comparison's one generator: {@code streamfusion-bench values} (the Rust
  * modes call the same function in-process), which writes each value as 8 big-endian bytes, the format of
- * {@link DataInputStream#readLong()}. So every mode sends exactly the same values.
+ * {@link DataInputStream#readLong()}. So every mode sends exactly the same values, and the JMH benchmarks
+ * ({@code java/benchmarks}) measure them too.
  */
-final class ValueGenerator {
+public final class ValueGenerator {
     /** The generator writes 50,000 values in milliseconds; this only bounds a hung process. */
     private static final long TIMEOUT_SECONDS = 120;
 
     private final Path binary;
 
-    ValueGenerator(Path binary) {
+    /** @param binary the {@code streamfusion-bench} binary ({@code perf/rust}) */
+    public ValueGenerator(Path binary) {
         this.binary = binary;
     }
 
@@ -35,7 +37,7 @@ final class ValueGenerator {
      * @return n values
      * @throws IOException when the binary cannot be run, fails, times out or writes another number of values
      */
-    long[] generate(Distribution distribution, int n, long seed) throws IOException {
+    public long[] generate(Distribution distribution, int n, long seed) throws IOException {
         List<String> command = command(distribution, n, seed);
         Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         process.getOutputStream().close();

@@ -1,0 +1,174 @@
+package org.streamfusion.flink.connector;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
+import org.apache.flink.table.api.Schema;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.CatalogTable;
+import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.catalog.ObjectIdentifier;
+import org.apache.flink.table.catalog.ResolvedCatalogTable;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.catalog.UniqueConstraint;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.utils.TypeConversions;
+
+/**
+ * The DataStream API entry to {@code streamfusion-kafka} / {@code streamfusion-upsert-kafka} for jobs outside
+ * SQL: a {@link RowType} and the same option map a {@code CREATE TABLE ... WITH (...)} would carry, validated
+ * by the same factories (so by Flink's own {@code KafkaDynamicTableFactory} / {@code UpsertKafkaDynamicTableFactory}
+ * checks too), and the same runtime: {@link BatchingEncoderOperator} chained to Flink's stock {@code KafkaSink}.
+ * It matches what Flink's {@code KafkaDynamicSink} would attach for that table; where a user of Flink's
+ * DataStream API would build a {@code KafkaSink} with a {@code KafkaRecordSerializationSchema} over
+ * {@code JsonRowDataSerializationSchema}, this writes the records the {@code kafka} table sink writes.
+ *
+ * <pre>{@code
+ * StreamFusionKafkaSink sink = StreamFusionKafkaSink.builder()
+ *         .setRowType(rowType)                                  // the rows' physical type
+ *         .setOption("topic", "bids")
+ *         .setOption("properties.bootstrap.servers", "127.0.0.1:19092")
+ *         .setOption("format", "json")
+ *         .build();                                             // ValidationException on a bad option
+ * sink.addTo(rows);                                             // rows: DataStream<RowData>
+ * }</pre>
+ *
+ * <p>The connector is {@code streamfusion-kafka} unless the options say {@code 'connector' =
+ * 'streamfusion-upsert-kafka'}, which needs {@link Builder#setPrimaryKey} and a changelog stream (INSERT,
+ * UPDATE_AFTER, DELETE row kinds). Metadata columns are table-only (declare the table in SQL for them). A sink is
+ * attached through {@link #addTo}, not {@code sinkTo}: the encoder is an operator in front of the
+ * {@code KafkaSink}.
+ */
+public final class StreamFusionKafkaSink {
+    private final StreamFusionKafkaDynamicSink sink;
+    private final String uidPrefix;
+
+    private StreamFusionKafkaSink(StreamFusionKafkaDynamicSink sink, String uidPrefix) {
+        this.sink = sink;
+        this.uidPrefix = uidPrefix;
+    }
+
+    /** @return a new builder */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return the validated settings (row type, encoder options, Kafka side, batching) */
+    public SinkSpec spec() {
+        return sink.spec();
+    }
+
+    /**
+     * Attaches the encoder and Flink's {@code KafkaSink} to {@code input}, at the input's parallelism or
+     * {@code sink.parallelism}; with a uid prefix, the operators get the uids {@code prefix-streamfusion-encoder}
+     * and {@code prefix-kafka-sink} (needed to restore from a savepoint after a change of the job's graph).
+     *
+     * @param input rows of the builder's row type (any row kind for upsert; INSERT for {@code streamfusion-kafka})
+     * @return the sink of the job graph (for {@code name}, {@code setParallelism}...)
+     */
+    public DataStreamSink<?> addTo(DataStream<RowData> input) {
+        return sink.attach(name -> uidPrefix == null ? Optional.empty() : Optional.of(uidPrefix + "-" + name),
+                Objects.requireNonNull(input, "input"));
+    }
+
+    /** Collects the row type, the options and the primary key. Not thread safe; reusable after build. */
+    public static final class Builder {
+        private RowType rowType;
+        private final Map<String, String> options = new LinkedHashMap<>();
+        private List<String> primaryKey = List.of();
+        private String uidPrefix;
+
+        private Builder() {
+        }
+
+        /**
+         * @param rowType the physical row type of the stream's {@code RowData} (field names are the JSON names)
+         * @return this
+         */
+        public Builder setRowType(RowType rowType) {
+            this.rowType = Objects.requireNonNull(rowType, "rowType");
+            return this;
+        }
+
+        /**
+         * @param options table options as in a {@code WITH} clause ({@code topic}, {@code properties.*},
+         *     {@code format}, ..., {@code streamfusion.*}); added to those set before
+         * @return this
+         */
+        public Builder setOptions(Map<String, String> options) {
+            this.options.putAll(options);
+            return this;
+        }
+
+        /**
+         * @param key an option name as in a {@code WITH} clause
+         * @param value its value
+         * @return this
+         */
+        public Builder setOption(String key, String value) {
+            options.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        /**
+         * @param fields the primary key's fields (required by {@code streamfusion-upsert-kafka}, the record key)
+         * @return this
+         */
+        public Builder setPrimaryKey(String... fields) {
+            this.primaryKey = List.of(fields);
+            return this;
+        }
+
+        /**
+         * @param prefix a prefix for the operators' uids, or null for Flink's generated ones
+         * @return this
+         */
+        public Builder setUidPrefix(String prefix) {
+            this.uidPrefix = prefix;
+            return this;
+        }
+
+        /**
+         * Validates the options as the table factory does for a table of this row type.
+         *
+         * @return the sink
+         * @throws NullPointerException without a row type
+         * @throws ValidationException for any option the table sink rejects (Flink's message, wrapped by Flink's
+         *     {@code FactoryUtil} in a {@code ValidationException} naming the table {@code streamfusion_kafka_sink})
+         */
+        public StreamFusionKafkaSink build() {
+            Objects.requireNonNull(rowType, "rowType");
+            Map<String, String> all = new LinkedHashMap<>(options);
+            all.putIfAbsent(FactoryUtil.CONNECTOR.key(), StreamFusionKafkaTableFactory.IDENTIFIER);
+            String connector = all.get(FactoryUtil.CONNECTOR.key());
+            if (!connector.equals(StreamFusionKafkaTableFactory.IDENTIFIER)
+                    && !connector.equals(StreamFusionUpsertKafkaTableFactory.IDENTIFIER)) {
+                throw new ValidationException(String.format("StreamFusionKafkaSink writes through '%s' or '%s', not "
+                        + "'connector' = '%s'.", StreamFusionKafkaTableFactory.IDENTIFIER,
+                        StreamFusionUpsertKafkaTableFactory.IDENTIFIER, connector));
+            }
+            List<Column> columns = new ArrayList<>();
+            for (RowType.RowField field : rowType.getFields()) {
+                columns.add(Column.physical(field.getName(), TypeConversions.fromLogicalToDataType(field.getType())));
+            }
+            ResolvedSchema schema = new ResolvedSchema(columns, List.of(),
+                    primaryKey.isEmpty() ? null : UniqueConstraint.primaryKey("pk", primaryKey));
+            CatalogTable table = CatalogTable.newBuilder()
+                    .schema(Schema.newBuilder().fromResolvedSchema(schema).build()).options(all).build();
+            DynamicTableSink planned = FactoryUtil.createDynamicTableSink(null,
+                    ObjectIdentifier.of("default_catalog", "default_database", "streamfusion_kafka_sink"),
+                    new ResolvedCatalogTable(table, schema), Map.of(), new Configuration(),
+                    StreamFusionKafkaSink.class.getClassLoader(), true);
+            return new StreamFusionKafkaSink((StreamFusionKafkaDynamicSink) planned, uidPrefix);
+        }
+    }
+}

@@ -1,0 +1,293 @@
+package org.streamfusion.flink.connector;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.StatementSet;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Parity over the type corpus and the layout options, in one job: every column type the connector supports
+ * (TINYINT..BIGINT with their extremes, FLOAT and DOUBLE with digits that differ between JDKs, NaN and
+ * infinities, DECIMAL of three shapes, BOOLEAN, CHAR/VARCHAR/STRING with every JSON escape class and non-ASCII
+ * text, BINARY/VARBINARY/BYTES, DATE, TIME(0)/(3), TIMESTAMP(0/3/6/9), TIMESTAMP_LTZ(0/3/6/9); a null in every
+ * nullable column at its own rows) written by the same {@code INSERT INTO} through the stock {@code kafka} /
+ * {@code upsert-kafka} + {@code json} and through ours, once per layout variant ({@link #VARIANTS}), all
+ * variants as sinks of one statement set (one MiniCluster job, checkpoints every 500 ms for the exactly-once
+ * sinks). Each pair of topics (3 partitions) is compared record by record per partition: key bytes, value bytes,
+ * partition and order (the job runs at parallelism 1, so the order per partition, and so per key, is
+ * deterministic). Headers and timestamps, deletes and {@code sink.buffer-flush} are compared in
+ * {@link SinkParityBrokerTest}; MAP, ARRAY, ROW and MULTISET columns are rejected at planning
+ * ({@link FactoryValidationTest}), so {@code json.map-null-key.mode} is accepted and has nothing to act on.
+ */
+class TypeCorpusParityBrokerTest {
+    private static final int PARTITIONS = 3;
+    private static final int ROWS = 1000;
+
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    private static Admin admin;
+
+    @BeforeAll
+    static void broker() throws InterruptedException {
+        admin = TestBroker.admin();
+    }
+
+    @AfterAll
+    static void closeAdmin() {
+        if (admin != null) {
+            admin.close();
+        }
+    }
+
+    /** The corpus columns (the view {@code corpus} and every sink table have them). */
+    static final String COLUMNS = "k_id BIGINT, k_name STRING, id BIGINT, tiny TINYINT, small SMALLINT, num INT, "
+            + "big BIGINT, flt FLOAT, dbl DOUBLE, dec2 DECIMAL(10, 2), dec38 DECIMAL(38, 18), "
+            + "dec_small DECIMAL(20, 14), flag BOOLEAN, chr CHAR(5), str STRING, vchr VARCHAR(20), bin BINARY(3), "
+            + "vbin VARBINARY(10), byts BYTES, dte DATE, tme0 TIME(0), tme3 TIME(3), ts0 TIMESTAMP(0), "
+            + "ts3 TIMESTAMP(3), ts6 TIMESTAMP(6), ts9 TIMESTAMP(9), ltz0 TIMESTAMP_LTZ(0), ltz3 TIMESTAMP_LTZ(3), "
+            + "ltz6 TIMESTAMP_LTZ(6), ltz9 TIMESTAMP_LTZ(9)";
+
+    /** The corpus without FLOAT and DOUBLE, so that on JDK 17 too these sinks take the native path. */
+    static final String COLUMNS_WITHOUT_FLOATING_POINT = COLUMNS.replace("flt FLOAT, dbl DOUBLE, ", "");
+
+    /**
+     * One layout variant: a pair of sinks (stock and ours) over the same rows.
+     *
+     * @param name short name (topics, table names, messages)
+     * @param stock the stock connector
+     * @param ours our connector
+     * @param columns the sink tables' columns
+     * @param options the {@code WITH} options after connector, topic and bootstrap servers
+     * @param exactlyOnce whether the pair writes exactly once (each sink gets its own transactional-id prefix)
+     */
+    record Variant(String name, String stock, String ours, String columns, String options, boolean exactlyOnce) {
+        /** The {@code SELECT} of this variant's columns from the view {@code corpus}. */
+        String select() {
+            List<String> names = new ArrayList<>();
+            for (String column : columns.split(",\\s*(?=[a-z])")) {
+                names.add(column.split(" ", 2)[0]);
+            }
+            return "SELECT " + String.join(", ", names) + " FROM corpus";
+        }
+    }
+
+    static final List<Variant> VARIANTS = List.of(
+            // Flink's defaults: SQL timestamps, decimals as Jackson prints them, nulls written; no key.
+            new Variant("defaults-alo", "kafka", "streamfusion-kafka", COLUMNS,
+                    ", 'format' = 'json', 'sink.partitioner' = 'fixed', 'sink.delivery-guarantee' = 'at-least-once'",
+                    false),
+            // Every value option changed; map-null-key options accepted (no MAP column to act on).
+            new Variant("iso-plain-ignorenull-eo", "kafka", "streamfusion-kafka", COLUMNS,
+                    ", 'format' = 'json', 'json.timestamp-format.standard' = 'ISO-8601', "
+                            + "'json.encode.decimal-as-plain-number' = 'true', 'json.encode.ignore-null-fields' = 'true', "
+                            + "'json.map-null-key.mode' = 'LITERAL', 'json.map-null-key.literal' = 'null-key', "
+                            + "'sink.partitioner' = 'fixed', 'sink.delivery-guarantee' = 'exactly-once'",
+                    true),
+            // Key fields with a prefix, EXCEPT_KEY, Kafka's default partitioner over the key bytes.
+            new Variant("prefix-exceptkey-alo", "kafka", "streamfusion-kafka", COLUMNS_WITHOUT_FLOATING_POINT,
+                    ", 'key.format' = 'json', 'key.fields' = 'k_id;k_name', 'key.fields-prefix' = 'k_', "
+                            + "'value.format' = 'json', 'value.fields-include' = 'EXCEPT_KEY', "
+                            + "'sink.delivery-guarantee' = 'at-least-once'",
+                    false),
+            // Key fields of many types (nulls in the key), value ALL, ISO-8601 in key and value.
+            new Variant("typedkey-all-iso-eo", "kafka", "streamfusion-kafka", COLUMNS,
+                    ", 'key.format' = 'json', 'key.fields' = 'id;dec2;ts3;str;byts', "
+                            + "'key.json.timestamp-format.standard' = 'ISO-8601', 'value.format' = 'json', "
+                            + "'value.json.timestamp-format.standard' = 'ISO-8601', 'value.fields-include' = 'ALL', "
+                            + "'sink.delivery-guarantee' = 'exactly-once'",
+                    true),
+            // Upsert, primary key with prefix, EXCEPT_KEY, plain decimals, ignore-null-fields.
+            new Variant("upsert-prefix-plain-eo", "upsert-kafka", "streamfusion-upsert-kafka",
+                    COLUMNS_WITHOUT_FLOATING_POINT.replace("k_id BIGINT", "k_id BIGINT NOT NULL")
+                            + ", PRIMARY KEY (k_id) NOT ENFORCED",
+                    ", 'key.format' = 'json', 'key.fields-prefix' = 'k_', 'value.format' = 'json', "
+                            + "'value.fields-include' = 'EXCEPT_KEY', 'key.json.encode.decimal-as-plain-number' = 'true', "
+                            + "'value.json.encode.decimal-as-plain-number' = 'true', "
+                            + "'key.json.encode.ignore-null-fields' = 'true', 'value.json.encode.ignore-null-fields' = 'true', "
+                            + "'sink.delivery-guarantee' = 'exactly-once'",
+                    true),
+            // Upsert at least once with the defaults and value ALL, the corpus with FLOAT/DOUBLE.
+            new Variant("upsert-all-alo", "upsert-kafka", "streamfusion-upsert-kafka",
+                    COLUMNS.replace("k_id BIGINT", "k_id BIGINT NOT NULL") + ", PRIMARY KEY (k_id) NOT ENFORCED",
+                    ", 'key.format' = 'json', 'value.format' = 'json', 'sink.delivery-guarantee' = 'at-least-once'",
+                    false));
+
+    private static final String[] STRINGS = {"plain", "quote \" backslash \\ slash /", "tab\tnewline\ncr\r",
+        "ctrl \u0001\u0008\u000c\u001f del \u007f", "caf\u00e9 \u4e2d\u6587 \ud83d\ude00", "sep \u2028\u2029 <b>&</b>",
+        "", "   "};
+
+    /** Row {@code i} (1-based) of the corpus; the nullable columns' nulls fall on different rows. */
+    static Row corpusRow(int i) {
+        Object[] f = new Object[30];
+        f[0] = (long) (i % 17);
+        f[1] = "k" + (i % 5);
+        f[2] = (long) i;
+        f[3] = (byte) (i % 256 - 128);
+        f[4] = (short) (i * 37 % 65536 - 32768);
+        f[5] = (int) (i * 2654435761L);
+        f[6] = i == 1 ? Long.MIN_VALUE : i == 2 ? Long.MAX_VALUE : i * 1_000_000_007L * (i % 2 == 0 ? -1 : 1);
+        f[7] = switch (i % 10) {
+            case 3 -> Float.NaN;
+            case 6 -> i % 20 == 6 ? Float.POSITIVE_INFINITY : Float.NEGATIVE_INFINITY;
+            case 9 -> 1.0f / i;
+            default -> (float) (i * 1.1e9);
+        };
+        f[8] = switch (i % 10) {
+            case 4 -> Double.NaN;
+            case 7 -> i % 20 == 7 ? Double.POSITIVE_INFINITY : -0.0;
+            case 8 -> i / 7.0 * 1e-3;
+            case 1 -> Double.MIN_VALUE * i;
+            default -> i * 1.0e20;
+        };
+        f[9] = new BigDecimal(i * 25L * (i % 3 == 0 ? -1 : 1)).movePointLeft(2);
+        f[10] = new BigDecimal(i).pow(7).movePointLeft(i % 19);
+        f[11] = new BigDecimal(i).movePointLeft(12);
+        f[12] = i % 2 == 0;
+        f[13] = "c" + (i % 100);
+        f[14] = STRINGS[i % STRINGS.length] + " #" + i;
+        f[15] = STRINGS[(i / 3) % STRINGS.length];
+        f[16] = new byte[] {(byte) i, 0, (byte) 0xff};
+        f[17] = new byte[] {(byte) (i >> 8), (byte) i, (byte) 0x80};
+        f[18] = ("b" + i + "\u0000\u00ff").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        f[19] = LocalDate.of(1969, 12, 31).plusDays(i * 37L - 20_000);
+        LocalTime time = LocalTime.ofNanoOfDay((i * 43_210_987_654_321L) % 86_400_000_000_000L);
+        f[20] = time;
+        f[21] = time;
+        LocalDateTime ts = LocalDateTime.of(2026, 1, 1, 0, 0).plusSeconds(i * 7919L - 5_000_000)
+                .plusNanos((i * 123_456_789L) % 1_000_000_000L);
+        for (int p = 22; p <= 25; p++) {
+            f[p] = ts;
+        }
+        Instant ltz = Instant.ofEpochSecond(1_764_590_400L + i * 104_729L - 100_000_000L, (i * 987_654_321L) % 1_000_000_000L);
+        for (int p = 26; p <= 29; p++) {
+            f[p] = ltz;
+        }
+        // Nulls: column j (past the keys k_id, k_name, id) is null on rows where (i + j) % 13 == 0.
+        for (int j = 3; j < f.length; j++) {
+            if ((i + j) % 13 == 0) {
+                f[j] = null;
+            }
+        }
+        return Row.of(f);
+    }
+
+    private static final TypeInformation<Row> CORPUS_TYPE = Types.ROW(Types.LONG, Types.STRING, Types.LONG,
+            Types.BYTE, Types.SHORT, Types.INT, Types.LONG, Types.FLOAT, Types.DOUBLE, Types.BIG_DEC, Types.BIG_DEC,
+            Types.BIG_DEC, Types.BOOLEAN, Types.STRING, Types.STRING, Types.STRING,
+            Types.PRIMITIVE_ARRAY(Types.BYTE), Types.PRIMITIVE_ARRAY(Types.BYTE), Types.PRIMITIVE_ARRAY(Types.BYTE),
+            Types.LOCAL_DATE, Types.LOCAL_TIME, Types.LOCAL_TIME, Types.LOCAL_DATE_TIME, Types.LOCAL_DATE_TIME,
+            Types.LOCAL_DATE_TIME, Types.LOCAL_DATE_TIME, Types.INSTANT, Types.INSTANT, Types.INSTANT, Types.INSTANT);
+
+    /** The view {@code corpus}: {@link #ROWS} rows cast to the corpus column types. */
+    private static void createCorpus(StreamExecutionEnvironment env, StreamTableEnvironment tEnv) {
+        List<Row> rows = new ArrayList<>();
+        for (int i = 1; i <= ROWS; i++) {
+            rows.add(corpusRow(i));
+        }
+        tEnv.createTemporaryView("corpus_raw", tEnv.fromDataStream(env.fromData(rows, CORPUS_TYPE)));
+        StringBuilder select = new StringBuilder("CREATE TEMPORARY VIEW corpus AS SELECT ");
+        String[] columns = COLUMNS.split(",\\s*(?=[a-z])");
+        for (int j = 0; j < columns.length; j++) {
+            String[] nameAndType = columns[j].split(" ", 2);
+            select.append(j == 0 ? "" : ", ").append("CAST(f").append(j).append(" AS ").append(nameAndType[1])
+                    .append(") AS ").append(nameAndType[0]);
+        }
+        tEnv.executeSql(select.append(" FROM corpus_raw").toString());
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void everyTypeUnderEveryLayoutOptionAndGuarantee() throws Exception {
+        Configuration conf = new Configuration();
+        conf.set(CoreOptions.DEFAULT_PARALLELISM, 1);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(500));
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(1);
+        StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+        createCorpus(env, tEnv);
+
+        StatementSet set = tEnv.createStatementSet();
+        List<String[]> topics = new ArrayList<>();
+        for (Variant v : VARIANTS) {
+            String stockTopic = TestBroker.createTopic(admin, "corpus-" + v.name() + "-stock", PARTITIONS);
+            String oursTopic = TestBroker.createTopic(admin, "corpus-" + v.name() + "-ours", PARTITIONS);
+            topics.add(new String[] {stockTopic, oursTopic});
+            String table = v.name().replace('-', '_');
+            createTable(tEnv, table + "_stock", v, v.stock(), stockTopic, "");
+            // Small batches, so both paths and several batches per checkpoint are exercised.
+            createTable(tEnv, table + "_ours", v, v.ours(), oursTopic, ", 'streamfusion.batch-rows' = '128'");
+            set.addInsertSql("INSERT INTO " + table + "_stock " + v.select());
+            set.addInsertSql("INSERT INTO " + table + "_ours " + v.select());
+        }
+        long start = System.nanoTime();
+        set.execute().await(100, TimeUnit.SECONDS);
+        long jobMillis = (System.nanoTime() - start) / 1_000_000;
+
+        int compared = 0;
+        for (int k = 0; k < VARIANTS.size(); k++) {
+            Variant v = VARIANTS.get(k);
+            Map<Integer, List<String>> stock = TestBroker.read(topics.get(k)[0], PARTITIONS);
+            Map<Integer, List<String>> ours = TestBroker.read(topics.get(k)[1], PARTITIONS);
+            int total = stock.values().stream().mapToInt(List::size).sum();
+            assertEquals(ROWS, total, v.name() + ": records the stock connector wrote");
+            for (int p = 0; p < PARTITIONS; p++) {
+                List<String> s = stock.get(p);
+                List<String> o = ours.get(p);
+                assertEquals(s.size(), o.size(), v.name() + ": records in partition " + p);
+                for (int i = 0; i < s.size(); i++) {
+                    assertEquals(s.get(i), o.get(i), v.name() + ": partition " + p + ", record " + i);
+                }
+            }
+            compared += total;
+            if (k == 0) {
+                System.out.println("TypeCorpusParityBrokerTest: " + v.name() + " records 3 and 4: " + stock.get(0).get(2)
+                        + "\n" + stock.get(0).get(3));
+            }
+            if (!v.options().contains("'fixed'")) {
+                assertTrue(stock.values().stream().filter(list -> !list.isEmpty()).count() > 1,
+                        v.name() + ": keyed records spread over the partitions");
+            }
+        }
+        System.out.printf("TypeCorpusParityBrokerTest: %d variants x %d rows, %d records compared per connector "
+                + "(JDK %d; job %d ms, reading and comparing %d ms)%n", VARIANTS.size(), ROWS, compared,
+                Runtime.version().feature(), jobMillis, (System.nanoTime() - start) / 1_000_000 - jobMillis);
+    }
+
+    private static void createTable(StreamTableEnvironment tEnv, String name, Variant v, String connector,
+            String topic, String extra) {
+        String txn = v.exactlyOnce() ? ", 'sink.transactional-id-prefix' = '" + topic + "'" : "";
+        tEnv.executeSql("CREATE TEMPORARY TABLE " + name + " (" + v.columns() + ") WITH ('connector' = '" + connector
+                + "', 'topic' = '" + topic + "', 'properties.bootstrap.servers' = '" + TestBroker.bootstrapServers()
+                + "'" + v.options() + txn + extra + ")");
+    }
+}
