@@ -89,13 +89,26 @@ public final class CompareBenchmarks {
             out.flush();
             ProducerComparison comparison = new ProducerComparison(options, admin, progress, stamp,
                     new ValueGenerator(options.rustBench()));
-            for (Distribution distribution : options.distributions()) {
-                List<RunResult> rows = new ArrayList<>();
-                for (String compression : options.compressions()) {
-                    rows.addAll(comparison.runAll(distribution, options.modes(), compression));
+            // Interrupted (Ctrl-C, kill): the workers go (WorkerProcess's hook), and so do the topics they made.
+            Thread cleanup = new Thread(() -> comparison.deleteLeftTopics().forEach(
+                    t -> err.println("deleted topic " + t + " of the interrupted run")), "delete-left-topics");
+            Runtime.getRuntime().addShutdownHook(cleanup);
+            try {
+                for (Distribution distribution : options.distributions()) {
+                    List<RunResult> rows = new ArrayList<>();
+                    for (String compression : options.compressions()) {
+                        rows.addAll(comparison.runAll(distribution, options.modes(), compression));
+                    }
+                    rows.forEach(table::add);
+                    table.appendCsv(csv, rows);
                 }
-                rows.forEach(table::add);
-                table.appendCsv(csv, rows);
+            } finally {
+                comparison.deleteLeftTopics();
+                try {
+                    Runtime.getRuntime().removeShutdownHook(cleanup);
+                } catch (IllegalStateException e) {
+                    // the JVM is already shutting down: the hook runs (and finds nothing left to delete)
+                }
             }
         }
         out.println();

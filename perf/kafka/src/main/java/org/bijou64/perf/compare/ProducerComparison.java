@@ -13,6 +13,8 @@ import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -64,6 +66,8 @@ final class ProducerComparison {
     private final String stamp;
     private final ValueGenerator generator;
     private final RustBench rustBench;
+    /** Topics of this invocation that may exist on the broker and are to be deleted (empty with --keep-topics). */
+    private final Set<String> undeleted = ConcurrentHashMap.newKeySet();
 
     ProducerComparison(Options options, Admin admin, Progress progress, String stamp, ValueGenerator generator) {
         this.options = options;
@@ -134,6 +138,7 @@ final class ProducerComparison {
         for (Mode mode : modes) {
             if (mode.isRust()) {
                 String topic = topicName(distribution, mode, compression);
+                expectTopic(topic);
                 RunResult result = rustBench.run(distribution, mode, compression, topic, messages, options.rounds());
                 byMode.put(mode, result.withBrokerBytesPerRecord(brokerBytesPerRecord(topic)));
                 if (!options.keepTopics()) {
@@ -158,6 +163,7 @@ final class ProducerComparison {
         try {
             for (Lane lane : lanes) {
                 try {
+                    expectTopic(lane.topic);
                     lane.worker = WorkerProcess.start(lane.mode.cliName(),
                             workerCommand(lane.mode, compression, lane.topic));
                 } catch (IOException e) {
@@ -201,8 +207,12 @@ final class ProducerComparison {
                 if (lane.worker != null) {
                     lane.worker.close();
                 }
-                if (lane.topicCreated && !options.keepTopics()) {
-                    deleteTopic(lane.topic);
+                if (!options.keepTopics()) {
+                    if (lane.topicCreated) {
+                        deleteTopic(lane.topic);
+                    } else {
+                        undeleted.remove(lane.topic); // its worker never created it
+                    }
                 }
             }
             try (Stream<Path> files = Files.list(dir)) {
@@ -331,12 +341,39 @@ final class ProducerComparison {
         }
     }
 
+    /** Notes a topic that a worker or the Rust binary is about to create, for {@link #deleteLeftTopics()}. */
+    private void expectTopic(String topic) {
+        if (!options.keepTopics()) {
+            undeleted.add(topic);
+        }
+    }
+
     private void deleteTopic(String topic) {
         try {
             admin.deleteTopics(List.of(topic)).all().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            undeleted.remove(topic);
         } catch (Exception e) {
             progress.message("warning: could not delete topic " + topic + ": " + describe(e));
         }
+    }
+
+    /**
+     * Deletes the topics of this invocation that are still on the broker: those of a run interrupted by a signal
+     * (the coordinator's shutdown hook calls this). Waits at most 10 s; never throws.
+     *
+     * @return the topics it asked the broker to delete (empty after a normal end, or with {@code --keep-topics})
+     */
+    List<String> deleteLeftTopics() {
+        List<String> topics = List.copyOf(undeleted);
+        if (!topics.isEmpty()) {
+            try {
+                admin.deleteTopics(topics).all().get(10, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                // a topic its worker never created, or the broker is gone: nothing more to do at exit
+            }
+            undeleted.removeAll(topics);
+        }
+        return topics;
     }
 
     /** The innermost meaningful cause of {@code e} as {@code SimpleName: message}. */
