@@ -49,8 +49,9 @@ import org.streamfusion.kafka.EncodedBatch;
  * order is the map's, so only the last value per key is comparable with the stock sink; the linger timer and
  * watermarks do not emit the map (the stock writer ignores watermarks too).
  *
- * <p><b>Metadata.</b> With {@code timestamp} / {@code headers} metadata columns (after the physical fields of
- * the consumed row) each record carries them as {@code KafkaDynamicSink}'s converters read them: the timestamp
+ * <p><b>Metadata.</b> With {@code topic} / {@code timestamp} / {@code headers} metadata columns (after the
+ * physical fields of the consumed row) each record carries them as {@code KafkaDynamicSink}'s converters read
+ * them: the topic as the string (null stays null; {@link PreEncodedRecordSerializationSchema} checks it), the timestamp
  * as {@code getTimestamp(pos, 3).getMillisecond()} (null stays null: the producer's clock), the headers as the
  * map's entries in its order, skipping an entry whose key or value is null (a null map: no headers). They apply
  * to tombstones too. The encoder sees only the physical fields.
@@ -256,7 +257,8 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
         StreamRecord<EncodedRecord> out = new StreamRecord<>(null);
         for (int i = 0; i < batch.size(); i++) {
             EncodedRecord record = physicalFields == null ? new EncodedRecord(batch, i)
-                    : new EncodedRecord(batch, i, timestamp(buffer.get(i)), headers(buffer.get(i)));
+                    : new EncodedRecord(batch, i, topic(buffer.get(i)), timestamp(buffer.get(i)),
+                            headers(buffer.get(i)));
             output.collect(out.replace(record));
         }
         buffer.clear();
@@ -323,6 +325,12 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
             views.add(ProjectedRowData.from(physicalFields).replaceRow(row));
         }
         return views;
+    }
+
+    /** As {@code KafkaDynamicSink.WritableMetadata.TOPIC}: the string, or null. */
+    private String topic(RowData row) {
+        int pos = spec.topicPosition;
+        return pos < 0 || row.isNullAt(pos) ? null : row.getString(pos).toString();
     }
 
     /** As {@code KafkaDynamicSink.WritableMetadata.TIMESTAMP}: epoch milliseconds, or null. */

@@ -266,6 +266,21 @@ class BatchingEncoderOperatorTest {
     }
 
     @Test
+    void theSerializerRoundTripsTheTopic() throws Exception {
+        org.apache.flink.core.memory.DataOutputSerializer out = new org.apache.flink.core.memory.DataOutputSerializer(64);
+        EncodedRecord routed = EncodedRecord.of(null, "{}".getBytes(StandardCharsets.UTF_8), "bids-\u00e9", 7L, null);
+        EncodedRecord none = EncodedRecord.of(null, "{}".getBytes(StandardCharsets.UTF_8));
+        EncodedRecordSerializer.INSTANCE.serialize(routed, out);
+        EncodedRecordSerializer.INSTANCE.serialize(none, out);
+        org.apache.flink.core.memory.DataInputDeserializer in =
+                new org.apache.flink.core.memory.DataInputDeserializer(out.getCopyOfBuffer());
+        EncodedRecord back = EncodedRecordSerializer.INSTANCE.deserialize(in);
+        assertEquals("bids-\u00e9", back.topic());
+        assertEquals(routed, back);
+        assertNull(EncodedRecordSerializer.INSTANCE.deserialize(in).topic());
+    }
+
+    @Test
     void theSerializerRoundTripsTimestampAndHeaders() throws Exception {
         org.apache.flink.core.memory.DataOutputSerializer out = new org.apache.flink.core.memory.DataOutputSerializer(64);
         EncodedRecord record = EncodedRecord.of(null, "{}".getBytes(StandardCharsets.UTF_8), 1764590401001L,
