@@ -187,6 +187,27 @@ class BatchingEncoderOperatorTest {
     }
 
     @Test
+    void rowsWrittenIntoTheVectorsOnArrivalNeedNoCopyUnderObjectReuse() throws Exception {
+        // Batches of 32: one native batch (above native.min-batch-rows 16, rows written into Arrow on arrival),
+        // then 8 rows below it (kept as copies for Flink's serializer), all through one mutated instance.
+        try (OneInputStreamOperatorTestHarness<RowData, EncodedRecord> h = harness(spec(32, 60_000, false))) {
+            h.getExecutionConfig().enableObjectReuse();
+            h.open();
+            GenericRowData reused = new GenericRowData(2);
+            List<String> expected = new ArrayList<>();
+            for (long i = 0; i < 40; i++) {
+                reused.setField(0, i);
+                reused.setField(1, StringData.fromString("n\"" + i));
+                h.processElement(reused, 0);
+                expected.add("null => {\"id\":" + i + ",\"name\":\"n\\\"" + i + "\"}");
+            }
+            assertEquals(32, output(h).size(), "the full batch is emitted on arrival of its last row");
+            h.endInput();
+            assertEquals(expected, output(h));
+        }
+    }
+
+    @Test
     void upsertDeletesBecomeTombstonesWithTheirKey() throws Exception {
         try (OneInputStreamOperatorTestHarness<RowData, EncodedRecord> h = harness(spec(1000, 60_000, true))) {
             h.open();
