@@ -45,7 +45,9 @@ import org.apache.flink.table.types.logical.TimestampType;
 /**
  * Writes a batch of Flink {@link RowData} into Arrow Java vectors: the columnar form the native encoder reads
  * (what a Flink sink operator pays before the one JNI crossing). One writer owns one {@link VectorSchemaRoot}
- * and refills it for every batch, so buffers are allocated once and grow to the largest batch.
+ * and refills it for every batch, so buffers are allocated once and grow to the largest batch. A batch is
+ * written all at once ({@link #write}) or row by row as rows arrive ({@link #reset}, {@link #append},
+ * {@link #finish}).
  *
  * <p><b>Types.</b> Each Flink type becomes the Arrow type the native encoder writes as that Flink type
  * ({@code docs/json-format.md}): BOOLEAN → Bool; TINYINT, SMALLINT, INT, BIGINT → Int8..Int64; FLOAT →
@@ -78,6 +80,8 @@ public final class RowDataArrowWriter implements AutoCloseable {
     private final ValueWriter[] writers;
     private final TinyIntVector rowKinds;
     private final List<BaseVariableWidthVector> variableWidth = new ArrayList<>();
+    /** Rows of the current batch written so far. */
+    private int appended;
 
     /**
      * A writer for rows of {@code rowType}, its vectors allocated from {@code allocator}.
@@ -132,7 +136,8 @@ public final class RowDataArrowWriter implements AutoCloseable {
 
     /**
      * Replaces the root's contents with {@code rows}, in order: row {@code i} of the list is row {@code i} of
-     * the root. Buffers are reused and grow as needed.
+     * the root. Buffers are reused and grow as needed. The same as {@link #reset()}, {@link #append} of each row,
+     * then {@link #finish()}.
      *
      * @param rows the batch; every row has {@code rowType}'s arity
      * @return the root, holding exactly {@code rows.size()} rows
@@ -141,27 +146,65 @@ public final class RowDataArrowWriter implements AutoCloseable {
      */
     public VectorSchemaRoot write(List<? extends RowData> rows) {
         Objects.requireNonNull(rows, "rows");
-        // No zeroing of the previous batch's buffers: every slot below the new row count is written (value and
-        // validity bit, or the validity bit cleared), the row count hides the rest, and a variable-width
-        // vector only needs to forget its last written slot so its offsets restart at 0.
+        reset();
+        int n = rows.size();
+        for (int index = 0; index < n; index++) {
+            append(rows.get(index));
+        }
+        return finish();
+    }
+
+    /**
+     * Starts a new batch: the next {@link #append} writes row 0. Buffers are kept (not zeroed: every slot below
+     * the next row count is written, value and validity bit or the validity bit cleared, and the row count hides
+     * the rest; a variable-width vector only forgets its last written slot so its offsets restart at 0).
+     */
+    public void reset() {
         for (BaseVariableWidthVector vector : variableWidth) {
             vector.setLastSet(-1);
         }
-        int n = rows.size();
-        for (int index = 0; index < n; index++) {
-            RowData row = Objects.requireNonNull(rows.get(index), "row");
-            for (int pos = 0; pos < writers.length; pos++) {
-                if (row.isNullAt(pos)) {
-                    vectors[pos].setNull(index);
-                } else {
-                    writers[pos].write(row, pos, index);
-                }
-            }
-            if (rowKinds != null) {
-                rowKinds.setSafe(index, row.getRowKind().toByteValue());
+        appended = 0;
+    }
+
+    /**
+     * Writes {@code row} into the vectors as row {@link #appended()} of the current batch, now: the writer keeps
+     * no reference to it, so the caller may reuse or mutate the instance afterwards (Flink's object reuse).
+     * Buffers grow as needed.
+     *
+     * @param row a row of {@code rowType}'s arity
+     * @throws NullPointerException if {@code row} is null
+     * @throws UnrepresentableValueException for a value its column cannot hold exactly (see the class comment);
+     *     the row is then not appended ({@link #appended()} is unchanged) and the batch so far stays valid
+     */
+    public void append(RowData row) {
+        Objects.requireNonNull(row, "row");
+        int index = appended;
+        for (int pos = 0; pos < writers.length; pos++) {
+            if (row.isNullAt(pos)) {
+                vectors[pos].setNull(index);
+            } else {
+                writers[pos].write(row, pos, index);
             }
         }
-        root.setRowCount(n);
+        if (rowKinds != null) {
+            rowKinds.setSafe(index, row.getRowKind().toByteValue());
+        }
+        appended = index + 1;
+    }
+
+    /** @return rows appended to the current batch since the last {@link #reset()} */
+    public int appended() {
+        return appended;
+    }
+
+    /**
+     * Ends the current batch: sets the root's row count to {@link #appended()}. Call {@link #reset()} before the
+     * next batch's first {@link #append}.
+     *
+     * @return the root, holding the appended rows in order
+     */
+    public VectorSchemaRoot finish() {
+        root.setRowCount(appended);
         return root;
     }
 

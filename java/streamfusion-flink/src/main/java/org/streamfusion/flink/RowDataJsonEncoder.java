@@ -1,5 +1,6 @@
 package org.streamfusion.flink;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,6 +13,7 @@ import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
 import org.bijou64.NativeLibrary;
 import org.streamfusion.kafka.EncodedBatch;
@@ -51,6 +53,20 @@ import org.streamfusion.kafka.NativeJsonEncoder;
  * release, since small batches are written by that Flink's serializer. {@code mode=plain} and
  * {@code changelog.row-kind-column} do not apply to RowData (use {@code changelog.mode}) and are rejected.
  *
+ * <p><b>Two ways to call it.</b> {@link #encode(List)} takes a whole batch of rows the caller holds.
+ * {@link #append(RowData)} and {@link #flush()} build a batch as rows arrive: each appended row is written into
+ * the Arrow vectors at once and not referenced afterwards, so the caller may reuse the instance (Flink's object
+ * reuse) and need not buffer rows; {@code flush()} then encodes the batch in one JNI crossing. The same rules
+ * choose the path, with the same bytes: a batch of fewer than {@code native.min-batch-rows} rows, or every batch
+ * when the native library is missing or {@code native.min-batch-rows} is {@code Integer.MAX_VALUE} (how the
+ * connector sends FLOAT/DOUBLE tables to Flink's serializer on JDK 17/18), is written by Flink's serializer. For
+ * that, the encoder keeps copies ({@code RowDataSerializer.copy}) of exactly the rows it may have to give Flink's
+ * serializer: the first {@code native.min-batch-rows} - 1 rows of each batch (dropped once the batch reaches the
+ * threshold); every row when the native path is off; and, after a value an Arrow column cannot hold
+ * ({@link UnrepresentableValueException}), that row and the rest of its batch: the rows already in the vectors
+ * are then encoded natively and the rest by Flink's serializer, in order (or all of them by Flink's serializer if
+ * the batch was still below the threshold), which writes the same bytes as one Flink-serialized batch.
+ *
  * <p><b>Threads.</b> One encoder per task. Calls are serialised ({@code synchronized}), so sharing one is
  * safe but gains nothing. Not usable after {@link #close()}.
  */
@@ -88,6 +104,21 @@ public final class RowDataJsonEncoder implements AutoCloseable {
     private final RowDataArrowWriter writer;
     private final NativeJsonEncoder nativeEncoder;
     private boolean closed;
+
+    /** Copies rows kept for Flink's serializer by the incremental API (see the class comment). */
+    private final RowDataSerializer copier;
+    /** The incremental batch: rows appended since the last {@link #flush()}. */
+    private int pending;
+    /** Copies of rows of the incremental batch that Flink's serializer may have to write (see {@link #append}). */
+    private final List<RowData> kept = new ArrayList<>();
+    /**
+     * True once the incremental batch has left the Arrow vectors: rows from then on are only kept. With
+     * {@link #keptFromStart}, all of the batch goes to Flink's serializer; without, the rows in the vectors are
+     * encoded natively and the kept ones after them by Flink's serializer.
+     */
+    private boolean leftArrow;
+    /** True while {@link #kept} holds every row of the incremental batch from its first. */
+    private boolean keptFromStart = true;
 
     private long nativeBatches;
     private long jvmBatches;
@@ -166,6 +197,7 @@ public final class RowDataJsonEncoder implements AutoCloseable {
             nativeEncoder = null;
             checkWithoutNative(copy, keyFields, keyPrefix, exceptKey);
         }
+        copier = new RowDataSerializer(rowType);
         try {
             jvm = new FlinkPerRowEncoder(rowType, copy, keyFields, keyPrefix, exceptKey, upsert);
         } catch (IllegalArgumentException e) {
@@ -282,7 +314,8 @@ public final class RowDataJsonEncoder implements AutoCloseable {
      * @param rows the batch; each row has the encoder's row type (arity and field types)
      * @return the records
      * @throws NullPointerException if {@code rows} or a row is null
-     * @throws IllegalStateException if this encoder is closed
+     * @throws IllegalStateException if this encoder is closed, or rows were {@link #append}ed and not yet
+     *     flushed (the two share the vectors)
      * @throws org.streamfusion.kafka.StreamFusionException if the native encoder rejects a value (a string
      *     that is not valid UTF-8, which Flink would write as U+FFFD...); the encoder stays usable
      */
@@ -290,6 +323,9 @@ public final class RowDataJsonEncoder implements AutoCloseable {
         Objects.requireNonNull(rows, "rows");
         if (closed) {
             throw new IllegalStateException("RowDataJsonEncoder is closed");
+        }
+        if (pending > 0) {
+            throw new IllegalStateException(pending + " appended rows are not flushed: call flush() first");
         }
         long start = System.nanoTime();
         EncodedBatch batch;
@@ -314,6 +350,122 @@ public final class RowDataJsonEncoder implements AutoCloseable {
         keyBytes += batch.keyBytes();
         valueBytes += batch.valueBytes();
         return batch;
+    }
+
+    /** True when an incremental batch can be encoded natively at all (library loaded, threshold reachable). */
+    private boolean nativePossible() {
+        return nativeEncoder != null && nativeMinBatchRows < Integer.MAX_VALUE;
+    }
+
+    /**
+     * Adds one row to the batch being built: written into the Arrow vectors now (when the native path is
+     * possible), and copied only if Flink's serializer may have to write it (see the class comment). The encoder
+     * keeps no reference to {@code row}: the caller may mutate or reuse it as soon as this returns.
+     *
+     * @param row a row of the encoder's row type (arity and field types); its row kind matters in upsert mode
+     * @throws NullPointerException if {@code row} is null
+     * @throws IllegalStateException if this encoder is closed
+     */
+    public synchronized void append(RowData row) {
+        Objects.requireNonNull(row, "row");
+        if (closed) {
+            throw new IllegalStateException("RowDataJsonEncoder is closed");
+        }
+        long start = System.nanoTime();
+        if (!nativePossible() || leftArrow) {
+            kept.add(copier.copy(row));
+        } else {
+            if (pending == 0) {
+                writer.reset();
+            }
+            try {
+                writer.append(row);
+                if (pending < nativeMinBatchRows - 1) {
+                    kept.add(copier.copy(row));
+                } else if (keptFromStart && !kept.isEmpty()) {
+                    // The batch reaches native.min-batch-rows with this row: it will be encoded natively.
+                    kept.clear();
+                }
+                if (pending >= nativeMinBatchRows - 1) {
+                    keptFromStart = false;
+                }
+            } catch (UnrepresentableValueException e) {
+                // A value Flink serializes as it is but an Arrow column cannot hold: this row and the rest of
+                // the batch go to Flink's serializer (all of it while the copies still cover the whole batch).
+                leftArrow = true;
+                kept.add(copier.copy(row));
+            }
+        }
+        pending++;
+        encodeNanos += System.nanoTime() - start;
+    }
+
+    /** @return rows appended since the last {@link #flush()} */
+    public synchronized int pendingRows() {
+        return pending;
+    }
+
+    /**
+     * Encodes the rows appended since the last flush, in order, and starts a new batch: natively in one JNI
+     * crossing when the batch has at least {@code native.min-batch-rows} rows, else (or without the native
+     * library) by Flink's serializer from the kept copies; after an unrepresentable value, as the class comment
+     * says. With nothing appended, returns an empty batch and counts no batch.
+     *
+     * @return the records, one per appended row, in order
+     * @throws IllegalStateException if this encoder is closed
+     * @throws org.streamfusion.kafka.StreamFusionException if the native encoder rejects a value; the batch is
+     *     dropped and the encoder stays usable
+     */
+    public synchronized EncodedBatch flush() {
+        if (closed) {
+            throw new IllegalStateException("RowDataJsonEncoder is closed");
+        }
+        if (pending == 0) {
+            return EncodedBatch.ofRecords(new byte[0][], new byte[0][], 0);
+        }
+        long start = System.nanoTime();
+        EncodedBatch batch;
+        try {
+            if (!nativePossible() || (keptFromStart && (leftArrow || pending < nativeMinBatchRows))) {
+                batch = jvm.encode(kept);
+                jvmBatches++;
+            } else if (!leftArrow) {
+                batch = nativeEncoder.encode(writer.finish());
+                nativeBatches++;
+            } else {
+                EncodedBatch head = nativeEncoder.encode(writer.finish());
+                EncodedBatch tail = jvm.encode(kept);
+                nativeBatches++;
+                jvmBatches++;
+                batch = concat(head, tail);
+            }
+        } finally {
+            pending = 0;
+            kept.clear();
+            leftArrow = false;
+            keptFromStart = true;
+        }
+        encodeNanos += System.nanoTime() - start;
+        rows += batch.size();
+        keyBytes += batch.keyBytes();
+        valueBytes += batch.valueBytes();
+        return batch;
+    }
+
+    /** The records of {@code head} then {@code tail}, in one batch (copied: only after an unrepresentable value). */
+    private static EncodedBatch concat(EncodedBatch head, EncodedBatch tail) {
+        int n = head.size() + tail.size();
+        byte[][] keys = new byte[n][];
+        byte[][] values = new byte[n][];
+        for (int i = 0; i < head.size(); i++) {
+            keys[i] = head.key(i);
+            values[i] = head.value(i);
+        }
+        for (int i = 0; i < tail.size(); i++) {
+            keys[head.size() + i] = tail.key(i);
+            values[head.size() + i] = tail.value(i);
+        }
+        return EncodedBatch.ofRecords(keys, values, head.encodeNanos() + tail.encodeNanos());
     }
 
     /** @return batches encoded natively so far */
@@ -341,7 +493,10 @@ public final class RowDataJsonEncoder implements AutoCloseable {
         return valueBytes;
     }
 
-    /** @return wall-clock nanoseconds spent in {@link #encode} so far, filling vectors included */
+    /**
+     * @return wall-clock nanoseconds spent in {@link #encode}, {@link #append} and {@link #flush} so far, filling
+     *     vectors and copying kept rows included
+     */
     public synchronized long encodeNanos() {
         return encodeNanos;
     }

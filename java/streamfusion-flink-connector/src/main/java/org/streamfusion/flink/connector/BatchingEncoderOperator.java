@@ -28,18 +28,21 @@ import org.streamfusion.flink.RowDataJsonEncoder;
 import org.streamfusion.kafka.EncodedBatch;
 
 /**
- * The operator in front of Flink's {@code KafkaSink}: buffers rows, encodes them in batches with one
- * {@link RowDataJsonEncoder} per task (one JNI crossing per batch, or Flink's serializer without the native
- * library or below {@code streamfusion.native.min-batch-rows}), and emits one {@link EncodedRecord} per row, in
- * row order.
+ * The operator in front of Flink's {@code KafkaSink}: writes each row into the Arrow vectors of one
+ * {@link RowDataJsonEncoder} per task as it arrives ({@link RowDataJsonEncoder#append}), encodes the batch in
+ * one JNI crossing ({@link RowDataJsonEncoder#flush()}; Flink's serializer without the native library or below
+ * {@code streamfusion.native.min-batch-rows}), and emits one {@link EncodedRecord} per row, in row order.
  *
  * <p><b>When a batch is encoded.</b> When {@code streamfusion.batch-rows} rows are buffered; when the linger
  * timer fires ({@code streamfusion.linger} after the batch's first row, processing time, on the mailbox thread);
  * in {@link #prepareSnapshotPreBarrier} (so every row that arrived before a checkpoint barrier is handed to the
  * {@code KafkaSink} before the sink, chained after this operator, flushes and snapshots: no row is ever held
  * across a barrier, and buffered rows are never state); before a watermark is forwarded; and at end of input
- * ({@link #endInput}, {@link #finish}). Rows are copied on arrival only when object reuse is enabled (the
- * upstream operator may then reuse the instance), as Flink's {@code ReducingUpsertSink} does.
+ * ({@link #endInput}, {@link #finish}). The operator holds no rows: the encoder keeps no reference to an
+ * appended row, so the upstream operator may reuse the instance (object reuse) without a copy here; the encoder
+ * itself copies only the rows Flink's serializer may have to write (the first {@code native.min-batch-rows} - 1
+ * of a batch, all of them when the native path is off, and the rest of a batch after a value an Arrow column
+ * cannot hold: see {@link RowDataJsonEncoder}). The metadata columns are read on arrival too.
  *
  * <p><b>Reducing by key</b> ({@code sink.buffer-flush.max-rows} / {@code .interval}, upsert only), as Flink's
  * {@code ReducingUpsertWriter}: rows go into a map by key (the primary key's field values), the last row of a key
@@ -47,10 +50,12 @@ import org.streamfusion.kafka.EncodedBatch;
  * holds {@code max-rows} keys, when a processing-time timer finds {@code interval} elapsed since the last
  * emission (the timer re-registers itself), in {@link #prepareSnapshotPreBarrier} and at end of input. Emission
  * order is the map's, so only the last value per key is comparable with the stock sink; the linger timer and
- * watermarks do not emit the map (the stock writer ignores watermarks too).
+ * watermarks do not emit the map (the stock writer ignores watermarks too). The map holds rows, copied on
+ * arrival when object reuse is enabled, as Flink's {@code ReducingUpsertSink} does.
  *
- * <p><b>Metadata.</b> With {@code timestamp} / {@code headers} metadata columns (after the physical fields of
- * the consumed row) each record carries them as {@code KafkaDynamicSink}'s converters read them: the timestamp
+ * <p><b>Metadata.</b> With {@code topic} / {@code timestamp} / {@code headers} metadata columns (after the
+ * physical fields of the consumed row) each record carries them as {@code KafkaDynamicSink}'s converters read
+ * them: the topic as the string (null stays null; {@link PreEncodedRecordSerializationSchema} checks it), the timestamp
  * as {@code getTimestamp(pos, 3).getMillisecond()} (null stays null: the producer's clock), the headers as the
  * map's entries in its order, skipping an entry whose key or value is null (a null map: no headers). They apply
  * to tombstones too. The encoder sees only the physical fields.
@@ -83,10 +88,14 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
     private final SinkSpec spec;
 
     private transient RowDataJsonEncoder encoder;
+    /** Copies rows into {@link #reduced} under object reuse; null otherwise. */
     private transient RowDataSerializer copier;
-    private transient List<RowData> buffer;
-    /** Null without metadata columns; else the physical field positions, for the encoder's view of a row. */
-    private transient int[] physicalFields;
+    /** Null without metadata columns; else the view of a row's physical fields handed to the encoder. */
+    private transient ProjectedRowData physicalView;
+    /** Null without metadata columns; else per appended row of the batch, in order: topic, timestamp, headers. */
+    private transient List<String> topics;
+    private transient List<Long> timestamps;
+    private transient List<List<Header>> headerLists;
     /** Null unless reducing by key: the last row per key, in first-arrival order of the keys. */
     private transient Map<Key, RowData> reduced;
     private transient RowData.FieldGetter[] keyGetters;
@@ -117,8 +126,13 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
         }
         encoder = new RowDataJsonEncoder(spec.rowType, options);
         copier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.consumedRowType) : null;
-        physicalFields = spec.hasMetadata() ? IntStream.range(0, spec.rowType.getFieldCount()).toArray() : null;
-        buffer = new ArrayList<>(Math.min(spec.batchRows, 1 << 16));
+        if (spec.hasMetadata()) {
+            physicalView = ProjectedRowData.from(IntStream.range(0, spec.rowType.getFieldCount()).toArray());
+            int capacity = Math.min(spec.batchRows, 1 << 16);
+            topics = new ArrayList<>(capacity);
+            timestamps = new ArrayList<>(capacity);
+            headerLists = new ArrayList<>(capacity);
+        }
         if (spec.reducesByKey()) {
             reduced = new LinkedHashMap<>();
             keyGetters = new RowData.FieldGetter[spec.keyProjection.length];
@@ -169,7 +183,10 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
         return type.getChildren().stream().anyMatch(BatchingEncoderOperator::hasFloatingPoint);
     }
 
-    /** Buffers the row (a copy under object reuse); encodes the batch when it is full. */
+    /**
+     * Appends the row to the encoder's batch (or, reducing by key, puts it in the map: a copy under object
+     * reuse); encodes the batch when it is full.
+     */
     @Override
     public void processElement(StreamRecord<RowData> element) throws Exception {
         RowData row = element.getValue();
@@ -181,8 +198,8 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
             }
             return;
         }
-        buffer.add(copier == null ? row : copier.copy(row));
-        if (buffer.size() >= spec.batchRows) {
+        append(row);
+        if (encoder.pendingRows() >= spec.batchRows) {
             flush();
         } else if (lingerTimer == null) {
             long now = getProcessingTimeService().getCurrentProcessingTime();
@@ -223,7 +240,7 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
         super.finish();
     }
 
-    /** Frees the encoder; buffered rows are dropped (the source replays them after a failure). */
+    /** Frees the encoder; appended rows not yet flushed are dropped (the source replays them after a failure). */
     @Override
     public void close() throws Exception {
         try {
@@ -235,19 +252,33 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
         }
     }
 
-    /** Encodes and emits the buffered rows, if any, and cancels the linger timer. */
+    /** Writes the row into the encoder's vectors now, and its metadata (if any) into the lists. */
+    private void append(RowData row) {
+        long before = encoder.encodeNanos();
+        if (physicalView == null) {
+            encoder.append(row);
+        } else {
+            encoder.append(physicalView.replaceRow(row));
+            topics.add(topic(row));
+            timestamps.add(timestamp(row));
+            headerLists.add(headers(row));
+        }
+        encodeNanos.inc(encoder.encodeNanos() - before);
+    }
+
+    /** Encodes and emits the appended rows, if any, and cancels the linger timer. */
     private void flush() {
         if (lingerTimer != null) {
             lingerTimer.cancel(false);
             lingerTimer = null;
         }
-        if (buffer.isEmpty()) {
+        if (encoder.pendingRows() == 0) {
             return;
         }
         long nativeBefore = encoder.nativeBatches();
-        long start = System.nanoTime();
-        EncodedBatch batch = encoder.encode(physicalFields == null ? buffer : physicalViews());
-        encodeNanos.inc(System.nanoTime() - start);
+        long before = encoder.encodeNanos();
+        EncodedBatch batch = encoder.flush();
+        encodeNanos.inc(encoder.encodeNanos() - before);
         batches.inc();
         nativeBatches.inc(encoder.nativeBatches() - nativeBefore);
         rows.inc(batch.size());
@@ -255,11 +286,15 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
         valueBytes.inc(batch.valueBytes());
         StreamRecord<EncodedRecord> out = new StreamRecord<>(null);
         for (int i = 0; i < batch.size(); i++) {
-            EncodedRecord record = physicalFields == null ? new EncodedRecord(batch, i)
-                    : new EncodedRecord(batch, i, timestamp(buffer.get(i)), headers(buffer.get(i)));
+            EncodedRecord record = physicalView == null ? new EncodedRecord(batch, i)
+                    : new EncodedRecord(batch, i, topics.get(i), timestamps.get(i), headerLists.get(i));
             output.collect(out.replace(record));
         }
-        buffer.clear();
+        if (physicalView != null) {
+            topics.clear();
+            timestamps.clear();
+            headerLists.clear();
+        }
     }
 
     /** As {@code ReducingUpsertWriter.registerFlush}: a timer at the last emission plus the interval. */
@@ -278,8 +313,8 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
             return;
         }
         for (RowData row : reduced.values()) {
-            buffer.add(row);
-            if (buffer.size() >= spec.batchRows) {
+            append(row);
+            if (encoder.pendingRows() >= spec.batchRows) {
                 flush();
             }
         }
@@ -317,12 +352,10 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
         }
     }
 
-    private List<RowData> physicalViews() {
-        List<RowData> views = new ArrayList<>(buffer.size());
-        for (RowData row : buffer) {
-            views.add(ProjectedRowData.from(physicalFields).replaceRow(row));
-        }
-        return views;
+    /** As {@code KafkaDynamicSink.WritableMetadata.TOPIC}: the string, or null. */
+    private String topic(RowData row) {
+        int pos = spec.topicPosition;
+        return pos < 0 || row.isNullAt(pos) ? null : row.getString(pos).toString();
     }
 
     /** As {@code KafkaDynamicSink.WritableMetadata.TIMESTAMP}: epoch milliseconds, or null. */

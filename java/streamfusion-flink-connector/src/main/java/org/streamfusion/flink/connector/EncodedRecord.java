@@ -12,15 +12,17 @@ import org.streamfusion.kafka.EncodedBatch;
  * batch's arrays are never modified), which lets {@link EncodedRecordSerializer#copy} return the record itself
  * when Flink copies records between chained operators.
  *
- * <p>It also carries the record's writable metadata, as {@code KafkaDynamicSink}'s {@code timestamp} and
- * {@code headers} columns give them: the timestamp in epoch milliseconds (null: the producer's clock) and the
- * headers (null or empty: none).
+ * <p>It also carries the record's writable metadata, as {@code KafkaDynamicSink}'s {@code topic},
+ * {@code timestamp} and {@code headers} columns give them: the topic (null: none given, which is fine for a sink
+ * of one topic only), the timestamp in epoch milliseconds (null: the producer's clock) and the headers (null or
+ * empty: none).
  */
 public final class EncodedRecord {
     private final EncodedBatch batch;
     private final int row;
     private final Long timestamp;
     private final List<Header> headers;
+    private final String topic;
 
     /**
      * A record without metadata (null timestamp, no headers).
@@ -43,8 +45,22 @@ public final class EncodedRecord {
      * @throws IndexOutOfBoundsException if {@code row} is out of range
      */
     public EncodedRecord(EncodedBatch batch, int row, Long timestamp, List<Header> headers) {
+        this(batch, row, null, timestamp, headers);
+    }
+
+    /**
+     * @param batch the encoded batch holding the record
+     * @param row the record's index, {@code 0 <= row < batch.size()}
+     * @param topic the record's topic ({@code topic} metadata column), or null for none
+     * @param timestamp the record timestamp in epoch milliseconds, or null (the producer's clock)
+     * @param headers the record headers in order, or null for none; not copied, must not be modified
+     * @throws NullPointerException if {@code batch} is null
+     * @throws IndexOutOfBoundsException if {@code row} is out of range
+     */
+    public EncodedRecord(EncodedBatch batch, int row, String topic, Long timestamp, List<Header> headers) {
         this.batch = Objects.requireNonNull(batch, "batch");
         this.row = Objects.checkIndex(row, batch.size());
+        this.topic = topic;
         this.timestamp = timestamp;
         this.headers = headers;
     }
@@ -56,8 +72,18 @@ public final class EncodedRecord {
 
     /** As {@link #of(byte[], byte[])}, with metadata. */
     static EncodedRecord of(byte[] key, byte[] value, Long timestamp, List<Header> headers) {
-        return new EncodedRecord(EncodedBatch.ofRecords(new byte[][] {key}, new byte[][] {value}, 0), 0, timestamp,
-                headers);
+        return of(key, value, null, timestamp, headers);
+    }
+
+    /** As {@link #of(byte[], byte[])}, with metadata and a topic (null: none). */
+    static EncodedRecord of(byte[] key, byte[] value, String topic, Long timestamp, List<Header> headers) {
+        return new EncodedRecord(EncodedBatch.ofRecords(new byte[][] {key}, new byte[][] {value}, 0), 0, topic,
+                timestamp, headers);
+    }
+
+    /** @return the record's topic from the {@code topic} metadata column, or null when none was given */
+    public String topic() {
+        return topic;
     }
 
     /** @return the record timestamp in epoch milliseconds, or null (the producer's clock) */
@@ -90,7 +116,7 @@ public final class EncodedRecord {
         return batch.valueLength(row);
     }
 
-    /** @return true when both records have equal key and value bytes (nulls included), timestamp and headers */
+    /** @return true when both records have equal key and value bytes (nulls included), topic, timestamp and headers */
     @Override
     public boolean equals(Object o) {
         if (this == o) {
@@ -101,7 +127,7 @@ public final class EncodedRecord {
         }
         EncodedRecord that = (EncodedRecord) o;
         return java.util.Arrays.equals(key(), that.key()) && java.util.Arrays.equals(value(), that.value())
-                && Objects.equals(timestamp, that.timestamp) && headersEqual(headers, that.headers);
+                && Objects.equals(topic, that.topic) && Objects.equals(timestamp, that.timestamp) && headersEqual(headers, that.headers);
     }
 
     private static boolean headersEqual(List<Header> a, List<Header> b) {
@@ -127,7 +153,8 @@ public final class EncodedRecord {
 
     @Override
     public String toString() {
-        return "EncodedRecord[keyLength=" + keyLength() + ", valueLength=" + valueLength() + ", timestamp="
+        return "EncodedRecord[keyLength=" + keyLength() + ", valueLength=" + valueLength() + ", topic=" + topic
+                + ", timestamp="
                 + timestamp + ", headers=" + (headers == null ? "null" : headers.size()) + "]";
     }
 }

@@ -15,7 +15,8 @@ import org.apache.flink.core.memory.DataOutputView;
  * Flink's serializer for {@link EncodedRecord}: the key, then the value, each as an {@code int} length
  * ({@code -1} for null) followed by the bytes; then the timestamp (a {@code boolean} present flag and a
  * {@code long}) and the headers (an {@code int} count, {@code -1} for null, then per header its key as
- * modified UTF-8 and its value as length and bytes). {@link #copy(EncodedRecord)} returns its argument (the type is
+ * modified UTF-8 and its value as length and bytes), then the topic (a {@code boolean} present flag and the name
+ * as modified UTF-8). {@link #copy(EncodedRecord)} returns its argument (the type is
  * immutable), so chaining the encoder to the sink with object reuse off costs no copy, where a Kryo or tuple
  * serializer would copy both arrays per record ({@code CopyingChainingOutput}).
  */
@@ -75,6 +76,11 @@ public final class EncodedRecordSerializer extends TypeSerializerSingleton<Encod
                 writeBytes(header.value(), target);
             }
         }
+        String topic = record.topic();
+        target.writeBoolean(topic != null);
+        if (topic != null) {
+            target.writeUTF(topic);
+        }
     }
 
     @Override
@@ -91,7 +97,8 @@ public final class EncodedRecordSerializer extends TypeSerializerSingleton<Encod
                 headers.add(new RecordHeader(headerKey, readBytes(source)));
             }
         }
-        return EncodedRecord.of(key, value, timestamp, headers);
+        String topic = source.readBoolean() ? source.readUTF() : null;
+        return EncodedRecord.of(key, value, topic, timestamp, headers);
     }
 
     @Override

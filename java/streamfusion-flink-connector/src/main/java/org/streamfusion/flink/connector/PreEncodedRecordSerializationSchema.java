@@ -1,9 +1,11 @@
 package org.streamfusion.flink.connector;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.connector.kafka.lineage.DefaultKafkaDatasetFacet;
 import org.apache.flink.connector.kafka.lineage.DefaultKafkaDatasetIdentifier;
@@ -16,7 +18,11 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 /**
  * The pass-through {@link KafkaRecordSerializationSchema} in front of Flink's {@code KafkaSink}: an
  * {@link EncodedRecord} already holds the key and value bytes, so this only copies them out of the batch (the
- * one copy per record) into a {@link ProducerRecord} for the one topic. The partition is chosen as
+ * one copy per record) into a {@link ProducerRecord}. The topic is chosen as
+ * {@code DynamicKafkaRecordSerializationSchema.getTargetTopic} chooses it: with one topic, that topic (a
+ * record's own topic is ignored); with a list, the record's ({@code topic} metadata column), which must be in
+ * the list; a record without one (no column, or null) or with another topic fails with the
+ * {@link IllegalArgumentException} and text of the stock sink. The partition is chosen as
  * {@code DynamicKafkaRecordSerializationSchema} chooses it: by Flink's {@link FlinkFixedPartitioner} for
  * {@code sink.partitioner=fixed}, otherwise null (Kafka's producer partitions: murmur2 of the key, sticky for
  * null keys). The record timestamp and headers are the record's ({@code timestamp} and {@code headers} metadata
@@ -27,7 +33,10 @@ public final class PreEncodedRecordSerializationSchema
         implements KafkaRecordSerializationSchema<EncodedRecord>, KafkaDatasetFacetProvider {
     private static final long serialVersionUID = 1L;
 
-    private final String topic;
+    /** The topics in the given order, for lineage. */
+    private final List<String> topicList;
+    /** As {@code DynamicKafkaRecordSerializationSchema}'s set (its text in the error names it). */
+    private final Set<String> topics;
     private final FlinkFixedPartitioner<EncodedRecord> partitioner;
 
     /**
@@ -35,7 +44,22 @@ public final class PreEncodedRecordSerializationSchema
      * @param fixedPartitioner true for Flink's {@code FlinkFixedPartitioner} (subtask index modulo partitions)
      */
     public PreEncodedRecordSerializationSchema(String topic, boolean fixedPartitioner) {
-        this.topic = Objects.requireNonNull(topic, "topic");
+        this(List.of(Objects.requireNonNull(topic, "topic")), fixedPartitioner);
+    }
+
+    /**
+     * @param topics the {@code topic} option's topics, at least one; with more than one, each record's
+     *     {@link EncodedRecord#topic()} must be one of them
+     * @param fixedPartitioner true for Flink's {@code FlinkFixedPartitioner} (subtask index modulo partitions of
+     *     the record's topic)
+     * @throws IllegalArgumentException if {@code topics} is empty
+     */
+    public PreEncodedRecordSerializationSchema(List<String> topics, boolean fixedPartitioner) {
+        if (topics.isEmpty()) {
+            throw new IllegalArgumentException("Either Topic or Topic Pattern must be set.");
+        }
+        this.topicList = new ArrayList<>(topics);
+        this.topics = new HashSet<>(topics);
         this.partitioner = fixedPartitioner ? new FlinkFixedPartitioner<>() : null;
     }
 
@@ -53,9 +77,12 @@ public final class PreEncodedRecordSerializationSchema
      * @param timestamp the stream record's timestamp, ignored (as the table sink does)
      * @return the producer record: topic, partition or null, the record's timestamp (epoch ms) or null, key,
      *     value, the record's headers or null
+     * @throws IllegalArgumentException with several topics, for a record without a topic or with one not in the
+     *     list (the stock sink's text)
      */
     @Override
     public ProducerRecord<byte[], byte[]> serialize(EncodedRecord record, KafkaSinkContext context, Long timestamp) {
+        String topic = targetTopic(record);
         byte[] key = record.key();
         byte[] value = record.value();
         Integer partition = partitioner == null ? null
@@ -63,10 +90,28 @@ public final class PreEncodedRecordSerializationSchema
         return new ProducerRecord<>(topic, partition, record.timestamp(), key, value, record.headers());
     }
 
-    /** @return the topic, for Flink's lineage (and the {@code POOLING} naming strategy's builder check) */
+    /** As {@code DynamicKafkaRecordSerializationSchema.getTargetTopic} with a topic list (no pattern). */
+    private String targetTopic(EncodedRecord record) {
+        if (topics.size() == 1) {
+            return topicList.get(0);
+        }
+        String topic = record.topic();
+        if (topic == null) {
+            throw new IllegalArgumentException(
+                    "The topic of the sink record is not valid. Expected a single topic but no topic is set.");
+        }
+        if (!topics.contains(topic)) {
+            throw new IllegalArgumentException(String.format(
+                    "The topic of the sink record is not valid. Expected topic to be in: %s but was: %s", topics,
+                    topic));
+        }
+        return topic;
+    }
+
+    /** @return the topics, for Flink's lineage (and the {@code POOLING} naming strategy's builder check) */
     @Override
     public Optional<KafkaDatasetFacet> getKafkaDatasetFacet() {
-        List<String> topics = new ArrayList<>(List.of(topic));
-        return Optional.of(new DefaultKafkaDatasetFacet(DefaultKafkaDatasetIdentifier.ofTopics(topics)));
+        return Optional.of(new DefaultKafkaDatasetFacet(DefaultKafkaDatasetIdentifier.ofTopics(
+                new ArrayList<>(topicList))));
     }
 }

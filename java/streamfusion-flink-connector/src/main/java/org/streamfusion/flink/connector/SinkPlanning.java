@@ -78,7 +78,8 @@ final class SinkPlanning {
 
     /**
      * Rejects what both connectors leave to the stock one: another format than {@code json},
-     * {@code topic-pattern}, more than one topic, unknown {@code streamfusion.} options. (Metadata columns are
+     * {@code topic-pattern}, unknown {@code streamfusion.} options. (A list of topics is supported, as the stock
+     * sink supports it: the {@code topic} metadata column picks each row's topic.) (Metadata columns are
      * checked by the planner against {@link StreamFusionKafkaDynamicSink#listWritableMetadata()}.)
      */
     void rejectCommonUnsupported() {
@@ -97,11 +98,6 @@ final class SinkPlanning {
         }
         if (options.containsKey(TOPIC_PATTERN.key())) {
             throw unsupported(String.format("Option '%s'", TOPIC_PATTERN.key()));
-        }
-        String topic = options.get(TOPIC.key());
-        if (topic != null && topic.contains(";")) {
-            throw unsupported(String.format("Option '%s' with more than one topic ('%s'; it needs the 'topic' "
-                    + "metadata column)", TOPIC.key(), topic));
         }
         for (String key : options.keySet()) {
             if (key.startsWith(StreamFusionOptions.PREFIX)
@@ -227,7 +223,7 @@ final class SinkPlanning {
         }
 
         List<String> topics = conf.get(TOPIC);
-        return new SinkSpec(rowType, encoder, keyProjection, topics.get(0), producerProperties(options),
+        return new SinkSpec(rowType, encoder, keyProjection, topics, producerProperties(options),
                 conf.get(DELIVERY_GUARANTEE),
                 conf.get(TRANSACTIONAL_ID_PREFIX), conf.get(TRANSACTION_NAMING_STRATEGY), fixedPartitioner, upsert,
                 conf.getOptional(SINK_PARALLELISM).orElse(null), batchRows, linger.toMillis());

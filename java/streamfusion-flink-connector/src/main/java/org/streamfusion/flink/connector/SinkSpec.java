@@ -3,6 +3,7 @@ package org.streamfusion.flink.connector;
 import java.io.Serializable;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
@@ -23,7 +24,8 @@ public final class SinkSpec implements Serializable {
     final RowType rowType;
     final Map<String, String> encoderOptions;
     final int[] keyProjection;
-    final String topic;
+    /** The {@code topic} option's topics, in the given order, at least one. */
+    final List<String> topics;
     final Properties producerProperties;
     final DeliveryGuarantee deliveryGuarantee;
     /** Null when not set. */
@@ -37,6 +39,8 @@ public final class SinkSpec implements Serializable {
     final long lingerMillis;
     /** The rows the sink consumes: {@link #rowType}'s fields, then the writable metadata columns. */
     final RowType consumedRowType;
+    /** Position of the {@code topic} metadata (STRING) in the consumed row, -1 for none (only with several topics). */
+    final int topicPosition;
     /** Position of the {@code timestamp} metadata (TIMESTAMP_LTZ(3)) in the consumed row, -1 for none. */
     final int timestampPosition;
     /** Position of the {@code headers} metadata (MAP&lt;STRING, BYTES&gt;) in the consumed row, -1 for none. */
@@ -50,20 +54,33 @@ public final class SinkSpec implements Serializable {
             Properties producerProperties, DeliveryGuarantee deliveryGuarantee, String transactionalIdPrefix,
             TransactionNamingStrategy transactionNamingStrategy, boolean fixedPartitioner, boolean upsert,
             Integer parallelism, int batchRows, long lingerMillis) {
-        this(rowType, encoderOptions, keyProjection, topic, producerProperties, deliveryGuarantee,
+        this(rowType, encoderOptions, keyProjection, List.of(topic), producerProperties, deliveryGuarantee,
                 transactionalIdPrefix, transactionNamingStrategy, fixedPartitioner, upsert, parallelism, batchRows,
-                lingerMillis, rowType, -1, -1, 0, 0);
+                lingerMillis);
     }
 
-    private SinkSpec(RowType rowType, Map<String, String> encoderOptions, int[] keyProjection, String topic,
+    SinkSpec(RowType rowType, Map<String, String> encoderOptions, int[] keyProjection, List<String> topics,
             Properties producerProperties, DeliveryGuarantee deliveryGuarantee, String transactionalIdPrefix,
             TransactionNamingStrategy transactionNamingStrategy, boolean fixedPartitioner, boolean upsert,
-            Integer parallelism, int batchRows, long lingerMillis, RowType consumedRowType, int timestampPosition,
+            Integer parallelism, int batchRows, long lingerMillis) {
+        this(rowType, encoderOptions, keyProjection, topics, producerProperties, deliveryGuarantee,
+                transactionalIdPrefix, transactionNamingStrategy, fixedPartitioner, upsert, parallelism, batchRows,
+                lingerMillis, rowType, -1, -1, -1, 0, 0);
+    }
+
+    private SinkSpec(RowType rowType, Map<String, String> encoderOptions, int[] keyProjection, List<String> topics,
+            Properties producerProperties, DeliveryGuarantee deliveryGuarantee, String transactionalIdPrefix,
+            TransactionNamingStrategy transactionNamingStrategy, boolean fixedPartitioner, boolean upsert,
+            Integer parallelism, int batchRows, long lingerMillis, RowType consumedRowType, int topicPosition,
+            int timestampPosition,
             int headersPosition, int bufferFlushMaxRows, long bufferFlushIntervalMillis) {
         this.rowType = Objects.requireNonNull(rowType, "rowType");
         this.encoderOptions = Collections.unmodifiableMap(new LinkedHashMap<>(encoderOptions));
         this.keyProjection = keyProjection.clone();
-        this.topic = Objects.requireNonNull(topic, "topic");
+        this.topics = List.copyOf(topics);
+        if (this.topics.isEmpty()) {
+            throw new IllegalArgumentException("no topic");
+        }
         this.producerProperties = new Properties();
         this.producerProperties.putAll(producerProperties);
         this.deliveryGuarantee = Objects.requireNonNull(deliveryGuarantee, "deliveryGuarantee");
@@ -75,6 +92,7 @@ public final class SinkSpec implements Serializable {
         this.batchRows = batchRows;
         this.lingerMillis = lingerMillis;
         this.consumedRowType = Objects.requireNonNull(consumedRowType, "consumedRowType");
+        this.topicPosition = topicPosition;
         this.timestampPosition = timestampPosition;
         this.headersPosition = headersPosition;
         this.bufferFlushMaxRows = bufferFlushMaxRows;
@@ -96,9 +114,10 @@ public final class SinkSpec implements Serializable {
             throw new IllegalArgumentException("sink.buffer-flush needs upsert and max-rows, interval >= 1: upsert="
                     + upsert + ", max-rows=" + maxRows + ", interval=" + intervalMillis + " ms");
         }
-        return new SinkSpec(rowType, encoderOptions, keyProjection, topic, producerProperties, deliveryGuarantee,
+        return new SinkSpec(rowType, encoderOptions, keyProjection, topics, producerProperties, deliveryGuarantee,
                 transactionalIdPrefix, transactionNamingStrategy, fixedPartitioner, upsert, parallelism, batchRows,
-                lingerMillis, consumedRowType, timestampPosition, headersPosition, maxRows, intervalMillis);
+                lingerMillis, consumedRowType, topicPosition, timestampPosition, headersPosition, maxRows,
+                intervalMillis);
     }
 
     /** @return true when rows are reduced by key before encoding ({@code sink.buffer-flush.*} enabled) */
@@ -120,29 +139,37 @@ public final class SinkSpec implements Serializable {
      * This spec with writable metadata columns, as {@code KafkaDynamicSink.applyWritableMetadata} takes them.
      *
      * @param metadataKeys the metadata keys in the order the planner appends them to the physical row
-     *     ({@code headers}, {@code timestamp}, each at most once)
+     *     ({@code topic} (only with more than one topic), {@code headers}, {@code timestamp}, each at most once)
      * @param consumedRowType the physical fields followed by one field per metadata key
      * @return the new spec
      * @throws IllegalArgumentException for another key, or a consumed row that is not physical + metadata
      */
-    SinkSpec withMetadata(java.util.List<String> metadataKeys, RowType consumedRowType) {
+    SinkSpec withMetadata(List<String> metadataKeys, RowType consumedRowType) {
         int physical = rowType.getFieldCount();
         if (consumedRowType.getFieldCount() != physical + metadataKeys.size()) {
             throw new IllegalArgumentException("consumed row " + consumedRowType + " is not the " + physical
                     + " physical fields followed by the metadata " + metadataKeys);
         }
+        int topic = -1;
         int timestamp = -1;
         int headers = -1;
         for (int i = 0; i < metadataKeys.size(); i++) {
             switch (metadataKeys.get(i)) {
+                case StreamFusionKafkaDynamicSink.METADATA_TOPIC -> {
+                    if (topics.size() == 1) {
+                        throw new IllegalArgumentException("the topic metadata is not writable with one topic");
+                    }
+                    topic = physical + i;
+                }
                 case StreamFusionKafkaDynamicSink.METADATA_TIMESTAMP -> timestamp = physical + i;
                 case StreamFusionKafkaDynamicSink.METADATA_HEADERS -> headers = physical + i;
                 default -> throw new IllegalArgumentException("not a writable metadata key: " + metadataKeys.get(i));
             }
         }
-        return new SinkSpec(rowType, encoderOptions, keyProjection, topic, producerProperties, deliveryGuarantee,
+        return new SinkSpec(rowType, encoderOptions, keyProjection, topics, producerProperties, deliveryGuarantee,
                 transactionalIdPrefix, transactionNamingStrategy, fixedPartitioner, upsert, parallelism, batchRows,
-                lingerMillis, consumedRowType, timestamp, headers, bufferFlushMaxRows, bufferFlushIntervalMillis);
+                lingerMillis, consumedRowType, topic, timestamp, headers, bufferFlushMaxRows,
+                bufferFlushIntervalMillis);
     }
 
     /** @return the row type the sink's input has: the physical fields, then the metadata columns */
@@ -150,9 +177,9 @@ public final class SinkSpec implements Serializable {
         return consumedRowType;
     }
 
-    /** @return true when a {@code timestamp} or {@code headers} metadata column is written */
+    /** @return true when a {@code topic}, {@code timestamp} or {@code headers} metadata column is written */
     public boolean hasMetadata() {
-        return timestampPosition >= 0 || headersPosition >= 0;
+        return topicPosition >= 0 || timestampPosition >= 0 || headersPosition >= 0;
     }
 
     /** @return the table's physical columns (what the json key and value are made of) */
@@ -165,9 +192,17 @@ public final class SinkSpec implements Serializable {
         return encoderOptions;
     }
 
-    /** @return the target topic */
+    /** @return the first (with one topic: the) topic of the {@code topic} option */
     public String topic() {
-        return topic;
+        return topics.get(0);
+    }
+
+    /**
+     * @return the {@code topic} option's topics in the given order (unmodifiable, at least one); with more than
+     *     one, each row's {@code topic} metadata column picks one of them, as in {@code KafkaDynamicSink}
+     */
+    public List<String> topics() {
+        return topics;
     }
 
     /** @return the delivery guarantee of the {@code KafkaSink} ({@code sink.delivery-guarantee}) */
@@ -207,26 +242,26 @@ public final class SinkSpec implements Serializable {
         return fixedPartitioner == that.fixedPartitioner && upsert == that.upsert && batchRows == that.batchRows
                 && lingerMillis == that.lingerMillis && rowType.equals(that.rowType)
                 && encoderOptions.equals(that.encoderOptions) && java.util.Arrays.equals(keyProjection, that.keyProjection)
-                && topic.equals(that.topic) && producerProperties.equals(that.producerProperties)
+                && topics.equals(that.topics) && producerProperties.equals(that.producerProperties)
                 && deliveryGuarantee == that.deliveryGuarantee
                 && Objects.equals(transactionalIdPrefix, that.transactionalIdPrefix)
                 && transactionNamingStrategy == that.transactionNamingStrategy
                 && Objects.equals(parallelism, that.parallelism) && consumedRowType.equals(that.consumedRowType)
-                && timestampPosition == that.timestampPosition && headersPosition == that.headersPosition
+                && topicPosition == that.topicPosition && timestampPosition == that.timestampPosition && headersPosition == that.headersPosition
                 && bufferFlushMaxRows == that.bufferFlushMaxRows
                 && bufferFlushIntervalMillis == that.bufferFlushIntervalMillis;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(rowType, encoderOptions, topic, deliveryGuarantee, upsert, batchRows);
+        return Objects.hash(rowType, encoderOptions, topics, deliveryGuarantee, upsert, batchRows);
     }
 
     @Override
     public String toString() {
-        return "SinkSpec[topic=" + topic + ", upsert=" + upsert + ", deliveryGuarantee=" + deliveryGuarantee
+        return "SinkSpec[topics=" + topics + ", upsert=" + upsert + ", deliveryGuarantee=" + deliveryGuarantee
                 + ", fixedPartitioner=" + fixedPartitioner + ", batchRows=" + batchRows + ", lingerMillis="
-                + lingerMillis + ", timestampPosition=" + timestampPosition + ", headersPosition=" + headersPosition
+                + lingerMillis + ", topicPosition=" + topicPosition + ", timestampPosition=" + timestampPosition + ", headersPosition=" + headersPosition
                 + ", bufferFlushMaxRows=" + bufferFlushMaxRows + ", bufferFlushIntervalMillis=" + bufferFlushIntervalMillis
                 + ", encoderOptions=" + encoderOptions + "]";
     }

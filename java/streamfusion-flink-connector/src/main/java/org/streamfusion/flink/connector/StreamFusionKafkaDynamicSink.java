@@ -36,12 +36,17 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * {@code sink.parallelism}; in upsert mode a differing {@code sink.parallelism} hashes rows by key first, so the
  * records of one key keep their order.
  *
- * <p>Writable metadata ({@link SupportsWritingMetadata}), as {@code KafkaDynamicSink} with one topic lists it:
- * {@code headers} ({@code MAP<STRING, BYTES>}, entries with a null key or value skipped) and {@code timestamp}
- * ({@code TIMESTAMP_LTZ(3)}, the record timestamp; null or no column: the producer's clock). The {@code topic}
- * key is not writable with one topic, as in the stock sink, and the planner rejects it.
+ * <p>Writable metadata ({@link SupportsWritingMetadata}), as {@code KafkaDynamicSink} lists it: with a list of
+ * more than one topic {@code topic} ({@code STRING NOT NULL}, the row's topic, which must be one of the list),
+ * then {@code headers} ({@code MAP<STRING, BYTES>}, entries with a null key or value skipped) and
+ * {@code timestamp} ({@code TIMESTAMP_LTZ(3)}, the record timestamp; null or no column: the producer's clock).
+ * With one topic, {@code topic} is not writable, as in the stock sink, and the planner rejects it; with several
+ * and no {@code topic} column, every row fails the task as in the stock sink (see
+ * {@link PreEncodedRecordSerializationSchema}).
  */
 public final class StreamFusionKafkaDynamicSink implements DynamicTableSink, SupportsWritingMetadata {
+    /** The {@code topic} metadata key (writable with more than one topic only). */
+    public static final String METADATA_TOPIC = "topic";
     /** The {@code headers} metadata key. */
     public static final String METADATA_HEADERS = "headers";
     /** The {@code timestamp} metadata key. */
@@ -111,19 +116,23 @@ public final class StreamFusionKafkaDynamicSink implements DynamicTableSink, Sup
         return builder.setDeliveryGuarantee(spec.deliveryGuarantee)
                 .setBootstrapServers(spec.producerProperties.get(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG).toString())
                 .setKafkaProducerConfig(spec.producerProperties)
-                .setRecordSerializer(new PreEncodedRecordSerializationSchema(spec.topic, spec.fixedPartitioner))
+                .setRecordSerializer(new PreEncodedRecordSerializationSchema(spec.topics, spec.fixedPartitioner))
                 .setTransactionNamingStrategy(spec.transactionNamingStrategy)
                 .build();
     }
 
     /**
-     * @return {@code headers} ({@code MAP<STRING NULL, BYTES NULL> NULL}) then {@code timestamp}
-     *     ({@code TIMESTAMP_LTZ(3) NULL}), the keys and types {@code KafkaDynamicSink} lists for one topic, in its
-     *     order (the planner appends the metadata columns in this order)
+     * @return with more than one topic {@code topic} ({@code STRING NOT NULL}), then {@code headers}
+     *     ({@code MAP<STRING NULL, BYTES NULL> NULL}) and {@code timestamp} ({@code TIMESTAMP_LTZ(3) NULL}): the
+     *     keys and types {@code KafkaDynamicSink.listWritableMetadata} lists (it leaves out {@code topic} for a
+     *     single topic), in its order (the planner appends the metadata columns in this order)
      */
     @Override
     public Map<String, DataType> listWritableMetadata() {
         Map<String, DataType> metadata = new LinkedHashMap<>();
+        if (spec.topics.size() > 1) {
+            metadata.put(METADATA_TOPIC, DataTypes.STRING().notNull());
+        }
         metadata.put(METADATA_HEADERS, DataTypes.MAP(DataTypes.STRING().nullable(), DataTypes.BYTES().nullable())
                 .nullable());
         metadata.put(METADATA_TIMESTAMP, DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(3).nullable());

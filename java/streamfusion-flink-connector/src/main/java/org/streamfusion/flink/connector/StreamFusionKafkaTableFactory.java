@@ -16,11 +16,14 @@ import org.apache.flink.table.connector.sink.DynamicTableSink;
  *
  * <p><b>Not supported (yet)</b>, each a {@link org.apache.flink.table.api.ValidationException} at planning that
  * names it and says to use {@code 'connector' = 'kafka'}: a format other than {@code json} (value or key),
- * {@code topic-pattern}, a list of more than one topic, a custom {@code sink.partitioner} class, key and value
- * json options that differ, and a column type the encoder does not write. The writable metadata columns
- * {@code timestamp} ({@code TIMESTAMP_LTZ(3)}, the record timestamp) and {@code headers}
- * ({@code MAP<STRING, BYTES>}) are written as the stock sink writes them; {@code topic} is not writable with one
- * topic (the planner rejects it, as for the stock sink). {@code sink.partitioner} {@code default} and
+ * {@code topic-pattern}, a custom {@code sink.partitioner} class, key and value json options that differ, and a
+ * column type the encoder does not write. The writable metadata columns {@code timestamp}
+ * ({@code TIMESTAMP_LTZ(3)}, the record timestamp) and {@code headers} ({@code MAP<STRING, BYTES>}) are written
+ * as the stock sink writes them. {@code topic} may be a list ({@code 'topic' = 'a;b'}), as in the stock sink:
+ * then the writable {@code topic} metadata column ({@code STRING NOT NULL}) picks each row's topic, which must be
+ * one of the list, and a row without it (no such column) or with another topic fails the task with the stock
+ * sink's {@code IllegalArgumentException}; with one topic, {@code topic} is not writable (the planner rejects the
+ * column, as for the stock sink). {@code sink.partitioner} {@code default} and
  * {@code round-robin} leave the partition to Kafka's producer, {@code fixed} is Flink's
  * {@code FlinkFixedPartitioner}, as in the stock sink. Plus the {@code streamfusion.} options of
  * {@link StreamFusionOptions}. Sink side only: reading goes through {@code kafka}.

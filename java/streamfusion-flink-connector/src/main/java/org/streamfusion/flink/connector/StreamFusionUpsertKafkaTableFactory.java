@@ -19,8 +19,9 @@ import org.apache.flink.table.connector.sink.DynamicTableSink;
  *
  * <p><b>Not supported (yet)</b>, each a {@link org.apache.flink.table.api.ValidationException} naming it and
  * saying to use {@code 'connector' = 'upsert-kafka'}: everything {@link StreamFusionKafkaTableFactory} lists as
- * unsupported (another format, {@code topic-pattern}, several topics...). The {@code timestamp} and
- * {@code headers} metadata columns are written as upsert-kafka writes them (tombstones included).
+ * unsupported (another format, {@code topic-pattern}...). The {@code topic} (with a list of topics),
+ * {@code timestamp} and {@code headers} metadata columns are written as upsert-kafka writes them (tombstones
+ * included).
  */
 public final class StreamFusionUpsertKafkaTableFactory extends StockOptionsFactory {
     /** The connector name in DDL: {@code 'connector' = 'streamfusion-upsert-kafka'}. */

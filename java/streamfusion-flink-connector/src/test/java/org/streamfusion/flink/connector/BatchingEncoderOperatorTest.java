@@ -187,6 +187,27 @@ class BatchingEncoderOperatorTest {
     }
 
     @Test
+    void rowsWrittenIntoTheVectorsOnArrivalNeedNoCopyUnderObjectReuse() throws Exception {
+        // Batches of 32: one native batch (above native.min-batch-rows 16, rows written into Arrow on arrival),
+        // then 8 rows below it (kept as copies for Flink's serializer), all through one mutated instance.
+        try (OneInputStreamOperatorTestHarness<RowData, EncodedRecord> h = harness(spec(32, 60_000, false))) {
+            h.getExecutionConfig().enableObjectReuse();
+            h.open();
+            GenericRowData reused = new GenericRowData(2);
+            List<String> expected = new ArrayList<>();
+            for (long i = 0; i < 40; i++) {
+                reused.setField(0, i);
+                reused.setField(1, StringData.fromString("n\"" + i));
+                h.processElement(reused, 0);
+                expected.add("null => {\"id\":" + i + ",\"name\":\"n\\\"" + i + "\"}");
+            }
+            assertEquals(32, output(h).size(), "the full batch is emitted on arrival of its last row");
+            h.endInput();
+            assertEquals(expected, output(h));
+        }
+    }
+
+    @Test
     void upsertDeletesBecomeTombstonesWithTheirKey() throws Exception {
         try (OneInputStreamOperatorTestHarness<RowData, EncodedRecord> h = harness(spec(1000, 60_000, true))) {
             h.open();
@@ -263,6 +284,21 @@ class BatchingEncoderOperatorTest {
         assertEquals("{\"id\":1}", text(back.key()));
         assertNull(back.value());
         assertTrue(EncodedRecordSerializer.INSTANCE.copy(record) == record, "copy is the identity (immutable)");
+    }
+
+    @Test
+    void theSerializerRoundTripsTheTopic() throws Exception {
+        org.apache.flink.core.memory.DataOutputSerializer out = new org.apache.flink.core.memory.DataOutputSerializer(64);
+        EncodedRecord routed = EncodedRecord.of(null, "{}".getBytes(StandardCharsets.UTF_8), "bids-\u00e9", 7L, null);
+        EncodedRecord none = EncodedRecord.of(null, "{}".getBytes(StandardCharsets.UTF_8));
+        EncodedRecordSerializer.INSTANCE.serialize(routed, out);
+        EncodedRecordSerializer.INSTANCE.serialize(none, out);
+        org.apache.flink.core.memory.DataInputDeserializer in =
+                new org.apache.flink.core.memory.DataInputDeserializer(out.getCopyOfBuffer());
+        EncodedRecord back = EncodedRecordSerializer.INSTANCE.deserialize(in);
+        assertEquals("bids-\u00e9", back.topic());
+        assertEquals(routed, back);
+        assertNull(EncodedRecordSerializer.INSTANCE.deserialize(in).topic());
     }
 
     @Test

@@ -187,10 +187,26 @@ class FactoryValidationTest {
     }
 
     @Test
-    void severalTopicsAreRejected() {
-        Map<String, String> options = kafka();
-        options.put("topic", "a;b");
-        assertRejectedForStock(rejected(options, COLUMNS, false), "'topic'", "kafka");
+    void aTopicListIsPlannedWithTheStockSinksWritableTopicColumn() {
+        for (boolean upsert : new boolean[] {false, true}) {
+            Map<String, String> options = upsert ? upsert() : kafka();
+            options.put("topic", "b;a");
+            StreamFusionKafkaDynamicSink ours = assertInstanceOf(StreamFusionKafkaDynamicSink.class,
+                    plan(options, COLUMNS, upsert));
+            assertEquals(List.of("b", "a"), ours.spec().topics());
+            options.put("connector", upsert ? "upsert-kafka" : "kafka");
+            DynamicTableSink stock = plan(options, COLUMNS, upsert);
+            // KafkaDynamicSink lists topic (STRING NOT NULL) first when there is more than one topic.
+            assertEquals(((SupportsWritingMetadata) stock).listWritableMetadata(), ours.listWritableMetadata(),
+                    options.get("connector"));
+            assertEquals(List.of("topic", "headers", "timestamp"), List.copyOf(ours.listWritableMetadata().keySet()));
+            RowType consumed = (RowType) DataTypes.ROW(DataTypes.FIELD("k_id", DataTypes.BIGINT().notNull()),
+                    DataTypes.FIELD("name", DataTypes.STRING()), DataTypes.FIELD("price", DataTypes.DECIMAL(10, 2)),
+                    DataTypes.FIELD("topic", DataTypes.STRING().notNull())).getLogicalType();
+            ours.applyWritableMetadata(List.of("topic"), TypeConversions.fromLogicalToDataType(consumed));
+            assertTrue(ours.spec().hasMetadata());
+            assertTrue(ours.spec().toString().contains("topicPosition=3"), ours.spec().toString());
+        }
     }
 
     @Test

@@ -283,6 +283,46 @@ class SinkParityBrokerTest {
         assertEquals(rows / 9, all.stream().filter(r -> r.endsWith(" []")).count(), "null header maps");
     }
 
+    /**
+     * A {@code topic} list: the writable {@code topic} metadata column routes each row to one of two topics (with
+     * the {@code timestamp} metadata after it, in the stock sink's column order), and each topic of ours is
+     * compared record by record with the stock sink's topic of the same rank.
+     */
+    @Test
+    void aTopicListRoutesRowsByTheTopicMetadataColumn() throws Exception {
+        int rows = 1000;
+        long start = System.currentTimeMillis();
+        Job job = job(false);
+        StreamTableEnvironment tEnv = job.tEnv();
+        createSource(job, rows);
+        String[] stockTopics = {TestBroker.createTopic(admin, "parity-topics-stock-a", PARTITIONS),
+            TestBroker.createTopic(admin, "parity-topics-stock-b", PARTITIONS)};
+        String[] oursTopics = {TestBroker.createTopic(admin, "parity-topics-ours-a", PARTITIONS),
+            TestBroker.createTopic(admin, "parity-topics-ours-b", PARTITIONS)};
+        String columns = "k_id BIGINT, id BIGINT, name STRING, tpc STRING NOT NULL METADATA FROM 'topic', "
+                + "ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp'";
+        String layout = ", 'key.format' = 'json', 'key.fields' = 'k_id', 'value.format' = 'json', "
+                + "'sink.delivery-guarantee' = 'at-least-once'";
+        createTable(tEnv, "stock_sink", columns, "kafka", stockTopics[0] + ";" + stockTopics[1], layout);
+        createTable(tEnv, "ours_sink", columns, "streamfusion-kafka", oursTopics[0] + ";" + oursTopics[1],
+                layout + ", 'streamfusion.batch-rows' = '100'");
+        String select = "SELECT k_id, id, name, CASE WHEN id %% 3 = 0 THEN '%s' ELSE '%s' END, ts_ltz FROM src";
+        StatementSet set = tEnv.createStatementSet();
+        set.addInsertSql("INSERT INTO stock_sink " + String.format(select, stockTopics[0], stockTopics[1]));
+        set.addInsertSql("INSERT INTO ours_sink " + String.format(select, oursTopics[0], oursTopics[1]));
+        set.execute().await();
+
+        int[] expected = {rows / 3, rows - rows / 3};
+        for (int t = 0; t < 2; t++) {
+            Map<Integer, List<String>> stock = TestBroker.readWithMetadata(stockTopics[t], PARTITIONS, start);
+            assertSameRecords(stock, TestBroker.readWithMetadata(oursTopics[t], PARTITIONS, start), expected[t],
+                    "topic " + t + " of the list");
+            String id3 = "\"id\":3,";
+            assertEquals(t == 0, stock.values().stream().flatMap(List::stream).anyMatch(r -> r.contains(id3)),
+                    "row 3 is routed to the first topic only");
+        }
+    }
+
     @Test
     void dataStreamBuilderWritesWhatTheKafkaTableSinkWrites() throws Exception {
         int rows = 1000;
