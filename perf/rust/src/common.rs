@@ -243,8 +243,7 @@ mod tests {
         );
         assert_eq!(RESULT_COLUMNS.len(), 43);
         assert!(results_header().starts_with("benchmark,workload,mode,implementation,compression,"));
-        assert!(results_header()
-            .ends_with(",paired_faster,paired_slower,verdict,problem"));
+        assert!(results_header().ends_with(",paired_faster,paired_slower,verdict,problem"));
     }
 
     #[test]
@@ -286,9 +285,14 @@ mod tests {
             &record[RESULT_COLUMNS.len() - 1],
             "3 missing, \"2\" duplicated"
         );
+        let verified = RESULT_COLUMNS
+            .iter()
+            .position(|c| c.name == "verified")
+            .unwrap();
+        assert_eq!(&record[verified], "false");
         assert!(
-            line.ends_with(",false,,,,\"3 missing, \"\"2\"\" duplicated\""),
-            "{line}"
+            line.ends_with(",\"3 missing, \"\"2\"\" duplicated\""),
+            "quoted as RFC 4180 says: {line}"
         );
     }
 

@@ -59,7 +59,10 @@ mod tests {
 
     #[test]
     fn a_busy_loop_shows_in_both_clocks_and_the_thread_is_part_of_the_process() {
-        let (thread0, process0) = (thread_cpu().unwrap(), process_cpu().unwrap());
+        // The process interval encloses the thread's: its clock is read first at the start and last at the end
+        // (read the other way round, the process could show a few microseconds less, as seen once under load).
+        let process0 = process_cpu().unwrap();
+        let thread0 = thread_cpu().unwrap();
         // Spin until the thread clock has counted 20 ms (however loaded the machine, it gets there), within a
         // generous wall-clock bound.
         let mut x = 0_u64;

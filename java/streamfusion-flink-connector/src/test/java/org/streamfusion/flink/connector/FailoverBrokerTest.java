@@ -349,8 +349,10 @@ class FailoverBrokerTest {
         again.addInsertSql(insertStock);
         again.addInsertSql(insertOurs);
         again.execute().await(60, TimeUnit.SECONDS);
-        assertTrue(Plan.rows.get() < rowsBeforeCancel + ids, "the resumed job started from the savepoint, not from "
-                + "the beginning: " + Plan.rows.get() + " rows in all");
+        // Had the resumed job started from the beginning instead of the savepoint, the rows the savepoint committed
+        // would be committed twice: the counts below (exactly the ids, once each) also check where it resumed. (A
+        // bound on the source's own row count did that before; it failed once under load, as rows the source
+        // counts after the cancel returned are not bounded.)
 
         Topic stock = Topic.read(stockEo, "read_committed");
         Topic ours = Topic.read(oursEo, "read_committed");
