@@ -14,10 +14,19 @@ public final class StreamFusionOptions {
     /** The prefix of every StreamFusion option. */
     public static final String PREFIX = "streamfusion.";
 
-    /** The default of {@link #BATCH_ROWS}: Arrow's customary batch size, also Apache Auron's buffer size. */
-    public static final int DEFAULT_BATCH_ROWS = 8192;
+    /**
+     * The default of {@link #BATCH_ROWS}: the highest median end-to-end rate of 1024, 4096, 8192 and 16384 in
+     * both passes of {@code perf/streamfusion-flink-sql} (a MiniCluster SQL job of Nexmark-bid-shaped rows to the
+     * broker, {@code docs/benchmarks.md}); 8192 and 16384 were not faster within the noise, and 4096 halves the
+     * per-task vectors and the time a batch takes to fill.
+     */
+    public static final int DEFAULT_BATCH_ROWS = 4096;
 
-    /** The default of {@link #LINGER}. */
+    /**
+     * The default of {@link #LINGER}: a latency bound, not a throughput setting (at the rates measured, at least
+     * 100,000 rows/s per task, a batch of {@link #DEFAULT_BATCH_ROWS} rows fills in about 40 ms or less, so the
+     * timer only fires at lower rates); not measured.
+     */
     public static final Duration DEFAULT_LINGER = Duration.ofMillis(100);
 
     /**
