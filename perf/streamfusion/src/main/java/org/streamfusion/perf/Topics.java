@@ -4,17 +4,14 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
+import org.bijou64.perf.common.BenchTopics;
 
 /** The benchmark's topics on the broker: the admin client, creating and deleting the per-run topics, end offsets. */
 final class Topics {
@@ -35,25 +32,7 @@ final class Topics {
 
     /** Creates {@code topic} (1 partition, replication factor 1) and waits until its partition has a leader. */
     static void create(Admin admin, String topic) throws Exception {
-        admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1)))
-                .all().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        // Wait until the partition has a leader, so the producer's first metadata request finds it.
-        long deadline = System.nanoTime() + ADMIN_TIMEOUT.toNanos();
-        while (true) {
-            try {
-                TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames()
-                        .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).get(topic);
-                if (!description.partitions().isEmpty() && description.partitions().get(0).leader() != null) {
-                    return;
-                }
-            } catch (ExecutionException e) {
-                // Not yet known to the broker's metadata cache: retry until the deadline.
-            }
-            if (System.nanoTime() > deadline) {
-                throw new TimeoutException("topic " + topic + " has no leader after " + ADMIN_TIMEOUT.toSeconds() + " s");
-            }
-            Thread.sleep(50);
-        }
+        BenchTopics.create(admin, topic, ADMIN_TIMEOUT);
     }
 
     /** Deletes {@code topic}; a failure is a warning on {@code progress}, not an error. */

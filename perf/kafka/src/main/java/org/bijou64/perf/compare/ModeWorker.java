@@ -16,17 +16,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -42,6 +37,7 @@ import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serializer;
+import org.bijou64.perf.common.BenchTopics;
 import org.bijou64.perf.common.ProducerSettings;
 
 /**
@@ -328,25 +324,7 @@ public final class ModeWorker {
     }
 
     private void createTopic() throws Exception {
-        admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1)))
-                .all().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        // Wait until the partition has a leader, so the producer's first metadata request finds it.
-        long deadline = System.nanoTime() + ADMIN_TIMEOUT.toNanos();
-        while (true) {
-            try {
-                TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames()
-                        .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).get(topic);
-                if (!description.partitions().isEmpty() && description.partitions().get(0).leader() != null) {
-                    return;
-                }
-            } catch (ExecutionException e) {
-                // Not yet known to the broker's metadata cache: retry until the deadline.
-            }
-            if (System.nanoTime() > deadline) {
-                throw new TimeoutException("topic " + topic + " has no leader after " + ADMIN_TIMEOUT.toSeconds() + " s");
-            }
-            Thread.sleep(50);
-        }
+        BenchTopics.create(admin, topic, ADMIN_TIMEOUT);
     }
 
     private void close() {
