@@ -26,7 +26,7 @@ import org.bijou64.perf.common.ProducerSettings;
  * The Nexmark corpus on the broker: events {@code 0 .. N-1} of a {@link NexmarkGenerator} as
  * {@link NexmarkJson} records (null key) in a topic of P partitions, event {@code n} in partition
  * {@code n mod P} (so every partition advances through event time alike, and the content of each partition is
- * fixed by N, P, seed, base time and rate), written once by one idempotent producer with the benchmarks'
+ * fixed by N, P, seed, base time and rate), record timestamps the producer's clock, written once by one idempotent producer with the benchmarks'
  * producer settings ({@link ProducerSettings}: 512 KiB batches, 20 ms linger, acks all).
  *
  * <p>{@link #ensure} writes the corpus only when the topic does not exist; a topic that already holds exactly
@@ -160,7 +160,9 @@ public final class Corpus {
                 NexmarkGenerator.Event event = generator.next();
                 byte[] value = NexmarkJson.toJson(event).getBytes(StandardCharsets.UTF_8);
                 int partition = (int) (n % spec.partitions());
-                producer.send(new ProducerRecord<>(topic, partition, event.dateTime(), null, value), (m, e) -> {
+                // No record timestamp: the producer's clock. The event times (2026-01-01 by default) would put the
+                // records past the topic's retention and let the broker delete the corpus.
+                producer.send(new ProducerRecord<byte[], byte[]>(topic, partition, null, value), (m, e) -> {
                     if (e != null) {
                         failure.compareAndSet(null, e);
                     }
