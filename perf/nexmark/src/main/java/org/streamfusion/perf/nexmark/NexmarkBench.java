@@ -206,7 +206,7 @@ public final class NexmarkBench {
                 partitions, parallelism, runs, miniBatch, Runtime.version(),
                 Runtime.getRuntime().availableProcessors(), NativeLibrary.isLoaded() ? "loaded" : "NOT loaded",
                 loadAverage());
-        System.out.println("job: " + jobConfig(s, Path.of("<tmp>")));
+        System.out.println("job: " + jobConfig(s, Path.of("/tmp/nexmark-checkpoints-RUN")));
         System.out.println("sinks: sink.delivery-guarantee=exactly-once properties.batch.size=524288"
                 + " properties.linger.ms=20; stock " + query.stockConnector() + ", ours " + query.oursConnector());
         Properties adminProps = new Properties();
