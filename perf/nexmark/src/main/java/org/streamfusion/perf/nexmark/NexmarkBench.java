@@ -1,0 +1,339 @@
+package org.streamfusion.perf.nexmark;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.bijou64.NativeLibrary;
+import org.bijou64.perf.common.ResultsSchema;
+
+/**
+ * Nexmark q0, q9 or q19 on a local Flink MiniCluster, reading the {@link Corpus} with the stock {@code kafka}
+ * source, written by the stock sink ({@code kafka} / {@code upsert-kafka} + {@code json}) and by ours
+ * ({@code streamfusion-kafka} / {@code streamfusion-upsert-kafka}) in turns, every other setting equal
+ * ({@link Queries}): exactly once, checkpoints every 1 s, the {@code hashmap} (heap) state backend with
+ * checkpoints in a temporary directory, parallelism and output partitions 2 by default, mini-batch off unless
+ * asked for (then upstream's {@code allow-latency 2 s}, {@code size 50000}), no restarts.
+ *
+ * <p>One warm-up run per sink (checked, not counted), then {@code runs} rounds of one run per sink, the order
+ * alternating (stock first in even rounds). Per run: a fresh output topic; job wall time = the job's net
+ * runtime ({@link JobExecutionResult#getNetRuntime}: from submission to the job's end, which with an exactly-once
+ * sink and a bounded source comes after the final checkpoint's commit), events/s = corpus events / wall time;
+ * process CPU (the harness JVM, which hosts the MiniCluster: {@code OperatingSystemMXBean.getProcessCpuTime})
+ * from before planning to the job's end, per corpus event, so planning and cluster start are in it for both
+ * sinks alike; then the topic is read back {@code read_committed} and checked ({@link OutputCheck}) against the
+ * answer computed from the corpus ({@link Expected}), and against the other sink of the round (q0: the same
+ * multiset of value bytes, or the run fails; q9/q19: the same final bytes per key, or ties taken
+ * differently), and deleted. A check that fails fails the run: the harness exits 1 after the report.
+ *
+ * <p>Printed: the settings, one line per run, then per sink the median events/s, median wall time, median CPU
+ * per event, the ratio of medians (ours / stock), per-round ratios. Appended to the CSV (the shared results
+ * schema, {@link ResultsSchema}): one row per sink, benchmark {@code nexmark-flink}, workload the query.
+ *
+ * <p>Usage: {@code java -cp ... org.streamfusion.perf.nexmark.NexmarkBench [--query q19] [--events 200000]
+ * [--partitions 2] [--parallelism 2] [--runs 3] [--seed 1] [--rate 10000000] [--mini-batch false]
+ * [--bootstrap 127.0.0.1:19092] [--csv perf/nexmark/results/nexmark-UTC.csv]}. See {@code run.sh}.
+ */
+public final class NexmarkBench {
+    private NexmarkBench() {
+    }
+
+    /**
+     * The harness' settings.
+     *
+     * @param query the query
+     * @param spec the corpus
+     * @param parallelism job parallelism
+     * @param runs measured rounds
+     * @param miniBatch table.exec.mini-batch.enabled
+     * @param bootstrap the broker
+     * @param csv where the rows are appended
+     */
+    record Settings(Queries.Query query, Corpus.Spec spec, int parallelism, int runs, boolean miniBatch,
+            String bootstrap, Path csv) {
+    }
+
+    /**
+     * One run.
+     *
+     * @param ours which sink
+     * @param netMillis the job's net runtime
+     * @param cpuNanos process CPU from planning to the job's end
+     * @param check the output check
+     * @param output the output (kept for the round's comparison)
+     */
+    record Run(boolean ours, long netMillis, long cpuNanos, OutputCheck.Result check, Output output) {
+        double eventsPerSecond(long events) {
+            return events * 1000.0 / netMillis;
+        }
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
+    private static Map<String, String> jobConfig(Settings s, Path checkpoints) {
+        Map<String, String> conf = new LinkedHashMap<>();
+        conf.put("parallelism.default", Integer.toString(s.parallelism()));
+        conf.put("restart-strategy.type", "none");
+        conf.put("execution.checkpointing.interval", "1 s");
+        conf.put("execution.checkpointing.mode", "EXACTLY_ONCE");
+        conf.put("state.backend.type", "hashmap");
+        conf.put("execution.checkpointing.storage", "filesystem");
+        conf.put("execution.checkpointing.dir", checkpoints.toUri().toString());
+        conf.put("table.exec.mini-batch.enabled", Boolean.toString(s.miniBatch()));
+        if (s.miniBatch()) {
+            conf.put("table.exec.mini-batch.allow-latency", "2 s");
+            conf.put("table.exec.mini-batch.size", "50000");
+        }
+        return conf;
+    }
+
+    /** One job of {@code s.query()} through one sink into a fresh topic, checked, the topic deleted. */
+    static Run run(Settings s, String corpus, boolean ours, Expected expected, Admin admin, int seq)
+            throws Exception {
+        String side = ours ? "ours" : "stock";
+        String tag = s.query().id() + "-" + side + "-" + ProcessHandle.current().pid() + "-" + seq;
+        String topic = "nexmark-out-" + tag;
+        admin.createTopics(List.of(new NewTopic(topic, s.spec().partitions(), (short) 1))).all()
+                .get(60, TimeUnit.SECONDS);
+        Path checkpoints = Files.createTempDirectory("nexmark-checkpoints-");
+        try {
+            long cpu0 = processCpuNanos();
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
+                    Configuration.fromMap(jobConfig(s, checkpoints)));
+            env.setParallelism(s.parallelism());
+            StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+            tEnv.executeSql(Queries.sourceDdl(corpus, s.bootstrap(), "nexmark-" + tag));
+            Queries.viewDdls().forEach(tEnv::executeSql);
+            tEnv.executeSql(Queries.sinkDdl(s.query(), ours, topic, s.bootstrap(), "nexmark-" + tag));
+            TableResult result = tEnv.executeSql(Queries.insert(s.query()));
+            result.await(30, TimeUnit.MINUTES);
+            JobExecutionResult job = result.getJobClient().orElseThrow().getJobExecutionResult()
+                    .get(1, TimeUnit.MINUTES);
+            long cpu = processCpuNanos() - cpu0;
+            long net = job.getNetRuntime(TimeUnit.MILLISECONDS);
+            Output output = Output.read(s.bootstrap(), topic, s.query());
+            OutputCheck.Result check = OutputCheck.check(expected, output);
+            return new Run(ours, net, cpu, check, output);
+        } finally {
+            admin.deleteTopics(List.of(topic)).all().get(60, TimeUnit.SECONDS);
+            deleteTree(checkpoints);
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (IOException e) {
+            return "n/a";
+        }
+    }
+
+    private static Map<String, String> parseArgs(String[] args) {
+        Map<String, String> out = new HashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            if (!args[i].startsWith("--") || i + 1 >= args.length) {
+                throw new IllegalArgumentException("expected --name value pairs, got '" + args[i] + "'");
+            }
+            out.put(args[i].substring(2), args[++i]);
+        }
+        return out;
+    }
+
+    /**
+     * Runs the comparison described in the class comment.
+     *
+     * @param args {@code --name value} pairs, see the class comment
+     * @throws Exception when a job fails or the broker cannot be reached; a failed output check exits 1
+     */
+    public static void main(String[] args) throws Exception {
+        Map<String, String> a = parseArgs(args);
+        Queries.Query query = Queries.Query.of(a.getOrDefault("query", "q19"));
+        long events = Long.parseLong(a.getOrDefault("events", "200000"));
+        int partitions = Integer.parseInt(a.getOrDefault("partitions", "2"));
+        int parallelism = Integer.parseInt(a.getOrDefault("parallelism", "2"));
+        int runs = Integer.parseInt(a.getOrDefault("runs", "3"));
+        long seed = Long.parseLong(a.getOrDefault("seed", "1"));
+        long rate = Long.parseLong(a.getOrDefault("rate", Long.toString(NexmarkGenerator.DEFAULT_RATE)));
+        boolean miniBatch = Boolean.parseBoolean(a.getOrDefault("mini-batch", "false"));
+        String bootstrap = a.getOrDefault("bootstrap", "127.0.0.1:19092");
+        String utc = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC)
+                .format(Instant.now());
+        Path csv = Path.of(a.getOrDefault("csv", "perf/nexmark/results/nexmark-" + utc + ".csv"));
+        Corpus.Spec spec = new Corpus.Spec(events, partitions, seed, NexmarkGenerator.DEFAULT_BASE_TIME_MS, rate);
+        Settings s = new Settings(query, spec, parallelism, runs, miniBatch, bootstrap, csv);
+
+        System.out.printf("nexmark %s: %,d events (seed %d, rate %,d/s), %d partitions, parallelism %d, %d runs,"
+                + " mini-batch %s; JDK %s, %d CPUs, native library %s, load %s%n", query.id(), events, seed, rate,
+                partitions, parallelism, runs, miniBatch, Runtime.version(),
+                Runtime.getRuntime().availableProcessors(), NativeLibrary.isLoaded() ? "loaded" : "NOT loaded",
+                loadAverage());
+        System.out.println("job: " + jobConfig(s, Path.of("/tmp/nexmark-checkpoints-RUN")));
+        System.out.println("sinks: sink.delivery-guarantee=exactly-once properties.batch.size=524288"
+                + " properties.linger.ms=20; stock " + query.stockConnector() + ", ours " + query.oursConnector());
+        Properties adminProps = new Properties();
+        adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        List<Run> stock = new ArrayList<>();
+        List<Run> ours = new ArrayList<>();
+        List<String> sameBytes = new ArrayList<>();
+        boolean failed = false;
+        try (Admin admin = Admin.create(adminProps)) {
+            String corpus = Corpus.ensure(admin, bootstrap, spec);
+            long t0 = System.nanoTime();
+            Expected expected = Expected.of(spec, query);
+            System.out.printf("corpus %s; answer computed in %.1f s: %,d output records expected%n", corpus,
+                    (System.nanoTime() - t0) / 1e9, expected.outputRecords());
+            int seq = 0;
+            for (int r = -1; r < runs; r++) {
+                boolean oursFirst = r >= 0 && r % 2 == 1;
+                Run[] round = new Run[2];
+                for (int k = 0; k < 2; k++) {
+                    boolean isOurs = (k == 0) == oursFirst;
+                    Run run = run(s, corpus, isOurs, expected, admin, seq++);
+                    round[isOurs ? 1 : 0] = run;
+                    failed |= !run.check().verified();
+                    System.out.printf("%s %-28s %,10.0f events/s  wall %,6d ms  cpu %.3f us/event  read %,d"
+                            + " (expected %,d, ties %d) %s  load %s%n", r < 0 ? "warm-up" : "round " + (r + 1),
+                            isOurs ? query.oursConnector() : query.stockConnector(), run.eventsPerSecond(events),
+                            run.netMillis(), run.cpuNanos() / 1000.0 / events, run.check().read(),
+                            run.check().expected(), run.check().ties(),
+                            run.check().verified() ? "verified" : "FAILED: " + run.check().problem(), loadAverage());
+                }
+                boolean same = OutputCheck.sameAs(round[0].output(), round[1].output());
+                // q0 leaves nothing open: its two outputs must be the same multiset of value bytes.
+                boolean mustBeSame = !query.upsert();
+                failed |= mustBeSame && !same;
+                System.out.println("  stock and ours: " + (same ? "the same bytes"
+                        : mustBeSame ? "FAILED: different value bytes"
+                        : "different bytes (ties taken differently; both checked against the answer)"));
+                if (r >= 0) {
+                    stock.add(stripOutput(round[0]));
+                    ours.add(stripOutput(round[1]));
+                    sameBytes.add(same ? "same" : mustBeSame ? "DIFFERENT" : "ties");
+                }
+            }
+        }
+        report(s, stock, ours, sameBytes);
+        System.exit(failed ? 1 : 0);
+    }
+
+    private static Run stripOutput(Run r) {
+        return new Run(r.ours(), r.netMillis(), r.cpuNanos(), r.check(), null);
+    }
+
+    private static void report(Settings s, List<Run> stock, List<Run> ours, List<String> sameBytes)
+            throws IOException {
+        long events = s.spec().events();
+        double[] stockRates = stock.stream().mapToDouble(r -> r.eventsPerSecond(events)).toArray();
+        double[] oursRates = ours.stream().mapToDouble(r -> r.eventsPerSecond(events)).toArray();
+        double[] paired = new double[stock.size()];
+        int faster = 0;
+        int slower = 0;
+        for (int i = 0; i < paired.length; i++) {
+            paired[i] = oursRates[i] / stockRates[i];
+            faster += paired[i] > 1 ? 1 : 0;
+            slower += paired[i] < 1 ? 1 : 0;
+        }
+        double ratio = median(oursRates) / median(stockRates);
+        System.out.printf("%n| %s, %,d events | median events/s | min | max | median wall s | CPU us/event |"
+                + " verified |%n|---|---:|---:|---:|---:|---:|---|%n", s.query().id(), events);
+        for (List<Run> runs : List.of(stock, ours)) {
+            double[] rates = runs.stream().mapToDouble(r -> r.eventsPerSecond(events)).toArray();
+            System.out.printf("| %s | %,.0f | %,.0f | %,.0f | %.3f | %.3f | %s |%n",
+                    runs.get(0).ours() ? s.query().oursConnector() : s.query().stockConnector(), median(rates),
+                    Arrays.stream(rates).min().orElse(0), Arrays.stream(rates).max().orElse(0),
+                    median(runs.stream().mapToDouble(r -> r.netMillis() / 1000.0).toArray()),
+                    median(runs.stream().mapToDouble(r -> r.cpuNanos() / 1000.0 / events).toArray()),
+                    runs.stream().allMatch(r -> r.check().verified()));
+        }
+        System.out.printf("ours / stock: ratio of medians %.3f; per round %s; outputs per round: %s%n", ratio,
+                Arrays.toString(Arrays.stream(paired).mapToObj(p -> String.format("%.3f", p)).toArray()), sameBytes);
+
+        List<ResultsSchema.Row> rows = new ArrayList<>();
+        for (List<Run> runs : List.of(stock, ours)) {
+            boolean isOurs = runs.get(0).ours();
+            double[] rates = runs.stream().mapToDouble(r -> r.eventsPerSecond(events)).toArray();
+            OutputCheck.Result last = runs.get(runs.size() - 1).check();
+            List<String> problems = new ArrayList<>(runs.stream().map(r -> r.check().problem())
+                    .filter(p -> !p.isEmpty()).toList());
+            if (isOurs && sameBytes.contains("DIFFERENT")) {
+                problems.add("value bytes differ from the stock sink's: " + sameBytes);
+            }
+            ResultsSchema.Row row = ResultsSchema.row()
+                    .set("benchmark", "nexmark-flink")
+                    .set("workload", s.query().id() + (s.miniBatch() ? "-mini-batch" : ""))
+                    .set("mode", isOurs ? s.query().oursConnector() : s.query().stockConnector())
+                    .set("implementation", isOurs ? (NativeLibrary.isLoaded() ? "NATIVE" : "JAVA") : "-")
+                    .set("compression", "none")
+                    .set("guarantee", "exactly-once")
+                    .set("records", events)
+                    .set("iterations", (long) runs.size())
+                    .set("median_records_per_s", median(rates))
+                    .set("min_records_per_s", Arrays.stream(rates).min().orElse(Double.NaN))
+                    .set("max_records_per_s", Arrays.stream(rates).max().orElse(Double.NaN))
+                    .set("median_pass_seconds", median(runs.stream().mapToDouble(r -> r.netMillis() / 1000.0)
+                            .toArray()))
+                    .set("cpu_us_per_record", median(runs.stream().mapToDouble(r -> r.cpuNanos() / 1000.0 / events)
+                            .toArray()))
+                    .set("records_expected", last.expected())
+                    .set("records_read", last.read())
+                    .set("missing", runs.stream().mapToLong(r -> r.check().missing()).sum())
+                    .set("duplicates", runs.stream().mapToLong(r -> r.check().duplicates()).sum())
+                    .set("mismatches", runs.stream().mapToLong(r -> r.check().mismatches()).sum())
+                    .set("verified", problems.isEmpty())
+                    .set("problem", String.join(" | ", problems));
+            if (isOurs) {
+                row.set("baseline", s.query().stockConnector())
+                        .set("ratio_vs_baseline", ratio)
+                        .set("paired_ratio_median", median(paired))
+                        .set("paired_ratio_min", Arrays.stream(paired).min().orElse(Double.NaN))
+                        .set("paired_ratio_max", Arrays.stream(paired).max().orElse(Double.NaN))
+                        .set("paired_faster", (long) faster)
+                        .set("paired_slower", (long) slower)
+                        .set("verdict", paired.length >= 5 && faster == paired.length ? "faster"
+                                : paired.length >= 5 && slower == paired.length ? "slower" : "equal within noise");
+            }
+            rows.add(row);
+        }
+        ResultsSchema.append(s.csv(), rows);
+        System.out.println("results appended to " + s.csv());
+    }
+}
