@@ -23,3 +23,19 @@ start_broker() {
     BROKER_STARTED_HERE=1
   fi
 }
+
+# Sets and exports STREAMFUSION_BENCH_BIN, the streamfusion-bench binary of perf/rust (the value generator, the
+# results charts): built with cargo (release, --locked) unless the variable already names one; exits 1 when the
+# build fails or the file is not executable.
+streamfusion_bench_bin() {
+  if [ -z "${STREAMFUSION_BENCH_BIN:-}" ]; then
+    require cargo "install Rust 1.90 or newer (https://rustup.rs), or set STREAMFUSION_BENCH_BIN"
+    echo "== Building streamfusion-bench (cargo build --release --locked -p streamfusion-bench)" >&2
+    (cd "$ROOT" && cargo build -q --release --locked -p streamfusion-bench) \
+      || { echo "error: building streamfusion-bench failed" >&2; exit 1; }
+    STREAMFUSION_BENCH_BIN=${CARGO_TARGET_DIR:-$ROOT/target}/release/streamfusion-bench
+  fi
+  [ -x "$STREAMFUSION_BENCH_BIN" ] \
+    || { echo "error: STREAMFUSION_BENCH_BIN=$STREAMFUSION_BENCH_BIN is not an executable file" >&2; exit 1; }
+  export STREAMFUSION_BENCH_BIN
+}

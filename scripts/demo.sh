@@ -5,16 +5,20 @@
 # and prints the table (a CSV and a chart land in perf/kafka/results/). Then the StreamFusion end-to-end run:
 # Nexmark bid rows produced as Flink JSON by Flink's serializer per row and by the native batch encoder, same
 # broker, same producer settings, every record read back and checked against Flink's bytes; prints rows/s of
-# both and their ratio (a CSV lands in perf/streamfusion/results/). Last, a short run of the Rust exactly-once
+# both and their ratio (a CSV lands in perf/streamfusion/results/). Then a short run of the Rust exactly-once
 # sink's throughput (streamfusion-bench bench-json: StreamFusion's Flink mode against arrow-json per row, exactly once,
-# no compression; docs/benchmarks.md has the full matrix). All run even if one fails; the exit status is
+# no compression; docs/benchmarks.md has the full matrix). Then Nexmark q0, q9 and q19 as Flink SQL jobs
+# (perf/nexmark/run.sh: the same corpus on the broker, the stock kafka/upsert-kafka sink against
+# streamfusion-kafka/streamfusion-upsert-kafka, exactly once, every output checked; a CSV and a chart land in
+# perf/nexmark/results/). All run even if one fails; the exit status is
 # non-zero if any did. The broker keeps running afterwards (stop it with `kafka/broker stop`).
 set -euo pipefail
-usage() { echo "usage: $0 [MESSAGES [ITERATIONS [ROWS]]]   (defaults: 50000 3 200000; ROWS: StreamFusion rows per pass)" >&2; exit 2; }
-[ $# -le 3 ] || usage
+usage() { echo "usage: $0 [MESSAGES [ITERATIONS [ROWS [NEXMARK_EVENTS]]]]   (defaults: 50000 3 200000 200000; ROWS: StreamFusion rows per pass)" >&2; exit 2; }
+[ $# -le 4 ] || usage
 messages=${1:-50000}
 iterations=${2:-3}
 rows=${3:-200000}
+nexmark_events=${4:-200000}
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 require_toolchain
 cd "$ROOT"
@@ -41,8 +45,14 @@ echo "== Rust exactly-once sink: $rows Nexmark bids, StreamFusion (Flink mode) v
 sink_status=0
 perf/streamfusion/sink-bench.sh --ci --events "$rows" --iterations "$iterations" --mode exactly-once \
   --compression none --encoder streamfusion-flink,arrow-json-per-row || sink_status=$?
+
+echo
+echo "== Nexmark on Flink: q0, q9, q19 over $nexmark_events events, the stock Kafka JSON sink vs StreamFusion's, exactly once, 1 measured round"
+nexmark_status=0
+perf/nexmark/run.sh --query q0,q9,q19 --events "$nexmark_events" --runs 1 --profile false \
+  --bootstrap 127.0.0.1:19092 || nexmark_status=$?
 echo
 echo "The broker is still running at 127.0.0.1:19092; stop it with: kafka/broker stop"
-for code in "$status" "$sf_status" "$sink_status"; do
+for code in "$status" "$sf_status" "$sink_status" "$nexmark_status"; do
   [ "$code" -eq 0 ] || exit "$code"
 done

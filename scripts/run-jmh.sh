@@ -85,16 +85,8 @@ if [[ $rebuild == true || ! -f $jar || -n $(stale_source) ]]; then
 fi
 
 # --- the value generator (streamfusion-bench values, perf/rust): the values every bijou64 benchmark measures ---
-if [[ -z ${STREAMFUSION_BENCH_BIN:-} ]]; then
-  cargo=${CARGO:-cargo}
-  command -v "$cargo" >/dev/null 2>&1 || [[ ! -x $HOME/.cargo/bin/cargo ]] || cargo=$HOME/.cargo/bin/cargo
-  command -v "$cargo" >/dev/null 2>&1 || die "cargo not found: install Rust (https://rustup.rs), or set STREAMFUSION_BENCH_BIN"
-  echo "== Building the value generator ($cargo build --release -p streamfusion-bench)" >&2
-  (cd "$root" && "$cargo" build -q --release --locked -p streamfusion-bench) || die "building streamfusion-bench failed"
-  STREAMFUSION_BENCH_BIN=${CARGO_TARGET_DIR:-$root/target}/release/streamfusion-bench
-fi
-[[ -x $STREAMFUSION_BENCH_BIN ]] || die "STREAMFUSION_BENCH_BIN=$STREAMFUSION_BENCH_BIN is not an executable file"
-export STREAMFUSION_BENCH_BIN
+source "$root/scripts/common.sh"
+streamfusion_bench_bin
 
 # --- run ----------------------------------------------------------------------------------------------------
 has_option() { # has_option FLAG: true when the user passed FLAG among the JMH args

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: Rust (codec, properties, vectors, rdkafka against the broker), Java (codec, JNI,
-# serializers, broker transactions, example app, benchmark generators) and a short producer comparison
-# smoke run. Starts the local Kafka broker if none answers, and stops it again at the end (even on failure)
+# serializers, broker transactions, example app, benchmark generators), a Nexmark-on-Flink smoke run and a
+# short producer comparison smoke run. Starts the local Kafka broker if none answers, and stops it again at the end (even on failure)
 # if it started it.
 set -euo pipefail
 usage() { echo "usage: $0   (environment: KAFKA_BOOTSTRAP_SERVERS to use your own cluster)" >&2; exit 2; }
@@ -28,6 +28,9 @@ bash scripts/miri.sh
 
 echo "== Java: build (native library through cargo) and tests"
 mvn -B install -Dkafka.bootstrap.servers="$bootstrap"
+
+echo "== Nexmark on Flink smoke run: q0, q9, q19 over 20,000 events, stock sink vs ours, outputs checked, profiled"
+perf/nexmark/run.sh --query q0,q9,q19 --events 20000 --runs 1 --bootstrap "$bootstrap"
 
 echo "== Broker script: a restart one second after SIGKILL starts the first time"
 bash kafka/test-restart-after-kill.sh

@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
 # Nexmark q0, q9 or q19 on a local Flink MiniCluster: the stock Kafka JSON sink against streamfusion-kafka /
 # streamfusion-upsert-kafka, same job, same corpus, exactly once, outputs checked every run (NexmarkBench).
-# Usage: perf/nexmark/run.sh [--query q19] [--events 200000] [--partitions 2] [--parallelism 2] [--runs 3]
-#                            [--seed 1] [--rate 10000000] [--mini-batch false] [--bootstrap 127.0.0.1:19092]
+# Usage: perf/nexmark/run.sh [--query q19|q0,q9,q19] [--events 200000] [--partitions 2] [--parallelism 2] [--runs 3]
+#                            [--seed 1] [--rate 10000000] [--mini-batch false] [--profile true]
+#                            [--source kafka|memory]
+#                            [--bootstrap 127.0.0.1:19092]
 #        perf/nexmark/run.sh corpus [events [partitions [seed [bootstrap [rate]]]]]   (only write the corpus)
 # Needs the broker (kafka/broker start). Builds the module offline first (the native library with cargo,
 # unless MVN_ARGS=-Dbijou64.skipNative=true); NATIVE_LIB=/path/libkafka_serde_native.so loads that library
 # instead of the bundled one. The corpus topic (nexmark-corpus-n<N>-p<P>-s<seed>-r<rate>-t<base>) is written
 # once and kept for later runs; output topics are deleted after each run. The printed report goes to
-# perf/nexmark/results/nexmark-<UTC>.txt, the CSV rows to perf/nexmark/results/nexmark-<UTC>.csv.
+# perf/nexmark/results/nexmark-<UTC>.txt, the CSV rows to perf/nexmark/results/nexmark-<UTC>.csv, their chart to
+# nexmark-<UTC>.png (streamfusion-bench chart; STREAMFUSION_BENCH_BIN or built with cargo) and each profiled run's
+# stacks to nexmark-<UTC>-<workload>-<stock|ours>.collapsed.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
+source scripts/common.sh
 module=perf/nexmark
 # shellcheck disable=SC2086
 mvn -o -q -pl "$module" -am -DskipTests ${MVN_ARGS:-} package dependency:build-classpath \
@@ -26,9 +31,16 @@ if [[ "${1:-}" == corpus ]]; then
   shift
   exec java "${jvm[@]}" -cp "$cp" org.streamfusion.perf.nexmark.Corpus "$@"
 fi
+streamfusion_bench_bin # draws the chart
+csv="$module/results/nexmark-$utc.csv"
 out="$module/results/nexmark-$utc.txt"
 { echo "# $(date -u '+%Y-%m-%d %H:%M UTC') $(uname -srm), $(nproc) CPUs, uptime: $(uptime)"; \
   echo "# java: $(java -version 2>&1 | head -1)"; echo "# args: $*"; } | tee "$out"
-java "${jvm[@]}" -cp "$cp" org.streamfusion.perf.nexmark.NexmarkBench --csv "$module/results/nexmark-$utc.csv" "$@" \
-    2>&1 | grep --line-buffered -v -e '^WARNING:' -e 'WARN ' | tee -a "$out"
-exit "${PIPESTATUS[0]}"
+status=0
+java "${jvm[@]}" -cp "$cp" org.streamfusion.perf.nexmark.NexmarkBench --csv "$csv" "$@" \
+    2>&1 | grep --line-buffered -v -e '^WARNING:' -e 'WARN ' | tee -a "$out" || status=${PIPESTATUS[0]}
+if [[ -s "$csv" ]]; then
+  "$STREAMFUSION_BENCH_BIN" chart --csv "$csv" --out "${csv%.csv}.png" \
+      --title "Nexmark on Flink: the stock Kafka JSON sink and StreamFusion's, $(basename "$csv")" || status=1
+fi
+exit "$status"

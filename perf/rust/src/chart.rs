@@ -5,7 +5,9 @@
 //! with a whisker from the slowest to the fastest iteration. On the right, the average
 //! payload bytes per mode (a property of the values and the encoding, so one bar per
 //! mode). A mode keeps its colour everywhere; a run that was not verified is labelled
-//! so.
+//! so. A Nexmark CSV (`benchmark` `nexmark-flink`, `perf/nexmark`) is drawn the same way
+//! with one row per query: events/s of the job on the left, the harness JVM's CPU per
+//! event on the right.
 //!
 //! Text is drawn with DejaVu Sans from the `dejavu` crate through plotters' `ab_glyph`
 //! feature: no system font, fontconfig or freetype is needed.
@@ -37,6 +39,8 @@ const FONT: &str = "sans-serif";
 /// One row of a results CSV, the columns the chart needs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChartRow {
+    /// Which comparison wrote the row (the `benchmark` column).
+    pub benchmark: String,
     /// `long`, `bijou`, ..., `rust-bijou` (the `mode` column).
     pub mode: String,
     /// `compression.type`.
@@ -55,6 +59,8 @@ pub struct ChartRow {
     pub max: Option<f64>,
     /// Mean value bytes.
     pub avg_payload_bytes: Option<f64>,
+    /// Process CPU per record, microseconds (the `cpu_us_per_record` column).
+    pub cpu_us_per_record: Option<f64>,
     /// Read back and checked.
     pub verified: bool,
 }
@@ -97,8 +103,9 @@ fn parse_results(text: &str, path: &Path) -> Result<Vec<ChartRow>, Error> {
             .position(|c| c == name)
             .ok_or_else(|| csv_error(1, format!("no column {name}")))
     };
-    let [mode, compression, distribution, messages, iterations, median, min, max, avg, verified] =
+    let [benchmark, mode, compression, distribution, messages, iterations, median, min, max, avg, cpu, verified] =
         [
+            "benchmark",
             "mode",
             "compression",
             "workload",
@@ -108,12 +115,19 @@ fn parse_results(text: &str, path: &Path) -> Result<Vec<ChartRow>, Error> {
             "min_records_per_s",
             "max_records_per_s",
             "value_bytes_per_record",
+            "cpu_us_per_record",
             "verified",
         ]
         .map(index);
-    let (mode, compression, distribution, messages, iterations) =
-        (mode?, compression?, distribution?, messages?, iterations?);
-    let (median, min, max, avg, verified) = (median?, min?, max?, avg?, verified?);
+    let (benchmark, mode, compression, distribution, messages, iterations) = (
+        benchmark?,
+        mode?,
+        compression?,
+        distribution?,
+        messages?,
+        iterations?,
+    );
+    let (median, min, max, avg, cpu, verified) = (median?, min?, max?, avg?, cpu?, verified?);
 
     let mut rows = Vec::new();
     for record in reader.records() {
@@ -140,6 +154,7 @@ fn parse_results(text: &str, path: &Path) -> Result<Vec<ChartRow>, Error> {
             })
         };
         rows.push(ChartRow {
+            benchmark: field(benchmark).to_owned(),
             mode: field(mode).to_owned(),
             compression: field(compression).to_owned(),
             distribution: field(distribution).to_owned(),
@@ -149,6 +164,7 @@ fn parse_results(text: &str, path: &Path) -> Result<Vec<ChartRow>, Error> {
             min: number(min)?,
             max: number(max)?,
             avg_payload_bytes: number(avg)?,
+            cpu_us_per_record: number(cpu)?,
             verified: field(verified).eq_ignore_ascii_case("true"),
         });
     }
@@ -223,6 +239,42 @@ fn register_fonts() {
     });
 }
 
+/// What the panels of a chart show: the producer comparisons' or a Nexmark run's measures.
+struct Labels {
+    /// The left panel's caption after `workload: `.
+    rate: &'static str,
+    /// The right panel's caption after `workload: `.
+    side: &'static str,
+    /// The right panel's value of a row.
+    side_value: fn(&ChartRow) -> Option<f64>,
+    /// The right panel's axis reaches at least this far.
+    side_floor: f64,
+    /// What one measured iteration is, for the subtitle.
+    unit: &'static str,
+}
+
+impl Labels {
+    fn of(rows: &[ChartRow]) -> Self {
+        if rows.iter().all(|r| r.benchmark == "nexmark-flink") {
+            Self {
+                rate: "throughput (events/s, job net runtime)",
+                side: "CPU per event (us, harness JVM)",
+                side_value: |r| r.cpu_us_per_record,
+                side_floor: 1.0,
+                unit: "events per run",
+            }
+        } else {
+            Self {
+                rate: "throughput (msgs/s, one producer thread)",
+                side: "average payload (bytes/value)",
+                side_value: |r| r.avg_payload_bytes,
+                side_floor: 8.0,
+                unit: "records per iteration",
+            }
+        }
+    }
+}
+
 /// Draws the chart of `rows` into the PNG `out`; `title` heads it.
 ///
 /// # Errors
@@ -242,11 +294,12 @@ pub fn draw(rows: &[ChartRow], title: &str, out: &Path) -> Result<(), Error> {
         .map(|(i, m)| (*m, mode_color(m, i)))
         .collect();
 
+    let labels = Labels::of(rows);
     let height = HEADER + ROW * distributions.len() as u32;
     let root = BitMapBackend::new(out, (WIDTH, height)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| fail(e.to_string()))?;
     let (header, body) = root.split_vertically(HEADER);
-    draw_header(&header, rows, title, &modes, &colors).map_err(|e| fail(e.to_string()))?;
+    draw_header(&header, rows, title, &labels, &modes, &colors).map_err(|e| fail(e.to_string()))?;
     for (area, distribution) in body
         .split_evenly((distributions.len(), 1))
         .iter()
@@ -259,15 +312,22 @@ pub fn draw(rows: &[ChartRow], title: &str, out: &Path) -> Result<(), Error> {
             .collect();
         draw_throughput(
             &left,
-            distribution,
+            &format!("{distribution}: {}", labels.rate),
             &of_distribution,
             &modes,
             &compressions,
             &colors,
         )
         .map_err(|e| fail(e.to_string()))?;
-        draw_payload(&right, distribution, &of_distribution, &modes, &colors)
-            .map_err(|e| fail(e.to_string()))?;
+        draw_side(
+            &right,
+            &format!("{distribution}: {}", labels.side),
+            &labels,
+            &of_distribution,
+            &modes,
+            &colors,
+        )
+        .map_err(|e| fail(e.to_string()))?;
     }
     root.present().map_err(|e| fail(e.to_string()))?;
     Ok(())
@@ -307,6 +367,7 @@ fn draw_header(
     area: &Area<'_>,
     rows: &[ChartRow],
     title: &str,
+    labels: &Labels,
     modes: &[&str],
     colors: &HashMap<&str, RGBColor>,
 ) -> DrawResult {
@@ -320,9 +381,10 @@ fn draw_header(
         "runs marked NOT VERIFIED did not read back what they sent"
     };
     let subtitle = format!(
-        "{} records per iteration, median of {} iteration(s) after one warm-up; whiskers: slowest to \
+        "{} {}, median of {} iteration(s) after one warm-up; whiskers: slowest to \
          fastest iteration; {checked}.",
         grouped(first.messages as f64),
+        labels.unit,
         first.iterations
     );
     area.draw(&Text::new(subtitle, (20, 50), text_style.clone()))?;
@@ -343,7 +405,7 @@ fn draw_header(
 
 fn draw_throughput(
     area: &Area<'_>,
-    distribution: &str,
+    caption: &str,
     rows: &[&ChartRow],
     modes: &[&str],
     compressions: &[&str],
@@ -356,10 +418,7 @@ fn draw_throughput(
         .max(1.0)
         * 1.15;
     let mut chart = ChartBuilder::on(area)
-        .caption(
-            format!("{distribution}: throughput (msgs/s, one producer thread)"),
-            (FONT, 20, FontStyle::Bold),
-        )
+        .caption(caption, (FONT, 20, FontStyle::Bold))
         .margin(12)
         .x_label_area_size(36)
         .y_label_area_size(70)
@@ -432,32 +491,31 @@ fn draw_throughput(
     Ok(())
 }
 
-fn draw_payload(
+fn draw_side(
     area: &Area<'_>,
-    distribution: &str,
+    caption: &str,
+    labels: &Labels,
     rows: &[&ChartRow],
     modes: &[&str],
     colors: &HashMap<&str, RGBColor>,
 ) -> DrawResult {
-    // One value per mode: the payload does not depend on the compression.
-    let bytes: Vec<(usize, &str, f64)> = modes
+    // One value per mode: the payload does not depend on the compression (and a Nexmark
+    // run has one compression).
+    let values: Vec<(usize, &str, f64)> = modes
         .iter()
         .enumerate()
         .filter_map(|(i, mode)| {
             rows.iter()
                 .filter(|r| r.mode == *mode)
-                .find_map(|r| r.avg_payload_bytes)
+                .find_map(|r| (labels.side_value)(r))
                 .map(|b| (i, *mode, b))
         })
         .collect();
-    let top = bytes.iter().map(|b| b.2).fold(8.0_f64, f64::max) * 1.2;
+    let top = values.iter().map(|b| b.2).fold(labels.side_floor, f64::max) * 1.2;
     let count = modes.len() as f64;
     // Mode i is drawn at y = count - i - 0.5, so the first mode is at the top.
     let mut chart = ChartBuilder::on(area)
-        .caption(
-            format!("{distribution}: average payload (bytes/value)"),
-            (FONT, 20, FontStyle::Bold),
-        )
+        .caption(caption, (FONT, 20, FontStyle::Bold))
         .margin(12)
         .x_label_area_size(36)
         .y_label_area_size(110)
@@ -478,7 +536,7 @@ fn draw_payload(
     let value_style = TextStyle::from((FONT, 14).into_font())
         .color(&RGBColor(40, 40, 40))
         .pos(Pos::new(HPos::Left, VPos::Center));
-    for (i, mode, value) in bytes {
+    for (i, mode, value) in values {
         let y0 = count - i as f64 - 0.85;
         let y1 = count - i as f64 - 0.15;
         chart.draw_series(std::iter::once(Rectangle::new(
@@ -611,7 +669,7 @@ mod tests {
     #[test]
     fn refuses_a_csv_without_the_columns() {
         let error = parse_results("a,b\n1,2\n", Path::new("x.csv")).unwrap_err();
-        assert!(error.to_string().contains("no column mode"), "{error}");
+        assert!(error.to_string().contains("no column benchmark"), "{error}");
         let error =
             parse_results(&csv().replace("1042733", "fast"), Path::new("x.csv")).unwrap_err();
         assert!(error.to_string().contains("x.csv:2"), "{error}");
@@ -625,6 +683,53 @@ mod tests {
         draw(&rows, "test chart", &out).unwrap();
         let bytes = std::fs::read(&out).unwrap();
         assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "PNG signature");
+        std::fs::remove_file(&out).ok();
+    }
+
+    /// Rows as perf/nexmark writes them: one query, the stock sink and ours.
+    fn nexmark_csv() -> String {
+        let mut out = results_header();
+        out.push('\n');
+        for (mode, median, cpu) in [
+            ("upsert-kafka", 91_234.5, 21.5),
+            ("streamfusion-upsert-kafka", 110_000.0, 17.25),
+        ] {
+            let row = ResultRow::new()
+                .text("benchmark", "nexmark-flink")
+                .text("workload", "q19")
+                .text("mode", mode)
+                .text("compression", "none")
+                .count("records", 2_000_000)
+                .count("iterations", 3)
+                .number("median_records_per_s", Some(median))
+                .number("cpu_us_per_record", Some(cpu))
+                .flag("verified", true);
+            out.push_str(&row.csv_line());
+            out.push('\n');
+        }
+        out
+    }
+
+    #[test]
+    fn a_nexmark_csv_is_drawn_with_its_own_measures() {
+        let rows = parse_results(&nexmark_csv(), Path::new("n.csv")).unwrap();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[1].mode, "streamfusion-upsert-kafka");
+        assert_eq!(rows[1].cpu_us_per_record, Some(17.25));
+        assert_eq!(rows[1].avg_payload_bytes, None);
+        let labels = Labels::of(&rows);
+        assert_eq!(labels.rate, "throughput (events/s, job net runtime)");
+        assert_eq!((labels.side_value)(&rows[0]), Some(21.5));
+        let producer = parse_results(&csv(), Path::new("r.csv")).unwrap();
+        let labels = Labels::of(&producer);
+        assert_eq!(labels.side, "average payload (bytes/value)");
+        assert_eq!((labels.side_value)(&producer[2]), Some(2.985));
+        let out = std::env::temp_dir().join(format!(
+            "streamfusion-chart-nexmark-{}.png",
+            std::process::id()
+        ));
+        draw(&rows, "nexmark", &out).unwrap();
+        assert_eq!(&std::fs::read(&out).unwrap()[..8], b"\x89PNG\r\n\x1a\n");
         std::fs::remove_file(&out).ok();
     }
 

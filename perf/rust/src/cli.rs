@@ -210,7 +210,7 @@ impl BenchJsonArgs {
 /// Arguments of `streamfusion-bench chart`.
 #[derive(Debug, Args)]
 pub struct ChartArgs {
-    /// A results CSV written by perf/kafka/compare-benchmarks.sh.
+    /// A results CSV written by perf/kafka/compare-benchmarks.sh or perf/nexmark/run.sh.
     #[arg(long)]
     pub csv: PathBuf,
     /// The PNG to write (default: the CSV's path with .png).

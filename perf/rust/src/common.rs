@@ -241,9 +241,9 @@ mod tests {
             settings_line(settings),
             "batch.size=524288 linger.ms=20 acks=all enable.idempotence=true"
         );
-        assert_eq!(RESULT_COLUMNS.len(), 43);
+        assert_eq!(RESULT_COLUMNS.len(), 50);
         assert!(results_header().starts_with("benchmark,workload,mode,implementation,compression,"));
-        assert!(results_header().ends_with(",paired_faster,paired_slower,verdict,problem"));
+        assert!(results_header().ends_with(",verdict,source_cpu_share,operators_cpu_share,producer_cpu_share,checkpoints_cpu_share,jvm_cpu_share,planning_cpu_share,other_cpu_share,problem"));
     }
 
     #[test]

@@ -47,13 +47,24 @@ import org.bijou64.perf.common.ResultsSchema;
  * multiset of value bytes, or the run fails; q9/q19: the same final bytes per key, or ties taken
  * differently), and deleted. A check that fails fails the run: the harness exits 1 after the report.
  *
+ * <p>Replay ({@code --source memory}): the same events from memory ({@link MemorySource}) instead of the
+ * corpus topic, to isolate the sink; everything else, the checks included, is the same. The CSV's workload
+ * then ends in {@code -memory}.
+ *
+ * <p>Profile ({@code --profile true}, the default): after the measured rounds, one more run per sink under
+ * {@link StageProfile} (async-profiler in this JVM), checked like the others but not counted in the medians;
+ * its CPU samples per stage (source, operators, sink encode, producer, checkpoints, JVM, other) are printed, go
+ * into the CSV's {@code *_cpu_share} columns, and the collapsed stacks are written beside the CSV.
+ *
  * <p>Printed: the settings, one line per run, then per sink the median events/s, median wall time, median CPU
  * per event, the ratio of medians (ours / stock), per-round ratios. Appended to the CSV (the shared results
  * schema, {@link ResultsSchema}): one row per sink, benchmark {@code nexmark-flink}, workload the query.
  *
  * <p>Usage: {@code java -cp ... org.streamfusion.perf.nexmark.NexmarkBench [--query q19] [--events 200000]
  * [--partitions 2] [--parallelism 2] [--runs 3] [--seed 1] [--rate 10000000] [--mini-batch false]
- * [--bootstrap 127.0.0.1:19092] [--csv perf/nexmark/results/nexmark-UTC.csv]}. See {@code run.sh}.
+ * [--profile true] [--source kafka] [--bootstrap 127.0.0.1:19092] [--csv perf/nexmark/results/nexmark-UTC.csv]};
+ * {@code --query} takes a comma-separated list ({@code q0,q9,q19}), run one after the other over the same corpus
+ * into the same CSV. See {@code run.sh}.
  */
 public final class NexmarkBench {
     private NexmarkBench() {
@@ -69,9 +80,22 @@ public final class NexmarkBench {
      * @param miniBatch table.exec.mini-batch.enabled
      * @param bootstrap the broker
      * @param csv where the rows are appended
+     * @param profile whether each sink gets one more, profiled run after the measured ones
+     * @param memory whether the events are replayed from memory ({@link MemorySource}) instead of read from the
+     *     corpus topic
      */
     record Settings(Queries.Query query, Corpus.Spec spec, int parallelism, int runs, boolean miniBatch,
-            String bootstrap, Path csv) {
+            String bootstrap, Path csv, boolean profile, boolean memory) {
+        /** The CSV's workload: the query, {@code -memory} and {@code -mini-batch} appended when set. */
+        String workload() {
+            return query.id() + (memory ? "-memory" : "") + (miniBatch ? "-mini-batch" : "");
+        }
+
+        /** Where a profiled run's collapsed stacks go: beside the CSV, named after it, the query and the sink. */
+        Path collapsedFile(boolean ours) {
+            String name = csv.getFileName().toString().replaceFirst("\\.csv$", "");
+            return csv.resolveSibling(name + "-" + workload() + "-" + (ours ? "ours" : "stock") + ".collapsed");
+        }
     }
 
     /**
@@ -82,8 +106,10 @@ public final class NexmarkBench {
      * @param cpuNanos process CPU from planning to the job's end
      * @param check the output check
      * @param output the output (kept for the round's comparison)
+     * @param samples CPU samples per stage of a profiled run, else null
      */
-    record Run(boolean ours, long netMillis, long cpuNanos, OutputCheck.Result check, Output output) {
+    record Run(boolean ours, long netMillis, long cpuNanos, OutputCheck.Result check, Output output,
+            Map<StageProfile.Stage, Long> samples) {
         double eventsPerSecond(long events) {
             return events * 1000.0 / netMillis;
         }
@@ -111,9 +137,12 @@ public final class NexmarkBench {
         return conf;
     }
 
-    /** One job of {@code s.query()} through one sink into a fresh topic, checked, the topic deleted. */
-    static Run run(Settings s, String corpus, boolean ours, Expected expected, Admin admin, int seq)
-            throws Exception {
+    /**
+     * One job of {@code s.query()} through one sink into a fresh topic, checked, the topic deleted; profiled
+     * from planning to the job's end when {@code profiled}.
+     */
+    static Run run(Settings s, String corpus, boolean ours, Expected expected, Admin admin, int seq,
+            boolean profiled) throws Exception {
         String side = ours ? "ours" : "stock";
         String tag = s.query().id() + "-" + side + "-" + ProcessHandle.current().pid() + "-" + seq;
         String topic = "nexmark-out-" + tag;
@@ -121,12 +150,19 @@ public final class NexmarkBench {
                 .get(60, TimeUnit.SECONDS);
         Path checkpoints = Files.createTempDirectory("nexmark-checkpoints-");
         try {
+            if (profiled) {
+                StageProfile.start();
+            }
             long cpu0 = processCpuNanos();
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
                     Configuration.fromMap(jobConfig(s, checkpoints)));
             env.setParallelism(s.parallelism());
             StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
-            tEnv.executeSql(Queries.sourceDdl(corpus, s.bootstrap(), "nexmark-" + tag));
+            if (s.memory()) {
+                MemorySource.register(env, tEnv);
+            } else {
+                tEnv.executeSql(Queries.sourceDdl(corpus, s.bootstrap(), "nexmark-" + tag));
+            }
             Queries.viewDdls().forEach(tEnv::executeSql);
             tEnv.executeSql(Queries.sinkDdl(s.query(), ours, topic, s.bootstrap(), "nexmark-" + tag));
             TableResult result = tEnv.executeSql(Queries.insert(s.query()));
@@ -134,10 +170,11 @@ public final class NexmarkBench {
             JobExecutionResult job = result.getJobClient().orElseThrow().getJobExecutionResult()
                     .get(1, TimeUnit.MINUTES);
             long cpu = processCpuNanos() - cpu0;
+            Map<StageProfile.Stage, Long> samples = profiled ? StageProfile.stop(s.collapsedFile(ours)) : null;
             long net = job.getNetRuntime(TimeUnit.MILLISECONDS);
             Output output = Output.read(s.bootstrap(), topic, s.query());
             OutputCheck.Result check = OutputCheck.check(expected, output);
-            return new Run(ours, net, cpu, check, output);
+            return new Run(ours, net, cpu, check, output, samples);
         } finally {
             admin.deleteTopics(List.of(topic)).all().get(60, TimeUnit.SECONDS);
             deleteTree(checkpoints);
@@ -186,7 +223,8 @@ public final class NexmarkBench {
      */
     public static void main(String[] args) throws Exception {
         Map<String, String> a = parseArgs(args);
-        Queries.Query query = Queries.Query.of(a.getOrDefault("query", "q19"));
+        List<Queries.Query> queries = Arrays.stream(a.getOrDefault("query", "q19").split(","))
+                .map(String::trim).map(Queries.Query::of).toList();
         long events = Long.parseLong(a.getOrDefault("events", "200000"));
         int partitions = Integer.parseInt(a.getOrDefault("partitions", "2"));
         int parallelism = Integer.parseInt(a.getOrDefault("parallelism", "2"));
@@ -199,68 +237,111 @@ public final class NexmarkBench {
                 .format(Instant.now());
         Path csv = Path.of(a.getOrDefault("csv", "perf/nexmark/results/nexmark-" + utc + ".csv"));
         Corpus.Spec spec = new Corpus.Spec(events, partitions, seed, NexmarkGenerator.DEFAULT_BASE_TIME_MS, rate);
-        Settings s = new Settings(query, spec, parallelism, runs, miniBatch, bootstrap, csv);
+        boolean profile = Boolean.parseBoolean(a.getOrDefault("profile", "true"));
+        String source = a.getOrDefault("source", "kafka");
+        if (!source.equals("kafka") && !source.equals("memory")) {
+            throw new IllegalArgumentException("--source must be kafka or memory, got " + source);
+        }
+        if (runs < 1) {
+            throw new IllegalArgumentException("--runs must be at least 1, got " + runs);
+        }
 
-        System.out.printf("nexmark %s: %,d events (seed %d, rate %,d/s), %d partitions, parallelism %d, %d runs,"
-                + " mini-batch %s; JDK %s, %d CPUs, native library %s, load %s%n", query.id(), events, seed, rate,
-                partitions, parallelism, runs, miniBatch, Runtime.version(),
-                Runtime.getRuntime().availableProcessors(), NativeLibrary.isLoaded() ? "loaded" : "NOT loaded",
-                loadAverage());
-        System.out.println("job: " + jobConfig(s, Path.of("/tmp/nexmark-checkpoints-RUN")));
-        System.out.println("sinks: sink.delivery-guarantee=exactly-once properties.batch.size=524288"
-                + " properties.linger.ms=20; stock " + query.stockConnector() + ", ours " + query.oursConnector());
+        System.out.printf("nexmark %s: %,d events (seed %d, rate %,d/s) from %s, %d partitions, parallelism %d,"
+                + " %d runs, mini-batch %s, profile %s; JDK %s, %d CPUs, native library %s, load %s%n",
+                queries.stream().map(Queries.Query::id).toList(), events, seed, rate, source, partitions,
+                parallelism, runs, miniBatch, profile, Runtime.version(), Runtime.getRuntime().availableProcessors(),
+                NativeLibrary.isLoaded() ? "loaded" : "NOT loaded", loadAverage());
         Properties adminProps = new Properties();
         adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        List<Run> stock = new ArrayList<>();
-        List<Run> ours = new ArrayList<>();
-        List<String> sameBytes = new ArrayList<>();
         boolean failed = false;
         try (Admin admin = Admin.create(adminProps)) {
-            String corpus = Corpus.ensure(admin, bootstrap, spec);
             long t0 = System.nanoTime();
-            Expected expected = Expected.of(spec, query);
-            System.out.printf("corpus %s; answer computed in %.1f s: %,d output records expected%n", corpus,
-                    (System.nanoTime() - t0) / 1e9, expected.outputRecords());
-            int seq = 0;
-            for (int r = -1; r < runs; r++) {
-                boolean oursFirst = r >= 0 && r % 2 == 1;
-                Run[] round = new Run[2];
-                for (int k = 0; k < 2; k++) {
-                    boolean isOurs = (k == 0) == oursFirst;
-                    Run run = run(s, corpus, isOurs, expected, admin, seq++);
-                    round[isOurs ? 1 : 0] = run;
-                    failed |= !run.check().verified();
-                    System.out.printf("%s %-28s %,10.0f events/s  wall %,6d ms  cpu %.3f us/event  read %,d"
-                            + " (expected %,d, ties %d) %s  load %s%n", r < 0 ? "warm-up" : "round " + (r + 1),
-                            isOurs ? query.oursConnector() : query.stockConnector(), run.eventsPerSecond(events),
-                            run.netMillis(), run.cpuNanos() / 1000.0 / events, run.check().read(),
-                            run.check().expected(), run.check().ties(),
-                            run.check().verified() ? "verified" : "FAILED: " + run.check().problem(), loadAverage());
-                }
-                boolean same = OutputCheck.sameAs(round[0].output(), round[1].output());
-                // q0 leaves nothing open: its two outputs must be the same multiset of value bytes.
-                boolean mustBeSame = !query.upsert();
-                failed |= mustBeSame && !same;
-                System.out.println("  stock and ours: " + (same ? "the same bytes"
-                        : mustBeSame ? "FAILED: different value bytes"
-                        : "different bytes (ties taken differently; both checked against the answer)"));
-                if (r >= 0) {
-                    stock.add(stripOutput(round[0]));
-                    ours.add(stripOutput(round[1]));
-                    sameBytes.add(same ? "same" : mustBeSame ? "DIFFERENT" : "ties");
-                }
+            String corpus;
+            if (source.equals("memory")) {
+                MemorySource.load(spec);
+                corpus = "in memory";
+            } else {
+                corpus = Corpus.ensure(admin, bootstrap, spec);
+            }
+            System.out.printf("corpus %s (%.1f s)%n", corpus, (System.nanoTime() - t0) / 1e9);
+            for (Queries.Query query : queries) {
+                Settings s = new Settings(query, spec, parallelism, runs, miniBatch, bootstrap, csv, profile,
+                        source.equals("memory"));
+                failed |= !compare(s, corpus, admin);
             }
         }
-        report(s, stock, ours, sameBytes);
+        System.out.println("results appended to " + csv);
         System.exit(failed ? 1 : 0);
     }
 
-    private static Run stripOutput(Run r) {
-        return new Run(r.ours(), r.netMillis(), r.cpuNanos(), r.check(), null);
+    /** One query: warm-up, the measured rounds, the profiled runs, the report; true when every check passed. */
+    private static boolean compare(Settings s, String corpus, Admin admin) throws Exception {
+        Queries.Query query = s.query();
+        System.out.printf("%n== %s%njob: %s%n", s.workload(), jobConfig(s, Path.of("/tmp/nexmark-checkpoints-RUN")));
+        System.out.println("sinks: sink.delivery-guarantee=exactly-once properties.batch.size=524288"
+                + " properties.linger.ms=20; stock " + query.stockConnector() + ", ours " + query.oursConnector());
+        List<Run> stock = new ArrayList<>();
+        List<Run> ours = new ArrayList<>();
+        List<String> sameBytes = new ArrayList<>();
+        Map<Boolean, Map<StageProfile.Stage, Long>> profiles = new HashMap<>();
+        boolean failed = false;
+        long t0 = System.nanoTime();
+        Expected expected = Expected.of(s.spec(), query);
+        System.out.printf("answer computed in %.1f s: %,d output records expected%n", (System.nanoTime() - t0) / 1e9,
+                expected.outputRecords());
+        int seq = 0;
+        for (int r = -1; r < s.runs(); r++) {
+            boolean oursFirst = r >= 0 && r % 2 == 1;
+            Run[] round = new Run[2];
+            for (int k = 0; k < 2; k++) {
+                boolean isOurs = (k == 0) == oursFirst;
+                Run run = run(s, corpus, isOurs, expected, admin, seq++, false);
+                round[isOurs ? 1 : 0] = run;
+                failed |= !run.check().verified();
+                printRun(s, r < 0 ? "warm-up" : "round " + (r + 1), run);
+            }
+            boolean same = OutputCheck.sameAs(round[0].output(), round[1].output());
+            // q0 leaves nothing open: its two outputs must be the same multiset of value bytes.
+            boolean mustBeSame = !query.upsert();
+            failed |= mustBeSame && !same;
+            System.out.println("  stock and ours: " + (same ? "the same bytes"
+                    : mustBeSame ? "FAILED: different value bytes"
+                    : "different bytes (ties taken differently; both checked against the answer)"));
+            if (r >= 0) {
+                stock.add(stripOutput(round[0]));
+                ours.add(stripOutput(round[1]));
+                sameBytes.add(same ? "same" : mustBeSame ? "DIFFERENT" : "ties");
+            }
+        }
+        if (s.profile()) {
+            for (boolean isOurs : new boolean[] {false, true}) {
+                Run run = run(s, corpus, isOurs, expected, admin, seq++, true);
+                failed |= !run.check().verified();
+                printRun(s, "profiled", run);
+                System.out.println("  CPU samples: " + StageProfile.format(StageProfile.shares(run.samples()))
+                        + "; stacks in " + s.collapsedFile(isOurs));
+                profiles.put(isOurs, run.samples());
+            }
+        }
+        report(s, stock, ours, sameBytes, profiles);
+        return !failed;
     }
 
-    private static void report(Settings s, List<Run> stock, List<Run> ours, List<String> sameBytes)
-            throws IOException {
+    private static Run stripOutput(Run r) {
+        return new Run(r.ours(), r.netMillis(), r.cpuNanos(), r.check(), null, null);
+    }
+
+    private static void printRun(Settings s, String label, Run run) {
+        long events = s.spec().events();
+        System.out.printf("%s %-28s %,10.0f events/s  wall %,6d ms  cpu %.3f us/event  read %,d (expected %,d,"
+                + " ties %d) %s  load %s%n", label, run.ours() ? s.query().oursConnector()
+                : s.query().stockConnector(), run.eventsPerSecond(events), run.netMillis(),
+                run.cpuNanos() / 1000.0 / events, run.check().read(), run.check().expected(), run.check().ties(),
+                run.check().verified() ? "verified" : "FAILED: " + run.check().problem(), loadAverage());
+    }
+
+    private static void report(Settings s, List<Run> stock, List<Run> ours, List<String> sameBytes,
+            Map<Boolean, Map<StageProfile.Stage, Long>> profiles) throws IOException {
         long events = s.spec().events();
         double[] stockRates = stock.stream().mapToDouble(r -> r.eventsPerSecond(events)).toArray();
         double[] oursRates = ours.stream().mapToDouble(r -> r.eventsPerSecond(events)).toArray();
@@ -287,6 +368,23 @@ public final class NexmarkBench {
         System.out.printf("ours / stock: ratio of medians %.3f; per round %s; outputs per round: %s%n", ratio,
                 Arrays.toString(Arrays.stream(paired).mapToObj(p -> String.format("%.3f", p)).toArray()), sameBytes);
 
+        if (!profiles.isEmpty()) {
+            StringBuilder head = new StringBuilder("%n| %s: share of CPU samples (profiled run) |");
+            StringBuilder rule = new StringBuilder("|---|");
+            for (StageProfile.Stage stage : StageProfile.Stage.values()) {
+                head.append(' ').append(stage.label()).append(" |");
+                rule.append("---:|");
+            }
+            System.out.printf(head + "%n" + rule + "%n", s.query().id());
+            for (boolean isOurs : new boolean[] {false, true}) {
+                StringBuilder line = new StringBuilder("| ").append(isOurs ? s.query().oursConnector()
+                        : s.query().stockConnector()).append(" |");
+                StageProfile.shares(profiles.get(isOurs)).values().forEach(v -> line.append(
+                        String.format(" %.1f%% |", v * 100)));
+                System.out.println(line);
+            }
+        }
+
         List<ResultsSchema.Row> rows = new ArrayList<>();
         for (List<Run> runs : List.of(stock, ours)) {
             boolean isOurs = runs.get(0).ours();
@@ -299,7 +397,7 @@ public final class NexmarkBench {
             }
             ResultsSchema.Row row = ResultsSchema.row()
                     .set("benchmark", "nexmark-flink")
-                    .set("workload", s.query().id() + (s.miniBatch() ? "-mini-batch" : ""))
+                    .set("workload", s.workload())
                     .set("mode", isOurs ? s.query().oursConnector() : s.query().stockConnector())
                     .set("implementation", isOurs ? (NativeLibrary.isLoaded() ? "NATIVE" : "JAVA") : "-")
                     .set("compression", "none")
@@ -320,6 +418,10 @@ public final class NexmarkBench {
                     .set("mismatches", runs.stream().mapToLong(r -> r.check().mismatches()).sum())
                     .set("verified", problems.isEmpty())
                     .set("problem", String.join(" | ", problems));
+            Map<StageProfile.Stage, Long> samples = profiles.get(isOurs);
+            if (samples != null) {
+                StageProfile.shares(samples).forEach((stage, share) -> row.set(stage.column(), share));
+            }
             if (isOurs) {
                 row.set("baseline", s.query().stockConnector())
                         .set("ratio_vs_baseline", ratio)
@@ -334,6 +436,5 @@ public final class NexmarkBench {
             rows.add(row);
         }
         ResultsSchema.append(s.csv(), rows);
-        System.out.println("results appended to " + s.csv());
     }
 }

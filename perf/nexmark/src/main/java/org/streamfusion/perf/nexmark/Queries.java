@@ -23,6 +23,24 @@ public final class Queries {
     /** The source table's name (upstream's {@code ${NEXMARK_TABLE}}). */
     public static final String SOURCE_TABLE = "nexmark_kafka";
 
+    /** The source table's physical columns, upstream {@code ddl_kafka.sql}'s, as SQL. */
+    static final List<String> PHYSICAL_COLUMNS = List.of(
+            "event_type INT",
+            "person ROW<id BIGINT, name VARCHAR, emailAddress VARCHAR, creditCard VARCHAR, city VARCHAR,"
+                    + " state VARCHAR, `dateTime` TIMESTAMP(3), extra VARCHAR>",
+            "auction ROW<id BIGINT, itemName VARCHAR, description VARCHAR, initialBid BIGINT, reserve BIGINT,"
+                    + " `dateTime` TIMESTAMP(3), expires TIMESTAMP(3), seller BIGINT, category BIGINT,"
+                    + " extra VARCHAR>",
+            "bid ROW<auction BIGINT, bidder BIGINT, price BIGINT, channel VARCHAR, url VARCHAR,"
+                    + " `dateTime` TIMESTAMP(3), extra VARCHAR>");
+
+    /** The computed {@code dateTime} column: the event's time, whichever kind it is. */
+    static final String DATE_TIME = "CASE WHEN event_type = 0 THEN person.`dateTime`"
+            + " WHEN event_type = 1 THEN auction.`dateTime` ELSE bid.`dateTime` END";
+
+    /** Upstream's watermark on {@code dateTime}. */
+    static final String WATERMARK = "`dateTime` - INTERVAL '4' SECOND";
+
     private Queries() {
     }
 
@@ -126,21 +144,9 @@ public final class Queries {
      */
     public static String sourceDdl(String topic, String bootstrap, String groupId) {
         return "CREATE TEMPORARY TABLE " + SOURCE_TABLE + " (\n"
-                + "    event_type int,\n"
-                + "    person ROW<id BIGINT, name VARCHAR, emailAddress VARCHAR, creditCard VARCHAR, city VARCHAR,"
-                + " state VARCHAR, `dateTime` TIMESTAMP(3), extra VARCHAR>,\n"
-                + "    auction ROW<id BIGINT, itemName VARCHAR, description VARCHAR, initialBid BIGINT,"
-                + " reserve BIGINT, `dateTime` TIMESTAMP(3), expires TIMESTAMP(3), seller BIGINT,"
-                + " category BIGINT, extra VARCHAR>,\n"
-                + "    bid ROW<auction BIGINT, bidder BIGINT, price BIGINT, channel VARCHAR, url VARCHAR,"
-                + " `dateTime` TIMESTAMP(3), extra VARCHAR>,\n"
-                + "    `dateTime` AS\n"
-                + "        CASE\n"
-                + "            WHEN event_type = 0 THEN person.`dateTime`\n"
-                + "            WHEN event_type = 1 THEN auction.`dateTime`\n"
-                + "            ELSE bid.`dateTime`\n"
-                + "        END,\n"
-                + "    WATERMARK FOR `dateTime` AS `dateTime` - INTERVAL '4' SECOND\n"
+                + "    " + String.join(",\n    ", PHYSICAL_COLUMNS) + ",\n"
+                + "    `dateTime` AS " + DATE_TIME + ",\n"
+                + "    WATERMARK FOR `dateTime` AS " + WATERMARK + "\n"
                 + ") WITH (\n"
                 + "    'connector' = 'kafka',\n"
                 + "    'topic' = '" + topic + "',\n"
