@@ -310,11 +310,18 @@ pub fn draw(rows: &[ChartRow], title: &str, out: &Path) -> Result<(), Error> {
             .iter()
             .filter(|r| r.distribution == *distribution)
             .collect();
+        // The slots of this row: the modes it has (a Nexmark query has its two sinks), colours
+        // kept from the whole chart.
+        let row_modes: Vec<&str> = modes
+            .iter()
+            .copied()
+            .filter(|m| of_distribution.iter().any(|r| r.mode == *m))
+            .collect();
         draw_throughput(
             &left,
             &format!("{distribution}: {}", labels.rate),
             &of_distribution,
-            &modes,
+            &row_modes,
             &compressions,
             &colors,
         )
@@ -324,7 +331,7 @@ pub fn draw(rows: &[ChartRow], title: &str, out: &Path) -> Result<(), Error> {
             &format!("{distribution}: {}", labels.side),
             &labels,
             &of_distribution,
-            &modes,
+            &row_modes,
             &colors,
         )
         .map_err(|e| fail(e.to_string()))?;

@@ -365,8 +365,12 @@ public final class NexmarkBench {
                     median(runs.stream().mapToDouble(r -> r.cpuNanos() / 1000.0 / events).toArray()),
                     runs.stream().allMatch(r -> r.check().verified()));
         }
+        double cpuRatio = median(stock.stream().mapToDouble(r -> r.cpuNanos()).toArray())
+                / median(ours.stream().mapToDouble(r -> r.cpuNanos()).toArray());
         System.out.printf("ours / stock: ratio of medians %.3f; per round %s; outputs per round: %s%n", ratio,
                 Arrays.toString(Arrays.stream(paired).mapToObj(p -> String.format("%.3f", p)).toArray()), sameBytes);
+        System.out.printf("events per CPU second, ours / stock: %.3f (median CPU per event, stock / ours)%n",
+                cpuRatio);
 
         if (!profiles.isEmpty()) {
             StringBuilder head = new StringBuilder("%n| %s: share of CPU samples (profiled run) |");
