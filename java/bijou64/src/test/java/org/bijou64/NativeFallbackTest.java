@@ -65,7 +65,7 @@ class NativeFallbackTest {
             try (var in = NativeLibrary.class.getResourceAsStream("bijou64.properties")) {
                 jar.load(in);
             }
-            // Maven 0.1.0-SNAPSHOT pairs with Cargo 0.1.0.
+            // Maven 0.2.0 pairs with Cargo 0.2.0 (and a Maven 0.3.0-SNAPSHOT would with Cargo 0.3.0).
             assertEquals(jar.getProperty("version").replace("-SNAPSHOT", ""), NativeLibrary.version().orElseThrow());
             assertEquals(NativeLibrary.version(), Bijou64.nativeVersion());
             assertTrue(Bijou64.nativeLoadError().isEmpty());
