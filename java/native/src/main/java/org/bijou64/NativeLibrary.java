@@ -1,9 +1,7 @@
 package org.bijou64;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -121,10 +119,11 @@ public final class NativeLibrary {
             System.loadLibrary(LIBRARY);
         } catch (UnsatisfiedLinkError e) {
             if (bundled == null) {
+                String covered = BUNDLED_PLATFORMS.isEmpty() ? "no platform" : String.join(", ", BUNDLED_PLATFORMS);
                 UnsatisfiedLinkError elsewhere = new UnsatisfiedLinkError("this jar bundles lib" + LIBRARY
-                        + " for " + (BUNDLED_PLATFORMS.isEmpty() ? "no platform" : String.join(", ", BUNDLED_PLATFORMS))
-                        + ", not for " + platform() + ", and " + e.getMessage() + "; to use it here, build it"
-                        + " from the " + EXPECTED_VERSION + " sources (cargo build --release -p kafka-serde-native)"
+                        + " for " + covered + ", not for " + platform() + ", and " + e.getMessage()
+                        + "; to use it here, build it from the " + EXPECTED_VERSION
+                        + " sources (cargo build --release -p kafka-serde-native)"
                         + " and pass -Dbijou64.native.path=<the built library>");
                 elsewhere.initCause(e);
                 throw elsewhere;
@@ -157,8 +156,8 @@ public final class NativeLibrary {
             if (in == null) {
                 return List.of();
             }
-            BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-            return lines.lines().map(String::trim).filter(line -> !line.isEmpty()).toList();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
+                    .map(String::trim).filter(line -> !line.isEmpty()).toList();
         } catch (IOException e) {
             return List.of(); // unreadable: the warning then says no platform, which is what this jar gives
         }
