@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the project's JNI library with cargo and copies it to OUT_DIR/native/<os>-<arch>/,
-# the resource path the Java loader (org.bijou64.NativeLibrary) looks for in the jar.
+# the resource path the Java loader (org.bijou64.NativeLibrary) looks for in the jar, and names that
+# platform in OUT_DIR/native/platforms.txt.
 # Called by Maven (java/native/pom.xml); honours CARGO_TARGET_DIR and CARGO_PROFILE (release).
 set -euo pipefail
 usage() { echo "usage: $0 OUT_DIR" >&2; exit 2; }
@@ -28,4 +29,6 @@ case "$profile" in dev|test) profile_dir=debug ;; bench) profile_dir=release ;; 
 dir="$target_dir/$profile_dir"
 mkdir -p "$out_dir/native/$os-$arch"
 cp "$dir/$lib" "$out_dir/native/$os-$arch/$lib"
+# What the jar covers, one platform a line: the loader names it when this platform has no library.
+echo "$os-$arch" > "$out_dir/native/platforms.txt"
 echo "bundled $dir/$lib -> $out_dir/native/$os-$arch/$lib" >&2

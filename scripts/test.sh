@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# Runs every test: Rust (codec, properties, vectors, rdkafka against the broker), Java (codec, JNI,
-# serializers, broker transactions, example app, benchmark generators), a Nexmark-on-Flink smoke run and a
-# short producer comparison smoke run. Starts the local Kafka broker if none answers, and stops it again at the end (even on failure)
-# if it started it.
+# Runs every test: the license check, Rust (codec, properties, vectors, rdkafka against the broker), Java
+# (codec, JNI, serializers, broker transactions, example app, benchmark generators), a Nexmark-on-Flink smoke
+# run and a short producer comparison smoke run. Starts the local Kafka broker if none answers, and stops it
+# again at the end (even on failure) if it started it.
 set -euo pipefail
 usage() { echo "usage: $0   (environment: KAFKA_BOOTSTRAP_SERVERS to use your own cluster)" >&2; exit 2; }
 [ $# -eq 0 ] || usage
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 require_toolchain
 cd "$ROOT"
+
+echo "== Licenses: cargo deny, the native library's third-party notice"
+bash scripts/licenses.sh
 
 bootstrap=${KAFKA_BOOTSTRAP_SERVERS:-127.0.0.1:19092}
 BROKER_STARTED_HERE=0

@@ -88,7 +88,7 @@ require_java17 compare-benchmarks
 # --- build the reactor modules this needs, if missing or stale ----------------------------------------------
 target="$root/perf/kafka/target"
 classpath_file="$target/classpath.txt"
-jar="$target/bijou64-perf-kafka-0.1.0-SNAPSHOT.jar"
+jar="$target/bijou64-perf-kafka-0.2.0.jar"
 # Rebuilt when this module, the codec, the serializers or the native library changed since the last build.
 build_module compare-benchmarks "$rebuild" "$root" perf/kafka package "$jar" "$classpath_file" \
   "$root/pom.xml" "$root/java/native" "$root/java/bijou64" "$root/java/bijou64-kafka-serializers" "$root/perf/common" "$root/perf/kafka/pom.xml" \

@@ -57,7 +57,7 @@ require_java17 compare.sh
 # --- build the module and its reactor dependencies, if missing or stale ----------------------------------------
 target="$here/target"
 classpath_file="$target/classpath.txt"
-jar="$target/streamfusion-perf-0.1.0-SNAPSHOT.jar"
+jar="$target/streamfusion-perf-0.2.0.jar"
 # Rebuilt when this module, the modules it builds on or the native library changed since the last build.
 build_module compare.sh "$rebuild" "$root" perf/streamfusion install "$jar" "$classpath_file" \
   "$root/pom.xml" "$root/java/native" "$root/java/streamfusion-kafka" "$root/java/streamfusion-flink" "$root/perf/common" \

@@ -3,6 +3,7 @@ package org.bijou64;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
@@ -10,16 +11,19 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The codec over the loader of {@code org.bijou64:kafka-serde-native}: with the bundled library it reports
- * the library's version; a forced, missing or broken library falls back to Java with one warning, in a
- * child JVM that keeps running and encodes the same bytes. The loader's own rules are tested with it
+ * the library's version; a forced, missing or broken library, or a kafka-serde-native jar without one, falls
+ * back to Java with one warning, in a child JVM that keeps running and encodes the same bytes. The loader's own rules are tested with it
  * ({@code NativeLoaderTest}).
  */
 class NativeFallbackTest {
@@ -31,10 +35,15 @@ class NativeFallbackTest {
     }
 
     private static String child(String... properties) throws IOException, InterruptedException {
+        return childOnClassPath(System.getProperty("java.class.path"), properties);
+    }
+
+    private static String childOnClassPath(String classPath, String... properties)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of(properties));
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), NativeFallbackTest.class.getName()));
+        command.addAll(List.of("-cp", classPath, NativeFallbackTest.class.getName()));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         assertTrue(process.waitFor(60, TimeUnit.SECONDS), "child JVM did not finish");
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -43,19 +52,50 @@ class NativeFallbackTest {
         return output;
     }
 
+    /** Where kafka-serde-native is on this class path: its jar or, in an IDE, its classes folder. */
+    private static Path nativeModuleLocation() throws Exception {
+        return Path.of(NativeLibrary.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    }
+
     /**
-     * Copies the library bundled in kafka-serde-native ({@code native/<os>-<arch>/}, in its jar or, in an IDE,
-     * its classes folder) into {@code dir}, as a {@code java.library.path} for a child JVM.
+     * Copies the library bundled in kafka-serde-native ({@code native/<os>-<arch>/}) into {@code dir}, as a
+     * {@code java.library.path} for a child JVM.
      */
     private static void copyBundledLibrary(Path dir) throws Exception {
-        Path location = Path.of(NativeLibrary.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path location = nativeModuleLocation();
+        String name = System.mapLibraryName(NativeLibrary.LIBRARY);
         try (FileSystem jar = Files.isDirectory(location) ? null : FileSystems.newFileSystem(location)) {
             Path root = jar == null ? location : jar.getPath("/");
             try (Stream<Path> libraries = Files.walk(root.resolve("native"))) {
-                Path library = libraries.filter(Files::isRegularFile).findFirst().orElseThrow();
-                Files.copy(library, dir.resolve(library.getFileName().toString()));
+                Path library = libraries.filter(file -> file.getFileName().toString().equals(name))
+                        .findFirst().orElseThrow();
+                Files.copy(library, dir.resolve(name));
             }
         }
+    }
+
+    /**
+     * The kafka-serde-native jar as a platform it was not built for sees it: everything but {@code native/}
+     * (the libraries and {@code platforms.txt}), written to {@code dir}.
+     */
+    private static Path jarWithoutTheLibrary(Path dir) throws Exception {
+        Path location = nativeModuleLocation();
+        Path stripped = dir.resolve("kafka-serde-native-without-library.jar");
+        try (FileSystem source = Files.isDirectory(location) ? null : FileSystems.newFileSystem(location);
+                FileSystem target = FileSystems.newFileSystem(stripped, Map.of("create", "true"))) {
+            Path root = source == null ? location : source.getPath("/");
+            try (Stream<Path> files = Files.walk(root)) {
+                for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+                    String entry = root.relativize(file).toString().replace(File.separatorChar, '/');
+                    if (!entry.startsWith("native/")) {
+                        Path copy = target.getPath("/" + entry);
+                        Files.createDirectories(copy.getParent());
+                        Files.copy(file, copy);
+                    }
+                }
+            }
+        }
+        return stripped;
     }
 
     @Test
@@ -65,11 +105,26 @@ class NativeFallbackTest {
             try (var in = NativeLibrary.class.getResourceAsStream("bijou64.properties")) {
                 jar.load(in);
             }
-            // Maven 0.1.0-SNAPSHOT pairs with Cargo 0.1.0.
+            // Maven 0.2.0 pairs with Cargo 0.2.0 (and a Maven 0.3.0-SNAPSHOT would with Cargo 0.3.0).
             assertEquals(jar.getProperty("version").replace("-SNAPSHOT", ""), NativeLibrary.version().orElseThrow());
             assertEquals(NativeLibrary.version(), Bijou64.nativeVersion());
             assertTrue(Bijou64.nativeLoadError().isEmpty());
         }
+    }
+
+    @Test
+    void aJarWithoutTheLibraryEncodesInJavaAndSaysWhatItCovers(@TempDir Path dir) throws Exception {
+        Path location = nativeModuleLocation();
+        Path stripped = jarWithoutTheLibrary(dir);
+        String classPath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+                .map(entry -> Path.of(entry).toAbsolutePath().normalize().equals(location.normalize()) ? stripped.toString() : entry)
+                .collect(Collectors.joining(File.pathSeparator));
+        assertTrue(classPath.contains(stripped.toString()), classPath);
+        String output = childOnClassPath(classPath);
+        assertTrue(output.contains("implementation=JAVA"), output);
+        assertTrue(output.contains("this jar bundles libkafka_serde_native for no platform"), output);
+        assertTrue(output.contains("cargo build --release -p kafka-serde-native"), output);
+        assertEquals(1, output.split("native library unavailable", -1).length - 1, output);
     }
 
     @Test

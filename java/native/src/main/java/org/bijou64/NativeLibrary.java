@@ -3,9 +3,11 @@ package org.bijou64;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
@@ -23,6 +25,11 @@ import java.util.Properties;
  * one warning is logged, {@link #loadError()} keeps the reason, and every codec uses pure Java (the
  * StreamFusion native encoder then refuses to open and its Flink-row encoder uses Flink's Java one).
  *
+ * <p>The jar names the platforms it bundles the library for in {@code native/platforms.txt}
+ * ({@link #bundledPlatforms()}; {@code linux-x86_64} for the published jar). On any other platform, unless
+ * {@code java.library.path} has the library, the warning says what the jar covers and how to build the
+ * library there.
+ *
  * <p>This class lives in the jar {@code org.bijou64:kafka-serde-native} with {@link NativeCodec}, whose
  * {@code version()} entry point the version check calls: the library exports it under that class's name.
  * The classes that declare the library's other native methods ({@code org.bijou64.NativeCodec}'s codec
@@ -34,6 +41,7 @@ public final class NativeLibrary {
     static final String LIBRARY = "kafka_serde_native";
     private static final System.Logger LOG = System.getLogger("org.bijou64");
     private static final String EXPECTED_VERSION = jarVersion();
+    private static final List<String> BUNDLED_PLATFORMS = readBundledPlatforms();
     private static final Throwable LOAD_ERROR = load();
 
     private NativeLibrary() {
@@ -52,6 +60,14 @@ public final class NativeLibrary {
     /** @return the version the loaded library reported, if loaded */
     public static Optional<String> version() {
         return isLoaded() ? Optional.of(NativeCodec.version()) : Optional.empty();
+    }
+
+    /**
+     * @return the platforms ({@code <os>-<arch>}, such as {@code linux-x86_64}) this jar bundles the library
+     *     for; empty for a jar built without it ({@code -Dbijou64.skipNative=true})
+     */
+    public static List<String> bundledPlatforms() {
+        return BUNDLED_PLATFORMS;
     }
 
     /** @return true when pure Java is requested by the system property {@code bijou64.useJava} */
@@ -86,7 +102,10 @@ public final class NativeLibrary {
         return error;
     }
 
-    /** The bundled library, else {@code java.library.path}; when both fail, the error says why each did. */
+    /**
+     * The bundled library, else {@code java.library.path}; when both fail, the error says why each did, or,
+     * when the jar has no library for this platform, which platforms it has and how to build one here.
+     */
     private static void loadBundledOrFromLibraryPath() {
         Throwable bundled = null;
         try {
@@ -100,7 +119,14 @@ public final class NativeLibrary {
             System.loadLibrary(LIBRARY);
         } catch (UnsatisfiedLinkError e) {
             if (bundled == null) {
-                throw e;
+                String covered = BUNDLED_PLATFORMS.isEmpty() ? "no platform" : String.join(", ", BUNDLED_PLATFORMS);
+                UnsatisfiedLinkError elsewhere = new UnsatisfiedLinkError("this jar bundles lib" + LIBRARY
+                        + " for " + covered + ", not for " + platform() + ", and " + e.getMessage()
+                        + "; to use it here, build it from the " + EXPECTED_VERSION
+                        + " sources (cargo build --release -p kafka-serde-native)"
+                        + " and pass -Dbijou64.native.path=<the built library>");
+                elsewhere.initCause(e);
+                throw elsewhere;
             }
             UnsatisfiedLinkError both = new UnsatisfiedLinkError(
                     "bundled library failed (" + bundled + "), and " + e.getMessage());
@@ -121,6 +147,19 @@ public final class NativeLibrary {
             Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
             System.load(file.toAbsolutePath().toString());
             return true;
+        }
+    }
+
+    /** {@code native/platforms.txt}: one platform a line, written by the build next to the libraries. */
+    private static List<String> readBundledPlatforms() {
+        try (InputStream in = NativeLibrary.class.getResourceAsStream("/native/platforms.txt")) {
+            if (in == null) {
+                return List.of();
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
+                    .map(String::trim).filter(line -> !line.isEmpty()).toList();
+        } catch (IOException e) {
+            return List.of(); // unreadable: the warning then says no platform, which is what this jar gives
         }
     }
 

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The loader: the bundled library loads and reports this jar's version; a forced, missing or broken
- * library is refused with one warning and a recorded reason, in a child JVM that keeps running. The
- * codec's fallback to Java on top of it is tested in {@code org.bijou64:bijou64} ({@code NativeFallbackTest}).
+ * library, or a jar without one for this platform, is refused with one warning and a recorded reason, in a
+ * child JVM that keeps running. The codec's fallback to Java on top of it, from a jar without the library,
+ * is tested in {@code org.bijou64:bijou64} ({@code NativeFallbackTest}).
  */
 class NativeLoaderTest {
     /** The warning logged, once, when nothing loads (operators grep for it). */
@@ -55,12 +56,21 @@ class NativeLoaderTest {
     /** target/classes/native/<os>-<arch>: holds the library built for this test run. */
     private static Path bundledDir() throws Exception {
         try (var platforms = Files.list(Path.of(NativeLoaderTest.class.getResource("/native").toURI()))) {
-            return platforms.findFirst().orElseThrow();
+            return platforms.filter(Files::isDirectory).findFirst().orElseThrow();
         }
     }
 
     private static int warnings(String output) {
         return output.split("native library unavailable", -1).length - 1;
+    }
+
+    /** The version this jar expects of the library: its Maven version without {@code -SNAPSHOT}. */
+    private static String expectedVersion() throws IOException {
+        Properties jar = new Properties();
+        try (var in = NativeLibrary.class.getResourceAsStream("bijou64.properties")) {
+            jar.load(in);
+        }
+        return jar.getProperty("version").replace("-SNAPSHOT", "");
     }
 
     @Test
@@ -71,13 +81,30 @@ class NativeLoaderTest {
         }
         assertTrue(NativeLibrary.isLoaded(),
                 () -> "native library did not load: " + NativeLibrary.loadError().map(Throwable::toString).orElse("?"));
-        Properties jar = new Properties();
-        try (var in = NativeLibrary.class.getResourceAsStream("bijou64.properties")) {
-            jar.load(in);
-        }
-        // Maven 0.1.0-SNAPSHOT pairs with Cargo 0.1.0.
-        assertEquals(jar.getProperty("version").replace("-SNAPSHOT", ""), NativeLibrary.version().orElseThrow());
+        // Maven 0.2.0 pairs with Cargo 0.2.0 (and a Maven 0.3.0-SNAPSHOT would with Cargo 0.3.0).
+        assertEquals(expectedVersion(), NativeLibrary.version().orElseThrow());
         assertTrue(NativeLibrary.loadError().isEmpty());
+    }
+
+    @Test
+    void theJarNamesThePlatformsItBundles() throws Exception {
+        if (!bundled()) {
+            assertEquals(List.of(), NativeLibrary.bundledPlatforms(), "a jar without the library names no platform");
+            return;
+        }
+        assertEquals(List.of(bundledDir().getFileName().toString()), NativeLibrary.bundledPlatforms());
+    }
+
+    @Test
+    void anotherPlatformIsToldWhatTheJarCoversAndHowToBuildTheLibrary() throws Exception {
+        String output = child("-Dos.arch=riscv64");
+        String covered = bundled() ? String.join(", ", NativeLibrary.bundledPlatforms()) : "no platform";
+        assertTrue(output.contains("loaded=false"), output);
+        assertTrue(output.contains(WARNING + "this jar bundles libkafka_serde_native for " + covered
+                + ", not for linux-riscv64, and no kafka_serde_native in java.library.path"), output);
+        assertTrue(output.contains("build it from the " + expectedVersion()
+                + " sources (cargo build --release -p kafka-serde-native) and pass -Dbijou64.native.path="), output);
+        assertEquals(1, warnings(output), output);
     }
 
     @Test
