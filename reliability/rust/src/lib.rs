@@ -1,8 +1,9 @@
 //! The harness of the cluster failure tests (issue #17, `docs/reliability.md`). Not published.
 //!
 //! * [`Cluster`]: the three-node cluster of `kafka/cluster`, one test at a time: kill a node (SIGKILL), start it
-//!   again, find a partition's leader or a transactional id's coordinator. Nodes a test leaves down are started
-//!   again when its `Cluster` is dropped, so the next test finds three.
+//!   again, pause and resume it (SIGSTOP, SIGCONT), find a partition's leader, a transactional id's coordinator
+//!   or the active controller. Nodes a test leaves paused or down are resumed or started again when its
+//!   `Cluster` is dropped, so the next test finds three.
 //! * [`Writer`]: an exactly-once writer over [`Sink`] whose source is "rows 0, 1, 2, ...", the source position
 //!   the next row id. It recovers and replays after an error that asks for it, and records what the caller of
 //!   the sink saw: how long each checkpoint took, the errors, the rows written again ([`Report`]).
@@ -46,6 +47,8 @@ pub struct Cluster {
     bootstrap: String,
     /// Nodes this test killed and has not started again.
     down: Vec<u32>,
+    /// Nodes this test paused and has not resumed.
+    paused: Vec<u32>,
     _turn: MutexGuard<'static, ()>,
 }
 
@@ -63,6 +66,7 @@ impl Cluster {
         Some(Self {
             bootstrap,
             down: Vec::new(),
+            paused: Vec::new(),
             _turn: turn,
         })
     }
@@ -72,9 +76,21 @@ impl Cluster {
         &self.bootstrap
     }
 
-    /// A node id printed by `kafka/cluster` (`leader`, `coordinator`).
+    /// A node id printed by `kafka/cluster` (`leader`, `coordinator`, `controller`), asked again while the
+    /// lookup fails, for up to [`TIMEOUT`]: with a node silent (paused) the admin client's requests to it time
+    /// out.
     fn node_id(&self, args: &[&str]) -> u32 {
-        let out = kafka_cluster(args);
+        let deadline = Instant::now() + TIMEOUT;
+        let out = loop {
+            match try_kafka_cluster(args) {
+                Ok(out) => break out,
+                Err(error) if Instant::now() < deadline => {
+                    eprintln!("{error}; asking again");
+                    std::thread::sleep(Duration::from_millis(500));
+                }
+                Err(error) => panic!("{error}"),
+            }
+        };
         out.parse()
             .unwrap_or_else(|_| panic!("kafka/cluster {}: not a node id: {out}", args.join(" ")))
     }
@@ -107,6 +123,25 @@ impl Cluster {
         })
     }
 
+    /// SIGSTOPs node `node` (`kafka/cluster pause`, which returns once `/proc` shows it stopped): alive, its
+    /// connections open, but silent, as a node cut off the network.
+    pub fn pause(&mut self, node: u32) -> Instant {
+        kafka_cluster(&["pause", &node.to_string()]);
+        self.paused.push(node);
+        Instant::now()
+    }
+
+    /// SIGCONTs node `node` (`kafka/cluster resume`).
+    pub fn resume(&mut self, node: u32) {
+        kafka_cluster(&["resume", &node.to_string()]);
+        self.paused.retain(|&n| n != node);
+    }
+
+    /// The active controller: the node leading the metadata quorum (`kafka/cluster controller`).
+    pub fn controller(&self) -> u32 {
+        self.node_id(&["controller"])
+    }
+
     /// The node leading `topic`-`partition` (`kafka/cluster leader`).
     pub fn leader(&self, topic: &str, partition: i32) -> u32 {
         self.node_id(&["leader", topic, &partition.to_string()])
@@ -136,6 +171,11 @@ impl Cluster {
 
 impl Drop for Cluster {
     fn drop(&mut self) {
+        for node in std::mem::take(&mut self.paused) {
+            if let Err(error) = try_kafka_cluster(&["resume", &node.to_string()]) {
+                eprintln!("after the test: {error}");
+            }
+        }
         for node in std::mem::take(&mut self.down) {
             // A failed test may leave a node down; the next one needs all three. No panic while panicking.
             if let Err(error) = try_kafka_cluster(&["start-node", &node.to_string()]) {
@@ -235,12 +275,18 @@ pub struct Writer {
 }
 
 impl Writer {
-    /// A sink for `writer` on `bootstrap` (exactly once, a transaction timeout of [`TIMEOUT`], `linger.ms=5`,
-    /// librdkafka's defaults otherwise), resumed from its last committed checkpoint.
-    pub fn open(bootstrap: &str, topic: &str, progress: &str, writer: &str) -> Self {
+    /// A sink for `writer` on `bootstrap` (exactly once, `transaction_timeout`, `linger.ms=5`, librdkafka's
+    /// defaults otherwise), resumed from its last committed checkpoint.
+    pub fn open(
+        bootstrap: &str,
+        topic: &str,
+        progress: &str,
+        writer: &str,
+        transaction_timeout: Duration,
+    ) -> Self {
         let config = SinkConfig::new(bootstrap, topic, progress, writer)
             .with_mode(DeliveryGuarantee::ExactlyOnce)
-            .with_transaction_timeout(TIMEOUT)
+            .with_transaction_timeout(transaction_timeout)
             .with_property("linger.ms", "5");
         let sink = Sink::new(config).unwrap_or_else(|e| panic!("Sink::new on {bootstrap}: {e}"));
         let mut writer = Self {
