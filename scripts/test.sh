@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test: the license check, Rust (codec, properties, vectors, rdkafka against the broker), Java
 # (codec, JNI, serializers, broker transactions, example app, benchmark generators), a Nexmark-on-Flink smoke
-# run and a short producer comparison smoke run. Starts the local Kafka broker if none answers, and stops it
-# again at the end (even on failure) if it started it.
+# run, the cluster failure tests (their own three-node cluster, scripts/cluster-faults.sh) and a short producer
+# comparison smoke run. Starts the local Kafka broker if none answers, and stops it again at the end (even on
+# failure) if it started it.
 set -euo pipefail
 usage() { echo "usage: $0   (environment: KAFKA_BOOTSTRAP_SERVERS to use your own cluster)" >&2; exit 2; }
 [ $# -eq 0 ] || usage
@@ -37,6 +38,9 @@ perf/nexmark/run.sh --query q0,q9,q19 --events 20000 --runs 1 --bootstrap "$boot
 
 echo "== Broker script: a restart one second after SIGKILL starts the first time"
 bash kafka/test-restart-after-kill.sh
+
+echo "== Cluster failure tests: three nodes, leaders and the coordinator SIGKILLed, every record checked read_committed"
+bash scripts/cluster-faults.sh
 
 echo "== Producer comparison smoke run (every message verified)"
 perf/kafka/compare-benchmarks.sh --ci --min-pass-seconds 0 --min-rounds 1 --distribution boundary 2000 1 bijou64-smoke "$bootstrap"

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use rdkafka::config::ClientConfig;
 use rdkafka::consumer::{BaseConsumer, Consumer};
-use rdkafka::error::KafkaError;
+use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 use rdkafka::message::BorrowedMessage;
 use rdkafka::{Message, Offset, TopicPartitionList};
 
@@ -251,6 +251,10 @@ impl TopicReader {
     /// the order they arrive (offset order within a partition). `each` returns `ControlFlow::Break` to end the
     /// read early (then `read` returns `Ok`).
     ///
+    /// A lost connection to a broker (librdkafka's `BrokerTransportFailure`, `AllBrokersDown`: a node of a
+    /// cluster killed or restarting) is not an error of the read: librdkafka reconnects, or fetches from the
+    /// partition's new leader, by itself, and `stop` bounds the wait.
+    ///
     /// # Errors
     /// [`Error::Kafka`] when consuming fails; [`Error::Stalled`] or [`Error::TimedOut`] as `stop` says.
     pub fn read(
@@ -289,6 +293,9 @@ impl TopicReader {
                     last_progress = Instant::now();
                 }
                 Some(Err(KafkaError::PartitionEOF(_))) | None => check_positions = true,
+                Some(Err(KafkaError::MessageConsumption(
+                    RDKafkaErrorCode::BrokerTransportFailure | RDKafkaErrorCode::AllBrokersDown,
+                ))) => check_positions = true,
                 Some(Err(error)) => return Err(Error::kafka(format!("consume {topic}"))(error)),
             }
             if check_positions || seen.is_multiple_of(1024) {

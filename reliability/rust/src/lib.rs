@@ -1,0 +1,463 @@
+//! The harness of the cluster failure tests (issue #17, `docs/reliability.md`). Not published.
+//!
+//! * [`Cluster`]: the three-node cluster of `kafka/cluster`, one test at a time: kill a node (SIGKILL), start it
+//!   again, pause and resume it (SIGSTOP, SIGCONT), find a partition's leader, a transactional id's coordinator
+//!   or the active controller. Nodes a test leaves paused or down are resumed or started again when its
+//!   `Cluster` is dropped, so the next test finds three.
+//! * [`Writer`]: an exactly-once writer over [`Sink`] whose source is "rows 0, 1, 2, ...", the source position
+//!   the next row id. It recovers and replays after an error that asks for it, and records what the caller of
+//!   the sink saw: how long each checkpoint took, the errors, the rows written again ([`Report`]).
+//! * [`verify_exactly_once`]: the check every test ends with: a `read_committed` read holds exactly the expected
+//!   rows, none missing, none twice, nothing else.
+//!
+//! The tests run only when [`CLUSTER_ENV`] names the cluster (`scripts/cluster-faults.sh` starts
+//! `kafka/cluster` and sets it); without it each test prints why it is skipped and passes, so `cargo test`
+//! against the single broker needs no cluster.
+
+use std::collections::{HashMap, HashSet};
+use std::ops::{ControlFlow, Range};
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use arrow_array::{Int64Array, RecordBatch, StringArray};
+use kafka_util::topics::TopicSpec;
+use kafka_util::{Ends, OpenOptions, Stop, TopicReader, Topics};
+use rdkafka::config::ClientConfig;
+use rdkafka::message::Message;
+use streamfusion_json::{EncodedRecords, EncoderOptions, JsonEncoder};
+use streamfusion_sink::{DeliveryGuarantee, Error, Sink, SinkConfig};
+
+/// The environment variable with the cluster's bootstrap servers (`kafka/cluster bootstrap`).
+pub const CLUSTER_ENV: &str = "KAFKA_CLUSTER_BOOTSTRAP_SERVERS";
+/// Bound on every wait of the harness: topic creation, a read to the end, a transaction left open.
+pub const TIMEOUT: Duration = Duration::from_secs(60);
+/// Rows per checkpoint interval of a [`Writer`].
+pub const INTERVAL: i64 = 100;
+/// Partitions of the tests' data topics: one led by each node, as the cluster spreads them.
+pub const PARTITIONS: i32 = 3;
+
+/// Serialises the tests of one process: each kills nodes of the one cluster.
+static TURN: Mutex<()> = Mutex::new(());
+
+/// The cluster, held by one test ([`Cluster::for_test`]).
+pub struct Cluster {
+    bootstrap: String,
+    /// Nodes this test killed and has not started again.
+    down: Vec<u32>,
+    /// Nodes this test paused and has not resumed.
+    paused: Vec<u32>,
+    _turn: MutexGuard<'static, ()>,
+}
+
+impl Cluster {
+    /// The cluster at [`CLUSTER_ENV`] for the test `test`, once no other test of this process holds it; `None`
+    /// (after printing why the test is skipped) when the variable is not set.
+    pub fn for_test(test: &str) -> Option<Self> {
+        let Ok(bootstrap) = std::env::var(CLUSTER_ENV) else {
+            eprintln!(
+                "{test}: skipped: {CLUSTER_ENV} is not set (scripts/cluster-faults.sh starts kafka/cluster and sets it)"
+            );
+            return None;
+        };
+        let turn = TURN.lock().unwrap_or_else(PoisonError::into_inner);
+        Some(Self {
+            bootstrap,
+            down: Vec::new(),
+            paused: Vec::new(),
+            _turn: turn,
+        })
+    }
+
+    /// The bootstrap servers (all three nodes).
+    pub fn bootstrap(&self) -> &str {
+        &self.bootstrap
+    }
+
+    /// A node id printed by `kafka/cluster` (`leader`, `coordinator`, `controller`), asked again while the
+    /// lookup fails, for up to [`TIMEOUT`]: with a node silent (paused) the admin client's requests to it time
+    /// out.
+    fn node_id(&self, args: &[&str]) -> u32 {
+        let deadline = Instant::now() + TIMEOUT;
+        let out = loop {
+            match try_kafka_cluster(args) {
+                Ok(out) => break out,
+                Err(error) if Instant::now() < deadline => {
+                    eprintln!("{error}; asking again");
+                    std::thread::sleep(Duration::from_millis(500));
+                }
+                Err(error) => panic!("{error}"),
+            }
+        };
+        out.parse()
+            .unwrap_or_else(|_| panic!("kafka/cluster {}: not a node id: {out}", args.join(" ")))
+    }
+
+    /// SIGKILLs node `node` (`kafka/cluster kill`, which returns once the process is gone); returns the moment it
+    /// was gone.
+    pub fn kill(&mut self, node: u32) -> Instant {
+        kafka_cluster(&["kill", &node.to_string()]);
+        self.down.push(node);
+        Instant::now()
+    }
+
+    /// Starts node `node` again (`kafka/cluster start-node`, which returns once it answers); returns how long
+    /// that took.
+    pub fn start_node(&mut self, node: u32) -> Duration {
+        let started = Instant::now();
+        kafka_cluster(&["start-node", &node.to_string()]);
+        self.down.retain(|&n| n != node);
+        started.elapsed()
+    }
+
+    /// [`start_node`](Self::start_node) on a thread of its own, while the test goes on; the thread returns how
+    /// long the start took.
+    pub fn start_node_in_background(&mut self, node: u32) -> JoinHandle<Duration> {
+        self.down.retain(|&n| n != node);
+        std::thread::spawn(move || {
+            let started = Instant::now();
+            kafka_cluster(&["start-node", &node.to_string()]);
+            started.elapsed()
+        })
+    }
+
+    /// SIGSTOPs node `node` (`kafka/cluster pause`, which returns once `/proc` shows it stopped): alive, its
+    /// connections open, but silent, as a node cut off the network.
+    pub fn pause(&mut self, node: u32) -> Instant {
+        kafka_cluster(&["pause", &node.to_string()]);
+        self.paused.push(node);
+        Instant::now()
+    }
+
+    /// SIGCONTs node `node` (`kafka/cluster resume`).
+    pub fn resume(&mut self, node: u32) {
+        kafka_cluster(&["resume", &node.to_string()]);
+        self.paused.retain(|&n| n != node);
+    }
+
+    /// The active controller: the node leading the metadata quorum (`kafka/cluster controller`).
+    pub fn controller(&self) -> u32 {
+        self.node_id(&["controller"])
+    }
+
+    /// The node leading `topic`-`partition` (`kafka/cluster leader`).
+    pub fn leader(&self, topic: &str, partition: i32) -> u32 {
+        self.node_id(&["leader", topic, &partition.to_string()])
+    }
+
+    /// The node coordinating the transactions of `transactional_id` (`kafka/cluster coordinator`); the id must
+    /// have been used (`init_transactions`).
+    pub fn coordinator(&self, transactional_id: &str) -> u32 {
+        self.node_id(&["coordinator", transactional_id])
+    }
+
+    /// Creates `topic` with [`PARTITIONS`] partitions of the cluster's default replication (three) and waits
+    /// until each has a leader.
+    pub fn create_topic(&self, topic: &str) {
+        let mut config = ClientConfig::new();
+        config.set("bootstrap.servers", &self.bootstrap);
+        let spec = TopicSpec {
+            replication: -1,
+            ..TopicSpec::new(topic, PARTITIONS)
+        };
+        let created = Topics::new(&config, TIMEOUT)
+            .and_then(|topics| topics.create(&spec))
+            .unwrap_or_else(|e| panic!("create topic {topic} on the cluster: {e}"));
+        assert!(created, "create topic {topic}: it exists already");
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        for node in std::mem::take(&mut self.paused) {
+            if let Err(error) = try_kafka_cluster(&["resume", &node.to_string()]) {
+                eprintln!("after the test: {error}");
+            }
+        }
+        for node in std::mem::take(&mut self.down) {
+            // A failed test may leave a node down; the next one needs all three. No panic while panicking.
+            if let Err(error) = try_kafka_cluster(&["start-node", &node.to_string()]) {
+                eprintln!("after the test: {error}");
+            }
+        }
+    }
+}
+
+/// Runs `kafka/cluster ARGS` (with this process's environment, e.g. `KAFKA_CLUSTER_HOME`) and returns its
+/// standard output, trimmed, or what it printed when it failed.
+fn try_kafka_cluster(args: &[&str]) -> Result<String, String> {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../kafka/cluster");
+    let output = Command::new(&script)
+        .args(args)
+        .output()
+        .map_err(|e| format!("run {}: {e}", script.display()))?;
+    let stdout = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+    if output.status.success() {
+        return Ok(stdout);
+    }
+    Err(format!(
+        "kafka/cluster {} failed ({}): {stdout}\n{}",
+        args.join(" "),
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    ))
+}
+
+/// [`try_kafka_cluster`], panicking when the script fails.
+fn kafka_cluster(args: &[&str]) -> String {
+    try_kafka_cluster(args).unwrap_or_else(|error| panic!("{error}"))
+}
+
+/// A name no other test run uses: `reliability-NAME-PID-NANOS`.
+pub fn unique(name: &str) -> String {
+    kafka_util::unique_name("reliability", name)
+}
+
+/// Rows `first .. first + count` as Flink JSON with key `{"id":n}` and value `{"id":n,"name":"row-n"}`.
+pub fn records(first: i64, count: i64) -> EncodedRecords {
+    let ids: Vec<i64> = (first..first + count).collect();
+    let names: Vec<String> = ids.iter().map(|i| format!("row-{i}")).collect();
+    let batch = RecordBatch::try_from_iter([
+        ("id", Arc::new(Int64Array::from(ids)) as _),
+        ("name", Arc::new(StringArray::from(names)) as _),
+    ])
+    .expect("two columns of one length");
+    let options = EncoderOptions::from_pairs([("key.fields", "id")]).expect("valid options");
+    JsonEncoder::new(options)
+        .and_then(|mut encoder| encoder.encode(&batch))
+        .expect("plain columns encode")
+}
+
+/// The value bytes [`records`] writes for row `id`.
+pub fn value_of(id: i64) -> Vec<u8> {
+    format!("{{\"id\":{id},\"name\":\"row-{id}\"}}").into_bytes()
+}
+
+/// What the caller of a [`Writer`]'s sink saw.
+#[derive(Debug, Default, Clone)]
+pub struct Report {
+    /// How long each `checkpoint` call took (commit included), in call order, failed ones too.
+    pub checkpoints: Vec<Duration>,
+    /// Every error a sink call returned, as displayed.
+    pub errors: Vec<String>,
+    /// Rows written again after a recovery.
+    pub replayed_rows: i64,
+}
+
+impl Report {
+    /// The longest checkpoint call.
+    pub fn longest_checkpoint(&self) -> Duration {
+        self.checkpoints.iter().copied().max().unwrap_or_default()
+    }
+
+    /// The median checkpoint call.
+    pub fn median_checkpoint(&self) -> Duration {
+        let mut sorted = self.checkpoints.clone();
+        sorted.sort();
+        sorted.get(sorted.len() / 2).copied().unwrap_or_default()
+    }
+}
+
+/// An exactly-once writer of rows `0, 1, 2, ...` over a [`Sink`], in intervals of at most [`INTERVAL`] rows,
+/// checkpoint `n` ending the `n + 1`-th interval with the next row id as the source position.
+pub struct Writer {
+    sink: Sink,
+    /// The first row not covered by the last committed checkpoint.
+    committed_rows: i64,
+    /// The id of the next checkpoint.
+    next_checkpoint: u64,
+    /// Rows written since the last committed checkpoint.
+    pending: i64,
+    /// What the caller saw so far.
+    pub report: Report,
+}
+
+impl Writer {
+    /// A sink for `writer` on `bootstrap` (exactly once, `transaction_timeout`, `linger.ms=5`, librdkafka's
+    /// defaults otherwise), resumed from its last committed checkpoint.
+    pub fn open(
+        bootstrap: &str,
+        topic: &str,
+        progress: &str,
+        writer: &str,
+        transaction_timeout: Duration,
+    ) -> Self {
+        let config = SinkConfig::new(bootstrap, topic, progress, writer)
+            .with_mode(DeliveryGuarantee::ExactlyOnce)
+            .with_transaction_timeout(transaction_timeout)
+            .with_property("linger.ms", "5");
+        let sink = Sink::new(config).unwrap_or_else(|e| panic!("Sink::new on {bootstrap}: {e}"));
+        let mut writer = Self {
+            sink,
+            committed_rows: 0,
+            next_checkpoint: 0,
+            pending: 0,
+            report: Report::default(),
+        };
+        writer.recover();
+        writer
+    }
+
+    /// The sink's `transactional.id`.
+    pub fn transactional_id(&self) -> String {
+        self.sink.config().transactional_id()
+    }
+
+    /// The first row not covered by the last committed checkpoint.
+    pub fn committed_rows(&self) -> i64 {
+        self.committed_rows
+    }
+
+    /// Writes the next `count` rows into the open transaction. On an error that asks for a replay it recovers
+    /// (the rows are written again by the next calls) and returns the error.
+    pub fn write(&mut self, count: i64) -> Result<(), Error> {
+        let first = self.committed_rows + self.pending;
+        let result = self.sink.write(&records(first, count));
+        match result {
+            Ok(()) => {
+                self.pending += count;
+                Ok(())
+            }
+            Err(error) => Err(self.failed(error)),
+        }
+    }
+
+    /// [`Sink::flush`]: every row written so far reached the log (acknowledged by `acks=all`), uncommitted.
+    pub fn flush(&mut self) -> Result<(), Error> {
+        match self.sink.flush() {
+            Ok(()) => Ok(()),
+            Err(error) => Err(self.failed(error)),
+        }
+    }
+
+    /// Commits the open interval with the next checkpoint, timing the call. On an error that asks for a replay
+    /// it recovers and returns the error.
+    pub fn checkpoint(&mut self) -> Result<(), Error> {
+        let position = (self.committed_rows + self.pending).to_string();
+        let started = Instant::now();
+        let result = self
+            .sink
+            .checkpoint(self.next_checkpoint, position.as_bytes());
+        self.report.checkpoints.push(started.elapsed());
+        match result {
+            Ok(()) => {
+                self.committed_rows += self.pending;
+                self.pending = 0;
+                self.next_checkpoint += 1;
+                Ok(())
+            }
+            Err(error) => Err(self.failed(error)),
+        }
+    }
+
+    /// Writes and commits intervals until rows `0 .. end` are committed, calling `after_commit` with the
+    /// checkpoint id after each successful commit (where a test injects its fault). Errors that ask for a replay
+    /// are recovered from (at most ten); any other error fails the test.
+    pub fn run_until(&mut self, end: i64, mut after_commit: impl FnMut(u64)) {
+        while self.committed_rows < end {
+            let count = INTERVAL.min(end - self.committed_rows - self.pending);
+            let done = self.write(count).and_then(|()| self.checkpoint());
+            if done.is_ok() {
+                after_commit(self.next_checkpoint - 1);
+            }
+            assert!(
+                self.report.errors.len() <= 10,
+                "too many errors: {:?}",
+                self.report.errors
+            );
+        }
+    }
+
+    /// Records `error`, recovers when it asks for a replay (panics otherwise), and returns it.
+    fn failed(&mut self, error: Error) -> Error {
+        self.report.errors.push(error.to_string());
+        assert!(error.requires_replay(), "an error without replay: {error}");
+        self.recover();
+        error
+    }
+
+    /// [`Sink::recover`]: resumes after the last committed checkpoint; what was written since is replayed.
+    fn recover(&mut self) {
+        let recovered = self
+            .sink
+            .recover()
+            .unwrap_or_else(|e| panic!("recover: {e}"));
+        let (rows, next) = match recovered {
+            None => (0, 0),
+            Some(progress) => (
+                String::from_utf8(progress.source_position)
+                    .ok()
+                    .and_then(|p| p.parse().ok())
+                    .expect("the position is a row id"),
+                progress.checkpoint_id + 1,
+            ),
+        };
+        self.report.replayed_rows += self.committed_rows + self.pending - rows;
+        self.committed_rows = rows;
+        self.next_checkpoint = next;
+        self.pending = 0;
+    }
+}
+
+/// Every record value of `topic` under `isolation` (`read_committed` or `read_uncommitted`), to the high
+/// watermarks captured when the read starts; `read_committed` first waits until no transaction is open below
+/// them.
+pub fn read_values(bootstrap: &str, topic: &str, isolation: &str) -> Vec<Vec<u8>> {
+    let deadline = Instant::now() + TIMEOUT;
+    let mut config = kafka_util::consumer_config(bootstrap, isolation);
+    config
+        .set("group.id", unique("reader"))
+        .set("fetch.wait.max.ms", "50");
+    let options = OpenOptions {
+        ends: Ends::HighWatermark,
+        ..OpenOptions::default()
+    };
+    let reader = TopicReader::open(&config, bootstrap, topic, &options)
+        .unwrap_or_else(|e| panic!("read {topic}: {e}"));
+    reader
+        .wait_until_stable(deadline)
+        .unwrap_or_else(|e| panic!("{topic}: transactions still open: {e}"));
+    let mut values = Vec::new();
+    reader
+        .read(Stop::until(deadline), |message| {
+            values.push(message.payload().map(<[u8]>::to_vec).unwrap_or_default());
+            ControlFlow::Continue(())
+        })
+        .unwrap_or_else(|e| panic!("read {topic}: {e}"));
+    values
+}
+
+/// Reads `topic` with `read_committed` ([`read_values`]) and asserts that it holds exactly rows `expected` of
+/// [`records`]: every row once, none missing, nothing else. Returns how many records it read.
+pub fn verify_exactly_once(bootstrap: &str, topic: &str, expected: Range<i64>) -> usize {
+    let committed = read_values(bootstrap, topic, "read_committed");
+    let mut counts: HashMap<&[u8], usize> = HashMap::new();
+    for value in &committed {
+        *counts.entry(value.as_slice()).or_default() += 1;
+    }
+    let wanted: HashSet<Vec<u8>> = expected.clone().map(value_of).collect();
+    let missing: Vec<i64> = expected
+        .clone()
+        .filter(|&id| !counts.contains_key(value_of(id).as_slice()))
+        .collect();
+    let duplicated: Vec<String> = counts
+        .iter()
+        .filter(|(_, &n)| n > 1)
+        .map(|(v, n)| format!("{} x{n}", String::from_utf8_lossy(v)))
+        .collect();
+    let unexpected = counts.keys().filter(|v| !wanted.contains(**v)).count();
+    assert!(
+        missing.is_empty() && duplicated.is_empty() && unexpected == 0,
+        "{topic}: read_committed read {} records for {} expected: {} missing {:?}, {} duplicated {:?}, {unexpected} unexpected",
+        committed.len(),
+        wanted.len(),
+        missing.len(),
+        &missing[..missing.len().min(10)],
+        duplicated.len(),
+        &duplicated[..duplicated.len().min(10)],
+    );
+    assert_eq!(committed.len(), wanted.len(), "{topic}: record count");
+    committed.len()
+}

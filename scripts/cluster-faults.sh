@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The cluster failure tests (issue #17, docs/reliability.md): starts a fresh local three-node cluster
+# (kafka/cluster, home target/cluster-faults), runs the Rust sink's failover tests (reliability/rust) and the
+# bijou64 serdes' (reliability/java) against it with KAFKA_CLUSTER_BOOTSTRAP_SERVERS set, and stops the cluster at
+# the end, even on failure. The home is deleted after a pass and kept (logs of every node) after a failure.
+# Expects the workspace's test binaries and the Java modules built and installed (scripts/test.sh runs it after
+# cargo test and mvn install); about 3-4 minutes on two cores.
+set -euo pipefail
+[ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+require_toolchain
+cd "$ROOT"
+
+export KAFKA_CLUSTER_HOME="$ROOT/target/cluster-faults"
+passed=0
+finish() {
+  kafka/cluster stop || true
+  if [ "$passed" = 1 ]; then
+    rm -rf "$KAFKA_CLUSTER_HOME"
+  else
+    echo "cluster-faults: FAILED; the nodes' logs are kept in $KAFKA_CLUSTER_HOME/node-*/logs" >&2
+  fi
+}
+trap finish EXIT
+
+kafka/cluster stop >/dev/null 2>&1 || true
+rm -rf "$KAFKA_CLUSTER_HOME"
+started=$SECONDS
+kafka/cluster start
+KAFKA_CLUSTER_BOOTSTRAP_SERVERS=$(kafka/cluster bootstrap)
+export KAFKA_CLUSTER_BOOTSTRAP_SERVERS
+echo "cluster-faults: cluster up after $((SECONDS - started)) s"
+
+# The same flags as scripts/test.sh's cargo test, so the binaries it built are reused.
+cargo test --workspace --all-features --locked --test sink_failover -- --test-threads=1 --nocapture
+echo "cluster-faults: Rust sink tests done after $((SECONDS - started)) s"
+mvn -B -q -pl reliability/java test
+echo "cluster-faults: Java serdes tests done after $((SECONDS - started)) s"
+passed=1
