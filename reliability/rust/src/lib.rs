@@ -15,7 +15,7 @@
 //! against the single broker needs no cluster.
 
 use std::collections::{HashMap, HashSet};
-use std::ops::{ControlFlow, Range};
+use std::ops::Range;
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -24,9 +24,8 @@ use std::time::{Duration, Instant};
 
 use arrow_array::{Int64Array, RecordBatch, StringArray};
 use kafka_util::topics::TopicSpec;
-use kafka_util::{Ends, OpenOptions, Stop, TopicReader, Topics};
+use kafka_util::Topics;
 use rdkafka::config::ClientConfig;
-use rdkafka::message::Message;
 use streamfusion_json::{EncodedRecords, EncoderOptions, JsonEncoder};
 use streamfusion_sink::{DeliveryGuarantee, Error, Sink, SinkConfig};
 
@@ -405,28 +404,11 @@ impl Writer {
 /// watermarks captured when the read starts; `read_committed` first waits until no transaction is open below
 /// them.
 pub fn read_values(bootstrap: &str, topic: &str, isolation: &str) -> Vec<Vec<u8>> {
-    let deadline = Instant::now() + TIMEOUT;
-    let mut config = kafka_util::consumer_config(bootstrap, isolation);
-    config
-        .set("group.id", unique("reader"))
-        .set("fetch.wait.max.ms", "50");
-    let options = OpenOptions {
-        ends: Ends::HighWatermark,
-        ..OpenOptions::default()
-    };
-    let reader = TopicReader::open(&config, bootstrap, topic, &options)
-        .unwrap_or_else(|e| panic!("read {topic}: {e}"));
-    reader
-        .wait_until_stable(deadline)
-        .unwrap_or_else(|e| panic!("{topic}: transactions still open: {e}"));
-    let mut values = Vec::new();
-    reader
-        .read(Stop::until(deadline), |message| {
-            values.push(message.payload().map(<[u8]>::to_vec).unwrap_or_default());
-            ControlFlow::Continue(())
-        })
-        .unwrap_or_else(|e| panic!("read {topic}: {e}"));
-    values
+    kafka_util::read_settled(bootstrap, topic, isolation, Instant::now() + TIMEOUT)
+        .unwrap_or_else(|e| panic!("read {topic}: {e}"))
+        .into_iter()
+        .map(|record| record.value.unwrap_or_default())
+        .collect()
 }
 
 /// Reads `topic` with `read_committed` ([`read_values`]) and asserts that it holds exactly rows `expected` of

@@ -344,3 +344,57 @@ impl TopicReader {
         Ok(())
     }
 }
+
+/// One record as [`read_settled`] returns it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    /// The partition it was read from.
+    pub partition: i32,
+    /// Its offset in that partition.
+    pub offset: i64,
+    /// The key (`None`: no key).
+    pub key: Option<Vec<u8>>,
+    /// The value (`None`: a tombstone).
+    pub value: Option<Vec<u8>>,
+}
+
+/// Every record of `topic` under `isolation` (`read_committed` or `read_uncommitted`) up to the high
+/// watermarks captured when it starts, sorted by partition and offset: the read-back of a test or tool that
+/// verifies what a writer left on the broker. It first waits until the last stable offsets reach those marks
+/// (no transaction open below them: under `read_committed` every record the read could see is decided), then
+/// reads with [`TopicReader`] (transaction markers and aborted records are skipped, a lost broker connection is
+/// retried). The consumer is [`crate::consumer_config`] with a group id of its own and
+/// `fetch.wait.max.ms=50`.
+///
+/// # Errors
+/// Those of [`TopicReader::open`] and [`TopicReader::read`]; [`Error::TimedOut`] when a transaction is still
+/// open or the ends are not reached by `deadline`.
+pub fn read_settled(
+    bootstrap: &str,
+    topic: &str,
+    isolation: &str,
+    deadline: Instant,
+) -> Result<Vec<Record>, Error> {
+    let mut config = crate::consumer_config(bootstrap, isolation);
+    config
+        .set("group.id", crate::unique_name("kafka-util", "settled"))
+        .set("fetch.wait.max.ms", "50");
+    let options = OpenOptions {
+        ends: Ends::HighWatermark,
+        ..OpenOptions::default()
+    };
+    let reader = TopicReader::open(&config, bootstrap, topic, &options)?;
+    reader.wait_until_stable(deadline)?;
+    let mut records = Vec::new();
+    reader.read(Stop::until(deadline), |message| {
+        records.push(Record {
+            partition: message.partition(),
+            offset: message.offset(),
+            key: message.key().map(<[u8]>::to_vec),
+            value: message.payload().map(<[u8]>::to_vec),
+        });
+        ControlFlow::Continue(())
+    })?;
+    records.sort_by_key(|r| (r.partition, r.offset));
+    Ok(records)
+}

@@ -4,7 +4,8 @@
 
 mod common;
 
-use common::{config, create_topic, read_all, records, unique, value_of, Read};
+use common::{config, create_topic, read_all, records, unique, value_of};
+use kafka_util::Record;
 use streamfusion_sink::{partition_for_key, Error, Progress, Sink};
 
 const PARTITIONS: i32 = 3;
@@ -25,7 +26,7 @@ fn expected_by_partition(ids: impl Iterator<Item = i64>) -> Vec<Vec<Vec<u8>>> {
     by
 }
 
-fn values_by_partition(read: &[Read]) -> Vec<Vec<Vec<u8>>> {
+fn values_by_partition(read: &[Record]) -> Vec<Vec<Vec<u8>>> {
     let mut by = vec![Vec::new(); PARTITIONS as usize];
     for r in read {
         let key = r.key.as_deref().expect("every record is keyed");

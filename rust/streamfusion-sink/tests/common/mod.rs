@@ -6,15 +6,13 @@
 pub mod helper;
 
 use std::collections::HashSet;
-use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use arrow_array::{Int64Array, RecordBatch, StringArray};
 use kafka_util::topics::TopicSpec;
-use kafka_util::{Ends, OpenOptions, Stop, TopicReader, Topics};
+use kafka_util::{Record, Topics};
 use rdkafka::config::ClientConfig;
-use rdkafka::message::Message;
 use streamfusion_json::{EncodedRecords, EncoderOptions, JsonEncoder};
 use streamfusion_sink::{DeliveryGuarantee, SinkConfig};
 
@@ -71,54 +69,16 @@ pub fn value_of(id: i64) -> Vec<u8> {
     format!("{{\"id\":{id},\"name\":\"row-{id}\"}}").into_bytes()
 }
 
-/// One record read back.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Read {
-    pub partition: i32,
-    pub offset: i64,
-    pub key: Option<Vec<u8>>,
-    pub value: Option<Vec<u8>>,
-}
-
-/// Every record of `topic` under `isolation` (`read_committed` or `read_uncommitted`), partition by partition
-/// in offset order, up to the high watermarks captured when it starts. `read_committed` first waits until the
-/// last stable offsets reach those marks (no transaction open below them). Transaction markers and offset gaps
-/// are tolerated: a partition is done at end of partition or at its last captured offset.
-pub fn read_all(topic: &str, isolation: &str) -> Vec<Read> {
+/// Every record of `topic` under `isolation` (`read_committed` or `read_uncommitted`), sorted by partition and
+/// offset, up to the high watermarks captured when it starts ([`kafka_util::read_settled`]).
+pub fn read_all(topic: &str, isolation: &str) -> Vec<Record> {
     read_all_at(&bootstrap(), topic, isolation)
 }
 
 /// [`read_all`] on the broker at `bootstrap`.
-pub fn read_all_at(bootstrap: &str, topic: &str, isolation: &str) -> Vec<Read> {
-    let deadline = Instant::now() + TIMEOUT;
-    let mut config = kafka_util::consumer_config(bootstrap, isolation);
-    config
-        .set("group.id", unique("reader"))
-        .set("fetch.wait.max.ms", "50");
-    let options = OpenOptions {
-        ends: Ends::HighWatermark,
-        ..OpenOptions::default()
-    };
-    let reader = TopicReader::open(&config, bootstrap, topic, &options)
-        .unwrap_or_else(|e| panic!("read {topic}: {e}"));
-    // For read_committed: wait until nothing is open below the captured high watermarks.
-    reader
-        .wait_until_stable(deadline)
-        .unwrap_or_else(|e| panic!("{topic}: transactions still open: {e}"));
-    let mut read = Vec::new();
-    reader
-        .read(Stop::until(deadline), |m| {
-            read.push(Read {
-                partition: m.partition(),
-                offset: m.offset(),
-                key: m.key().map(<[u8]>::to_vec),
-                value: m.payload().map(<[u8]>::to_vec),
-            });
-            ControlFlow::Continue(())
-        })
-        .unwrap_or_else(|e| panic!("read {topic}: {e}"));
-    read.sort_by_key(|r| (r.partition, r.offset));
-    read
+pub fn read_all_at(bootstrap: &str, topic: &str, isolation: &str) -> Vec<Record> {
+    kafka_util::read_settled(bootstrap, topic, isolation, Instant::now() + TIMEOUT)
+        .unwrap_or_else(|e| panic!("read {topic}: {e}"))
 }
 
 /// The `verify` check of the fault tests: reads `topic` with `read_committed` to the end offsets captured when
@@ -190,7 +150,7 @@ pub fn verify_exactly_once_at(
     // In write order per partition: ids ascend within each partition.
     for pair in committed.windows(2) {
         if pair[0].partition == pair[1].partition {
-            let id = |r: &Read| {
+            let id = |r: &Record| {
                 let v = String::from_utf8_lossy(r.value.as_deref().unwrap()).into_owned();
                 v.trim_start_matches("{\"id\":")
                     .split(',')
