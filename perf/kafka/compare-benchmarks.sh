@@ -27,13 +27,13 @@ usage: compare-benchmarks.sh [--ci] [--distribution D[,D...]] [--modes M[,M...]]
   --min-rounds    fewest measured rounds whatever ITERATIONS says (default 5; 1 for a quick run)
   --keep-topics   do not delete the per-run topics
   --results-dir   where results-<UTC>.csv and results-<UTC>.png go (default perf/kafka/results)
-  --rebuild       rebuild the Maven modules and the streamfusion binary even if they look up to date
+  --rebuild       rebuild the Maven modules even if they look up to date (cargo checks the streamfusion binary itself)
 
 Each Java mode runs in a JVM of its own (ModeWorker, started by the coordinator CompareBenchmarks), one pass at a time.
 
 example: perf/kafka/compare-benchmarks.sh --ci --distribution sequential,mixed --min-pass-seconds 2 50000 5 bijou64-benchmark-topic 127.0.0.1:19092
 quick:   perf/kafka/compare-benchmarks.sh --ci --min-pass-seconds 0 --min-rounds 1 --distribution boundary 2000 1 bijou64-smoke 127.0.0.1:19092
-environment: COMPARE_JAVA_OPTS (each mode's worker JVM; default "-Xms1g -Xmx2g"), MVN (default mvn), CARGO (default cargo),
+environment: COMPARE_JAVA_OPTS (each mode's worker JVM; default "-Xms1g -Xmx2g"), MVN (default mvn),
              STREAMFUSION_BENCH_BIN (a prebuilt streamfusion-bench binary to use instead of building perf/rust)
 EOF
 }
@@ -77,10 +77,6 @@ if [[ -z "$results_dir" ]]; then
 fi
 
 # --- prerequisites ------------------------------------------------------------------------------------------
-cargo_cmd="${CARGO:-cargo}"
-if ! command -v "$cargo_cmd" >/dev/null 2>&1 && [[ -x "$HOME/.cargo/bin/cargo" ]]; then
-  cargo_cmd="$HOME/.cargo/bin/cargo"
-fi
 # shellcheck source=perf/maven-module.sh
 source "$root/perf/maven-module.sh"
 require_java17 compare-benchmarks
@@ -94,34 +90,11 @@ build_module compare-benchmarks "$rebuild" "$root" perf/kafka package "$jar" "$c
   "$root/pom.xml" "$root/java/native" "$root/java/bijou64" "$root/java/bijou64-kafka-serializers" "$root/perf/common" "$root/perf/kafka/pom.xml" \
   "$root/perf/kafka/src" "$root/rust" "$root/Cargo.toml" "$root/Cargo.lock"
 
-# --- the streamfusion-bench binary: runs the rust-* modes and draws the chart; built if missing or stale --------------
-# (cargo's own check would also do, but costs a few seconds of lock and fingerprinting on every run)
-target_dir="${CARGO_TARGET_DIR:-$root/target}"
-[[ "$target_dir" = /* ]] || target_dir="$root/$target_dir"
-streamfusion="${STREAMFUSION_BENCH_BIN:-$target_dir/release/streamfusion-bench}"
-
-streamfusion_stale() {
-  $rebuild && return 0
-  [[ -x "$streamfusion" ]] || return 0
-  local sources=("$root/rust" "$root/perf/rust" "$root/Cargo.toml" "$root/Cargo.lock") existing=() s
-  for s in "${sources[@]}"; do [[ -e "$s" ]] && existing+=("$s"); done
-  [[ -n "$(find "${existing[@]}" -name target -prune -o -type f -newer "$streamfusion" -print -quit)" ]]
-}
-
-if [[ -n "${STREAMFUSION_BENCH_BIN:-}" ]]; then
-  [[ -x "$streamfusion" ]] || die "STREAMFUSION_BENCH_BIN=$streamfusion is not an executable file"
-elif streamfusion_stale; then
-  command -v "$cargo_cmd" >/dev/null 2>&1 || die "cargo not found: install Rust (https://rustup.rs), or set CARGO"
-  echo "compare-benchmarks: building the streamfusion-bench binary (cargo build --release -p streamfusion-bench)..." >&2
-  build_log="$(mktemp -t compare-benchmarks-cargo.XXXXXX)"
-  if ! (cd "$root" && "$cargo_cmd" build --release -p streamfusion-bench) >"$build_log" 2>&1; then
-    tail -n 40 "$build_log" >&2
-    die "cargo build --release -p streamfusion-bench failed (full log: $build_log)"
-  fi
-  rm -f "$build_log"
-  [[ -x "$streamfusion" ]] || die "the build did not produce $streamfusion"
-  touch "$streamfusion" # the build's timestamp for the staleness check above
-fi
+# --- the streamfusion-bench binary: runs the rust-* modes and draws the chart (scripts/common.sh) -------------------
+# shellcheck source=scripts/common.sh
+source "$root/scripts/common.sh"
+streamfusion_bench_bin
+streamfusion="$STREAMFUSION_BENCH_BIN"
 
 mkdir -p "$results_dir"
 stamp="$(date -u +%Y%m%dT%H%M%S)"
