@@ -10,8 +10,17 @@ usage() { echo "usage: $0   (environment: KAFKA_BOOTSTRAP_SERVERS to use your ow
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 require_toolchain
 cd "$ROOT"
+# Prints a step's heading with the time since the start and the previous step's duration, and the total at exit.
+started=$SECONDS
+step_started=$SECONDS
+step() {
+  local now=$SECONDS
+  printf '== %s   [at %dm%02ds; previous step %ds]\n' "$1" $(((now - started) / 60)) $(((now - started) % 60)) \
+    $((now - step_started))
+  step_started=$now
+}
 
-echo "== Licenses: cargo deny, the native library's third-party notice"
+step "Licenses: cargo deny, the native library's third-party notice"
 bash scripts/licenses.sh
 
 bootstrap=${KAFKA_BOOTSTRAP_SERVERS:-127.0.0.1:19092}
@@ -19,28 +28,30 @@ BROKER_STARTED_HERE=0
 if [ -z "${KAFKA_BOOTSTRAP_SERVERS:-}" ]; then
   start_broker
 fi
-trap '[ "$BROKER_STARTED_HERE" = 1 ] && "$ROOT/kafka/broker" stop' EXIT
+trap 'status=$?; echo "== test.sh: exit $status after $((SECONDS - started)) s (last step $((SECONDS - step_started)) s)"; [ "$BROKER_STARTED_HERE" = 1 ] && "$ROOT/kafka/broker" stop' EXIT
 
-echo "== Rust: fmt, clippy, tests"
+step "Rust: fmt, clippy"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
+step "Rust: tests (codec, properties, vectors, the sink against the broker)"
 KAFKA_BOOTSTRAP_SERVERS=$bootstrap cargo test --workspace --all-features --locked
 
-echo "== Flink parity of streamfusion-json (real Flink goldens)"
+step "Flink parity of streamfusion-json (real Flink goldens)"
 bash scripts/parity.sh
+step "Miri: the unsafe paths of the codec, the JSON writers, the Arrow import and the JNI registry"
 bash scripts/miri.sh
 
-echo "== Java: build (native library through cargo) and tests"
+step "Java: build (native library through cargo) and tests"
 mvn -B install -Dkafka.bootstrap.servers="$bootstrap"
 
-echo "== Nexmark on Flink smoke run: q0, q9, q19 over 20,000 events, stock sink vs ours, outputs checked, profiled"
+step "Nexmark on Flink smoke run: q0, q9, q19 over 20,000 events, stock sink vs ours, outputs checked, profiled"
 perf/nexmark/run.sh --query q0,q9,q19 --events 20000 --runs 1 --bootstrap "$bootstrap"
 
-echo "== Broker script: a restart one second after SIGKILL starts the first time"
+step "Broker script: a restart one second after SIGKILL starts the first time"
 bash kafka/test-restart-after-kill.sh
 
-echo "== Cluster failure tests: three nodes, leaders and the coordinator SIGKILLed, every record checked read_committed"
+step "Cluster failure tests: three nodes, leaders and the coordinator SIGKILLed, every record checked read_committed"
 bash scripts/cluster-faults.sh
 
-echo "== Producer comparison smoke run (every message verified)"
+step "Producer comparison smoke run (every message verified)"
 perf/kafka/compare-benchmarks.sh --ci --min-pass-seconds 0 --min-rounds 1 --distribution boundary 2000 1 bijou64-smoke "$bootstrap"
