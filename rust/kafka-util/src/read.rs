@@ -31,6 +31,8 @@ use crate::{Error, BROKER_WAIT};
 const POLL: Duration = Duration::from_millis(100);
 /// Pause between two checks of the last stable offsets.
 const STABLE_BACKOFF: Duration = Duration::from_millis(20);
+/// Pause before a watermark query is asked again while a partition's leader is unknown.
+const WATERMARK_BACKOFF: Duration = Duration::from_millis(50);
 
 /// Which end offsets [`TopicReader::open`] captures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,6 +115,33 @@ impl Stop {
     }
 }
 
+/// `consumer.fetch_watermarks`, asked again while the partition's leader is not known or moving (a topic created
+/// a moment ago whose metadata has not reached this client, a leader election on a cluster: librdkafka's
+/// `UnknownPartition`, `UnknownTopicOrPartition`, `LeaderNotAvailable`, `NotLeaderForPartition`) until `timeout`
+/// has passed; then, or on any other error, the error.
+fn watermarks(
+    consumer: &BaseConsumer,
+    topic: &str,
+    partition: i32,
+    timeout: Duration,
+) -> Result<(i64, i64), KafkaError> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match consumer.fetch_watermarks(topic, partition, left) {
+            Err(KafkaError::MetadataFetch(
+                RDKafkaErrorCode::UnknownPartition
+                | RDKafkaErrorCode::UnknownTopicOrPartition
+                | RDKafkaErrorCode::LeaderNotAvailable
+                | RDKafkaErrorCode::NotLeaderForPartition,
+            )) if Instant::now() + WATERMARK_BACKOFF < deadline => {
+                std::thread::sleep(WATERMARK_BACKOFF);
+            }
+            answer => return answer,
+        }
+    }
+}
+
 /// A consumer assigned to every non-empty partition of a topic, from the beginning, with the end offsets it
 /// reads to.
 pub struct TopicReader {
@@ -179,13 +208,15 @@ impl TopicReader {
         let mut ranges = Vec::with_capacity(partitions.len());
         let mut assignment = TopicPartitionList::new();
         for partition in partitions {
-            let (low, end) = high_watermarks
-                .as_ref()
-                .unwrap_or(&consumer)
-                .fetch_watermarks(topic, partition, options.watermark_timeout)
-                .map_err(Error::kafka(format!(
-                    "read the offsets of {topic} partition {partition}"
-                )))?;
+            let (low, end) = watermarks(
+                high_watermarks.as_ref().unwrap_or(&consumer),
+                topic,
+                partition,
+                options.watermark_timeout,
+            )
+            .map_err(Error::kafka(format!(
+                "read the offsets of {topic} partition {partition}"
+            )))?;
             ranges.push(PartitionRange {
                 partition,
                 low,
@@ -225,9 +256,7 @@ impl TopicReader {
         for range in self.ranges.iter().filter(|r| r.end > r.low) {
             loop {
                 let left = deadline.saturating_duration_since(Instant::now());
-                let (_, stable) = self
-                    .consumer
-                    .fetch_watermarks(topic, range.partition, left)
+                let (_, stable) = watermarks(&self.consumer, topic, range.partition, left)
                     .map_err(Error::kafka(format!(
                         "read the offsets of {topic} partition {}",
                         range.partition
