@@ -10,67 +10,12 @@
 
 use std::hint::black_box;
 
+mod common;
+
 use bijou64_kafka::{decode_slab_into, encode_slab_into, EncodedSlab, Mapping};
+use common::{bijoux_decode, bijoux_encode, distributions, strict};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use integer_encoding::VarInt;
-
-const N: usize = 50_000;
-const SEED: u64 = 0x05ee_db17_0064;
-
-/// splitmix64: a fixed, dependency-free generator.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
-
-/// The distributions of the producer comparison (`perf/kafka`).
-fn distributions() -> Vec<(&'static str, Vec<i64>)> {
-    let mut rng = SplitMix(SEED);
-    let sequential: Vec<i64> = (1..=N as i64).collect();
-    let uniform: Vec<i64> = (0..N).map(|_| rng.next() as i64).collect();
-    let edges: Vec<i64> = [
-        0_i64, 247, 248, 503, 504, 66_039, 66_040, 16_843_255, 16_843_256,
-    ]
-    .into_iter()
-    .chain([
-        4_311_810_551,
-        4_311_810_552,
-        1_103_823_438_327,
-        1_103_823_438_328,
-    ])
-    .chain([
-        282_578_800_148_983,
-        282_578_800_148_984,
-        72_340_172_838_076_919,
-        72_340_172_838_076_920,
-    ])
-    .chain([i64::MAX, -1, i64::MIN])
-    .collect();
-    let boundary: Vec<i64> = edges.iter().copied().cycle().take(N).collect();
-    let mixed: Vec<i64> = (0..N)
-        .map(|_| {
-            let r = rng.next();
-            match r % 10 {
-                0..=4 => ((r >> 8) % 1_000) as i64,
-                5..=7 => ((r >> 8) % 10_000_000) as i64,
-                _ => 1_700_000_000_000 + ((r >> 8) % 100_000_000_000) as i64,
-            }
-        })
-        .collect();
-    vec![
-        ("sequential", sequential),
-        ("uniform", uniform),
-        ("boundary", boundary),
-        ("mixed", mixed),
-    ]
-}
 
 fn encode(c: &mut Criterion) {
     for (name, values) in distributions() {
@@ -87,15 +32,7 @@ fn encode(c: &mut Criterion) {
             b.iter(|| encode_slab_into(black_box(&values), Mapping::Zigzag, &mut slab).unwrap())
         });
         group.bench_function(BenchmarkId::new("bijoux-scalar", name), |b| {
-            b.iter(|| {
-                bytes.clear();
-                offsets.clear();
-                offsets.push(0);
-                for &v in black_box(&values) {
-                    bijoux::u64::encode(v as u64, &mut bytes);
-                    offsets.push(bytes.len() as u32);
-                }
-            })
+            b.iter(|| bijoux_encode(black_box(&values), &mut bytes, &mut offsets))
         });
         group.bench_function(BenchmarkId::new("leb128", name), |b| {
             b.iter(|| {
@@ -135,14 +72,6 @@ fn encode(c: &mut Criterion) {
     }
 }
 
-/// Checks `consumed == record length`, as a strict Kafka deserializer must.
-fn strict<T>(record: &[u8], decoded: Option<(T, usize)>) -> T {
-    match decoded {
-        Some((v, n)) if n == record.len() => v,
-        _ => panic!("invalid record {record:02x?}"),
-    }
-}
-
 fn decode(c: &mut Criterion) {
     for (name, values) in distributions() {
         let mut group = c.benchmark_group(format!("decode/{name}"));
@@ -168,11 +97,7 @@ fn decode(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new("bijoux-scalar", name), |b| {
             b.iter(|| {
                 out.clear();
-                let bytes = black_box(bijou.bytes());
-                for w in bijou.offsets().windows(2) {
-                    let record = &bytes[w[0] as usize..w[1] as usize];
-                    out.push(strict(record, bijoux::u64::decode(record).ok()) as i64);
-                }
+                bijoux_decode(black_box(bijou.bytes()), bijou.offsets(), &mut out);
             })
         });
         group.bench_function(BenchmarkId::new("leb128", name), |b| {

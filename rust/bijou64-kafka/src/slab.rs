@@ -144,30 +144,5 @@ pub fn decode_slab_into<T: BijouValue>(
     mapping: Mapping,
     out: &mut Vec<T>,
 ) -> Result<(), Error> {
-    check_offsets(bytes.len(), offsets)?;
     crate::fast::decode(bytes, offsets, mapping, out)
-}
-
-fn check_offsets(slab_len: usize, offsets: &[u32]) -> Result<(), Error> {
-    let invalid = |reason: String| Err(Error::InvalidOffsets { reason });
-    let (Some(&first), Some(&last)) = (offsets.first(), offsets.last()) else {
-        return invalid("no offsets: n records need n + 1 offsets".into());
-    };
-    if first != 0 {
-        return invalid(format!("offsets[0] is {first}, expected 0"));
-    }
-    if last as usize != slab_len {
-        return invalid(format!(
-            "last offset is {last}, expected the slab length {slab_len}"
-        ));
-    }
-    if let Some(i) = offsets.windows(2).position(|w| w[1] < w[0]) {
-        return invalid(format!(
-            "offsets[{}] = {} is less than offsets[{i}] = {}",
-            i + 1,
-            offsets[i + 1],
-            offsets[i]
-        ));
-    }
-    Ok(())
 }

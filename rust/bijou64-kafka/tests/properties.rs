@@ -1,7 +1,9 @@
 //! Properties: round trips, agreement with upstream `bijoux`, and canonicity checked
 //! exhaustively over every 1-, 2- and 3-byte input.
 
-use bijou64_kafka::{decode, decode_slab, encode_slab, encoded_len, to_bytes, BijouValue, Mapping};
+use bijou64_kafka::{
+    decode, decode_slab, encode_slab, encoded_len, to_bytes, BijouValue, Error, ErrorKind, Mapping,
+};
 use proptest::prelude::*;
 
 /// The bytes upstream `bijoux` writes.
@@ -85,6 +87,36 @@ proptest! {
         prop_assert_eq!(bulk32, scalar32);
     }
 
+    /// Offsets in any order (first 0, last the slab length, as the cheap checks want):
+    /// the bulk decoder reports what the contract says, offsets first.
+    #[test]
+    fn bulk_decode_with_offsets_in_any_order_matches_the_contract(
+        values in prop::collection::vec(any_tiered_i64(), 0..60),
+        swaps in prop::collection::vec((0_usize..61, 0_usize..61), 0..3),
+        nudges in prop::collection::vec((0_usize..61, -10_i64..10), 0..3),
+        zigzag: bool,
+    ) {
+        let m = if zigzag { Mapping::Zigzag } else { Mapping::Unsigned };
+        let slab = encode_slab(&values, m).unwrap();
+        let mut offsets = slab.offsets().to_vec();
+        let inner = offsets.len() - 1; // offsets[1..inner] may move
+        for (a, b) in swaps {
+            if inner > 1 {
+                offsets.swap(1 + a % (inner - 1), 1 + b % (inner - 1));
+            }
+        }
+        for (i, delta) in nudges {
+            if inner > 1 {
+                let o = &mut offsets[1 + i % (inner - 1)];
+                *o = (i64::from(*o) + delta).clamp(0, i64::from(u32::MAX)) as u32;
+            }
+        }
+        prop_assert_eq!(
+            summary(decode_slab::<i64>(slab.bytes(), &offsets, m)),
+            contract::<i64>(slab.bytes(), &offsets, m)
+        );
+    }
+
     #[test]
     fn slabs_round_trip(values in prop::collection::vec(any_tiered_i64(), 0..200), zigzag: bool) {
         let m = if zigzag { Mapping::Zigzag } else { Mapping::Unsigned };
@@ -145,4 +177,169 @@ fn every_short_input_is_rejected_or_canonical_i64() {
 #[test]
 fn every_short_input_is_rejected_or_canonical_i32() {
     exhaustive_canonicity::<i32>();
+}
+
+/// A decode result without the payload of its error: values, or (record index, kind,
+/// message).
+type Summary<T> = Result<Vec<T>, (Option<usize>, ErrorKind, String)>;
+
+fn summary<T>(result: Result<Vec<T>, Error>) -> Summary<T> {
+    result.map_err(|e| (e.record_index(), e.kind(), e.to_string()))
+}
+
+/// What `decode_slab` must return, from the documented contract and the scalar
+/// decoder: any invalid offset first (an offsets error), else the first record that
+/// `decode` rejects, else every value.
+fn contract<T: BijouValue + std::fmt::Debug>(
+    bytes: &[u8],
+    offsets: &[u32],
+    m: Mapping,
+) -> Summary<T> {
+    let ordered = offsets.first() == Some(&0)
+        && offsets.last().map(|&l| l as usize) == Some(bytes.len())
+        && offsets.windows(2).all(|w| w[0] <= w[1]);
+    if !ordered {
+        let error = decode_slab::<T>(bytes, offsets, m).expect_err("invalid offsets");
+        assert_eq!(
+            error.kind(),
+            ErrorKind::InvalidOffsets,
+            "{offsets:?}: {error}"
+        );
+        return summary(Err(error));
+    }
+    offsets
+        .windows(2)
+        .enumerate()
+        .map(|(i, w)| {
+            decode::<T>(&bytes[w[0] as usize..w[1] as usize], m).map_err(|e| {
+                let message = format!("record {i}: {e}");
+                (Some(i), e.kind(), message)
+            })
+        })
+        .collect()
+}
+
+/// The first and the last unsigned value of every tier of a format whose one-byte form
+/// ends below `threshold` and whose longest payload is `max_tier` bytes.
+fn tier_edges(threshold: u64, max_tier: u32) -> Vec<u64> {
+    let mut firsts = vec![0, threshold];
+    for t in 1..max_tier {
+        firsts.push(firsts[t as usize] + 256_u64.pow(t));
+    }
+    let max = if max_tier == 8 {
+        u64::MAX
+    } else {
+        u64::from(u32::MAX)
+    };
+    (0..firsts.len())
+        .flat_map(|t| [firsts[t], firsts.get(t + 1).map_or(max, |next| next - 1)])
+        .collect()
+}
+
+/// `n` values whose unsigned forms under `m` take every tier's edges in turn from
+/// `phase` on, so that records of every length start at every position of a step of
+/// the bulk decoder.
+fn every_tier_in_turn(n: usize, phase: usize, m: Mapping) -> (Vec<i64>, Vec<i32>) {
+    let (long_edges, int_edges) = (tier_edges(248, 8), tier_edges(252, 4));
+    let long = |u: u64| match m {
+        Mapping::Unsigned => u as i64,
+        Mapping::Zigzag => bijoux::i64::unzigzag(u),
+    };
+    let int = |u: u64| match m {
+        Mapping::Unsigned => u as u32 as i32,
+        Mapping::Zigzag => bijoux::i32::unzigzag(u as u32),
+    };
+    (
+        (0..n)
+            .map(|i| long(long_edges[(i + phase) % long_edges.len()]))
+            .collect(),
+        (0..n)
+            .map(|i| int(int_edges[(i + phase) % int_edges.len()]))
+            .collect(),
+    )
+}
+
+/// Every slab length from 0 to 40 values (past a few decode steps, the first 8 bytes
+/// and the last records, which take the scalar loops), every tier at every position:
+/// encode matches `bijoux` byte for byte, decode gives the values back.
+#[test]
+fn every_slab_length_near_the_step_and_window_edges_round_trips() {
+    for m in MAPPINGS {
+        for n in 0..=40 {
+            for phase in 0..18 {
+                let (values, ints) = every_tier_in_turn(n, phase, m);
+                let slab = encode_slab(&values, m).unwrap();
+                let concatenated: Vec<u8> = values.iter().flat_map(|&v| to_bytes(v, m)).collect();
+                assert_eq!(
+                    slab.bytes(),
+                    &concatenated[..],
+                    "{n} values, phase {phase}, {m}"
+                );
+                assert_eq!(
+                    decode_slab::<i64>(slab.bytes(), slab.offsets(), m).unwrap(),
+                    values
+                );
+                let slab = encode_slab(&ints, m).unwrap();
+                let concatenated: Vec<u8> = ints.iter().flat_map(|&v| to_bytes(v, m)).collect();
+                assert_eq!(
+                    slab.bytes(),
+                    &concatenated[..],
+                    "{n} ints, phase {phase}, {m}"
+                );
+                assert_eq!(
+                    decode_slab::<i32>(slab.bytes(), slab.offsets(), m).unwrap(),
+                    ints
+                );
+            }
+        }
+    }
+}
+
+/// Every single-byte corruption and every offset moved by one, in slabs of 0 to 24
+/// records of every tier: the bulk decoder reports exactly what the contract says.
+#[test]
+fn every_corruption_of_small_slabs_is_reported_as_the_contract_says() {
+    for m in MAPPINGS {
+        for n in 0..=24 {
+            let (values, _) = every_tier_in_turn(n, n, m);
+            let slab = encode_slab(&values, m).unwrap();
+            for at in 0..slab.bytes().len() {
+                for byte in [
+                    0x00,
+                    0x7f,
+                    0xf7,
+                    0xf8,
+                    0xfb,
+                    0xfc,
+                    0xfe,
+                    0xff,
+                    slab.bytes()[at] ^ 1,
+                ] {
+                    let mut bytes = slab.bytes().to_vec();
+                    bytes[at] = byte;
+                    assert_eq!(
+                        summary(decode_slab::<i64>(&bytes, slab.offsets(), m)),
+                        contract::<i64>(&bytes, slab.offsets(), m),
+                        "{n} values, byte {at} = {byte:02x}, {m}"
+                    );
+                    assert_eq!(
+                        summary(decode_slab::<i32>(&bytes, slab.offsets(), m)),
+                        contract::<i32>(&bytes, slab.offsets(), m),
+                        "{n} values as bijou32, byte {at} = {byte:02x}, {m}"
+                    );
+                }
+            }
+            for at in 0..slab.offsets().len() {
+                for delta in [-1_i64, 1] {
+                    let mut offsets = slab.offsets().to_vec();
+                    offsets[at] = (i64::from(offsets[at]) + delta).max(0) as u32;
+                    assert_eq!(
+                        summary(decode_slab::<i64>(slab.bytes(), &offsets, m)),
+                        contract::<i64>(slab.bytes(), &offsets, m),
+                        "{n} values, offsets[{at}] {delta:+}, {m}"
+                    );
+                }
+            }
+        }
+    }
 }
