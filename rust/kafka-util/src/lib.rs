@@ -1,5 +1,6 @@
 //! The rdkafka plumbing shared by the workspace: its products (`streamfusion-sink`, the `streamfusion`
-//! command), its benchmarks and its broker tests. Not published; nothing here is specific to bijou64 or JSON.
+//! command), its benchmarks and its broker tests. Published with `streamfusion-sink`, which builds on it;
+//! nothing here is specific to bijou64 or JSON.
 //!
 //! # The model
 //!
