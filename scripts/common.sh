@@ -1,7 +1,10 @@
 # Shared by the scripts in this folder: locate the repository and check the toolchain.
-# Source it; it sets ROOT and puts ~/.cargo/bin on PATH.
+# Source it; it sets ROOT and RELEASE_REPO_DIR and puts ~/.cargo/bin on PATH.
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 export PATH="$HOME/.cargo/bin:$PATH"
+# The file:// Maven repository that scripts/release.sh deploys to by default and scripts/examples-from-release.sh
+# builds the examples from.
+RELEASE_REPO_DIR=$ROOT/target/maven-repo
 
 require() { # require COMMAND HINT
   command -v "$1" >/dev/null 2>&1 || { echo "error: '$1' not found: $2" >&2; exit 1; }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: the license check, Rust (codec, properties, vectors, rdkafka against the broker), Java
-# (codec, JNI, serializers, broker transactions, example app, benchmark generators), a Nexmark-on-Flink smoke
+# (codec, JNI, serializers, broker transactions, example app, benchmark generators), the release deployed to a
+# file:// repository with the examples built from it outside the repository and run, a Nexmark-on-Flink smoke
 # run, the cluster failure tests (their own three-node cluster, scripts/cluster-faults.sh) and a short producer
 # comparison smoke run. Starts the local Kafka broker if none answers, and stops it again at the end (even on
 # failure) if it started it.
@@ -43,6 +44,10 @@ bash scripts/miri.sh
 
 step "Java: build (native library through cargo) and tests"
 mvn -B install -Dkafka.bootstrap.servers="$bootstrap"
+
+step "Release: the public artifacts deployed to a file:// repository; the examples built from it outside the repository and run"
+bash scripts/release.sh --maven-only
+KAFKA_BOOTSTRAP_SERVERS=$bootstrap bash scripts/examples-from-release.sh
 
 step "Nexmark on Flink smoke run: q0, q9, q19 over 20,000 events, stock sink vs ours, outputs checked, profiled"
 perf/nexmark/run.sh --query q0,q9,q19 --events 20000 --runs 1 --bootstrap "$bootstrap"
