@@ -13,7 +13,7 @@
 set -euo pipefail
 shopt -s nullglob
 usage() {
-  echo "usage: $0 [--maven-only]   (environment: RELEASE_REPOSITORY=ID::URL, default local::file://target/maven-repo; MVN_ARGS: more Maven options, e.g. -o)" >&2
+  echo "usage: $0 [--maven-only]   (environment: RELEASE_REPOSITORY=ID::URL, default local::file://target/maven-repo; MVN_ARGS: more Maven options)" >&2
   exit 2
 }
 maven_only=0
