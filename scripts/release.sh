@@ -24,6 +24,7 @@ case $# in
 esac
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 require_toolchain
+require unzip "apt-get install unzip (it lists what kafka-serde-native's jar bundles)"
 cd "$ROOT"
 
 modules=()
