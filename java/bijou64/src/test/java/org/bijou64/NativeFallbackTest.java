@@ -3,19 +3,13 @@ package org.bijou64;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The codec over the loader of {@code org.bijou64:kafka-serde-native}: with the bundled library it reports
  * the library's version; a forced, missing or broken library, or a kafka-serde-native jar without one, falls
- * back to Java with one warning, in a child JVM that keeps running and encodes the same bytes. The loader's own rules are tested with it
+ * back to Java with one warning, in a child JVM that keeps running and encodes the same bytes (the stripped jar
+ * and the child come from {@link WithoutTheLibrary}). The loader's own rules are tested with it
  * ({@code NativeLoaderTest}).
  */
 class NativeFallbackTest {
@@ -40,21 +35,9 @@ class NativeFallbackTest {
 
     private static String childOnClassPath(String classPath, String... properties)
             throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(List.of(properties));
-        command.addAll(List.of("-cp", classPath, NativeFallbackTest.class.getName()));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "child JVM did not finish");
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, process.exitValue(), output);
+        String output = WithoutTheLibrary.run(classPath, List.of(properties), NativeFallbackTest.class);
         assertTrue(output.contains("encoded=f834"), output);
         return output;
-    }
-
-    /** Where kafka-serde-native is on this class path: its jar or, in an IDE, its classes folder. */
-    private static Path nativeModuleLocation() throws Exception {
-        return Path.of(NativeLibrary.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     }
 
     /**
@@ -62,7 +45,7 @@ class NativeFallbackTest {
      * {@code java.library.path} for a child JVM.
      */
     private static void copyBundledLibrary(Path dir) throws Exception {
-        Path location = nativeModuleLocation();
+        Path location = WithoutTheLibrary.nativeModuleLocation();
         String name = System.mapLibraryName(NativeLibrary.LIBRARY);
         try (FileSystem jar = Files.isDirectory(location) ? null : FileSystems.newFileSystem(location)) {
             Path root = jar == null ? location : jar.getPath("/");
@@ -72,30 +55,6 @@ class NativeFallbackTest {
                 Files.copy(library, dir.resolve(name));
             }
         }
-    }
-
-    /**
-     * The kafka-serde-native jar as a platform it was not built for sees it: everything but {@code native/}
-     * (the libraries and {@code platforms.txt}), written to {@code dir}.
-     */
-    private static Path jarWithoutTheLibrary(Path dir) throws Exception {
-        Path location = nativeModuleLocation();
-        Path stripped = dir.resolve("kafka-serde-native-without-library.jar");
-        try (FileSystem source = Files.isDirectory(location) ? null : FileSystems.newFileSystem(location);
-                FileSystem target = FileSystems.newFileSystem(stripped, Map.of("create", "true"))) {
-            Path root = source == null ? location : source.getPath("/");
-            try (Stream<Path> files = Files.walk(root)) {
-                for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-                    String entry = root.relativize(file).toString().replace(File.separatorChar, '/');
-                    if (!entry.startsWith("native/")) {
-                        Path copy = target.getPath("/" + entry);
-                        Files.createDirectories(copy.getParent());
-                        Files.copy(file, copy);
-                    }
-                }
-            }
-        }
-        return stripped;
     }
 
     @Test
@@ -114,17 +73,9 @@ class NativeFallbackTest {
 
     @Test
     void aJarWithoutTheLibraryEncodesInJavaAndSaysWhatItCovers(@TempDir Path dir) throws Exception {
-        Path location = nativeModuleLocation();
-        Path stripped = jarWithoutTheLibrary(dir);
-        String classPath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                .map(entry -> Path.of(entry).toAbsolutePath().normalize().equals(location.normalize()) ? stripped.toString() : entry)
-                .collect(Collectors.joining(File.pathSeparator));
-        assertTrue(classPath.contains(stripped.toString()), classPath);
-        String output = childOnClassPath(classPath);
+        String output = childOnClassPath(WithoutTheLibrary.classPath(dir));
         assertTrue(output.contains("implementation=JAVA"), output);
-        assertTrue(output.contains("this jar bundles libkafka_serde_native for no platform"), output);
-        assertTrue(output.contains("cargo build --release -p kafka-serde-native"), output);
-        assertEquals(1, output.split("native library unavailable", -1).length - 1, output);
+        WithoutTheLibrary.assertOneWarningNamingCoverage(output);
     }
 
     @Test
