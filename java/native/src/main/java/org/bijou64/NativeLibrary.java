@@ -97,8 +97,8 @@ public final class NativeLibrary {
         } catch (LinkageError | RuntimeException e) {
             error = e;
         }
-        LOG.log(Level.WARNING, "bijou64: native library unavailable, using the pure-Java codec ("
-                + error.getMessage() + ")");
+        LOG.log(Level.WARNING, "bijou64: native library unavailable, using the pure-Java paths (bijou64's Java"
+                + " codec; StreamFusion: Flink's JSON serializer) (" + error.getMessage() + ")");
         return error;
     }
 

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class NativeLoaderTest {
     /** The warning logged, once, when nothing loads (operators grep for it). */
-    private static final String WARNING = "bijou64: native library unavailable, using the pure-Java codec (";
+    private static final String WARNING = "bijou64: native library unavailable, using the pure-Java paths"
+            + " (bijou64's Java codec; StreamFusion: Flink's JSON serializer) (";
 
     /** Run in a child JVM: prints whether the library loaded, why not, and 300 encoded natively, then exits 0. */
     public static void main(String[] args) {
