@@ -144,7 +144,7 @@ pub(super) unsafe fn import_column(field: &Field, words: &[i64], rows: usize) ->
             if first.len() < need {
                 return Err(too_small(field, "data", first.len(), need));
             }
-            vec![first]
+            vec![first.slice_with_length(0, need)]
         }
         FlatLayout::Bits => {
             if first.len() < bitmap {
@@ -162,7 +162,10 @@ pub(super) unsafe fn import_column(field: &Field, words: &[i64], rows: usize) ->
             if first.len() < need {
                 return Err(too_small(field, "offsets", first.len(), need));
             }
-            vec![first, second]
+            // Exactly the offsets checked below: a capacity that is not a multiple of the offset width (a
+            // corrupt vector) would make Arrow's typed view of the whole buffer panic (found by the
+            // `ffi_flat` fuzz target).
+            vec![first.slice_with_length(0, need), second]
         }
     };
     let nulls = NullBuffer::new(BooleanBuffer::new(validity, 0, len));

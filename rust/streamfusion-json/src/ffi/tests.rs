@@ -295,6 +295,36 @@ fn a_misaligned_buffer_is_copied_not_misread() {
 }
 
 #[test]
+fn buffers_longer_than_their_values_by_a_part_of_a_value_are_read_as_their_values() {
+    // Capacities one byte past what the values need (not a multiple of the offset or value width), as a
+    // corrupt or padded vector may declare: the values are read, nothing past them (a panic before the fix,
+    // found by the `ffi_flat` fuzz target).
+    let batch = flat_batch();
+    let mut encoder = encoder(&[]);
+    let expected = encode(&mut encoder, &batch).expect("through the C Data Interface");
+    let mut padded: Vec<Vec<u8>> = Vec::new();
+    let mut bitmaps = Vec::new();
+    let mut words = flat_words(&batch, &mut bitmaps);
+    for column in 0..batch.num_columns() {
+        let at = column * FLAT_WORDS + 3;
+        if words[at] != 0 {
+            let len = usize::try_from(words[at + 1]).expect("capacity");
+            // SAFETY: the words describe `batch`'s buffers, alive meanwhile, each `len` bytes long.
+            let bytes = unsafe { std::slice::from_raw_parts(words[at] as usize as *const u8, len) };
+            let mut copy = bytes.to_vec();
+            copy.push(0x5a);
+            words[at] = copy.as_ptr() as usize as i64;
+            words[at + 1] = copy.len() as i64;
+            padded.push(copy);
+        }
+    }
+    assert_eq!(
+        encode_flat(&mut encoder, &batch, words, false).expect("flat"),
+        expected
+    );
+}
+
+#[test]
 fn flat_buffers_that_do_not_fit_their_values_are_rejected() {
     let batch = flat_batch();
     let mut encoder = encoder(&[]);
