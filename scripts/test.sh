@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Runs every test: the license check, Rust (codec, properties, vectors, rdkafka against the broker), Java
-# (codec, JNI, serializers, broker transactions, example app, benchmark generators), a Nexmark-on-Flink smoke
-# run, the cluster failure tests (their own three-node cluster, scripts/cluster-faults.sh) and a short producer
-# comparison smoke run. Starts the local Kafka broker if none answers, and stops it again at the end (even on
-# failure) if it started it.
+# Runs every test: the license check, Rust (codec, properties, vectors, rdkafka against the broker), a bounded
+# pass of every fuzz target (scripts/fuzz.sh --ci), Java (codec, JNI, serializers, broker transactions, example
+# app, benchmark generators), a Nexmark-on-Flink smoke run, the cluster failure tests (their own three-node
+# cluster, scripts/cluster-faults.sh) and a short producer comparison smoke run. Starts the local Kafka broker
+# if none answers, and stops it again at the end (even on failure) if it started it.
 set -euo pipefail
 usage() { echo "usage: $0   (environment: KAFKA_BOOTSTRAP_SERVERS to use your own cluster)" >&2; exit 2; }
 [ $# -eq 0 ] || usage
@@ -23,12 +23,16 @@ trap '[ "$BROKER_STARTED_HERE" = 1 ] && "$ROOT/kafka/broker" stop' EXIT
 
 echo "== Rust: fmt, clippy, tests"
 cargo fmt --all -- --check
+cargo fmt --manifest-path fuzz/Cargo.toml -- --check
 cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
 KAFKA_BOOTSTRAP_SERVERS=$bootstrap cargo test --workspace --all-features --locked
 
 echo "== Flink parity of streamfusion-json (real Flink goldens)"
 bash scripts/parity.sh
 bash scripts/miri.sh
+
+echo "== Fuzzing: every cargo-fuzz target for 25 s (fuzz/, AddressSanitizer); a crash fails the run"
+bash scripts/fuzz.sh --ci
 
 echo "== Java: build (native library through cargo) and tests"
 mvn -B install -Dkafka.bootstrap.servers="$bootstrap"
