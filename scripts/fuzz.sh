@@ -47,12 +47,10 @@ for target in "${targets[@]}"; do
   mkdir -p "fuzz/corpus/$target"
   echo "== fuzz: $target for $seconds s"
   start=$SECONDS
-  # The first corpus folder receives the new inputs; the seeds stay as committed. IPC files need room.
-  max_len=()
-  [ "$target" = ipc_input ] && max_len=(-max_len=16384)
+  # The first corpus folder receives the new inputs; the seeds stay as committed.
   status=0
   cargo +nightly fuzz run --fuzz-dir fuzz "$target" "fuzz/corpus/$target" "fuzz/seeds/$target" -- \
-    -max_total_time="$seconds" -print_final_stats=1 -timeout=10 -rss_limit_mb=2048 "${max_len[@]}" \
+    -max_total_time="$seconds" -print_final_stats=1 -timeout=10 -rss_limit_mb=2048 \
     >"$logs/$target.log" 2>&1 || status=$?
   took=$((SECONDS - start))
   executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$logs/$target.log" | tail -1)

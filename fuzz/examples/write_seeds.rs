@@ -4,20 +4,9 @@
 //! - `bijou_decode`: the bytes of every test vector (`testdata/vectors`), valid and invalid;
 //! - `bijou_slab`: per format, one slab of its valid vectors, and each invalid vector after a valid record, in
 //!   the `SlabInput` layout; one with raw offsets;
-//! - `ipc_input`: Nexmark bids (the CLI's own batches) and a nested batch, as IPC file and stream;
-//! - `csv_input`: small CSV files of the types arrow-csv infers;
 //! - `json_encoder`, `ffi_flat`: a few fixed byte patterns (their inputs are `arbitrary` streams).
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-
-use arrow_array::types::Int32Type;
-use arrow_array::{
-    ArrayRef, DictionaryArray, Int32Array, ListArray, RecordBatch, StringArray, StructArray,
-};
-use arrow_ipc::writer::{FileWriter, StreamWriter};
-use arrow_schema::{DataType, Field};
-use streamfusion_cli::bids::{BidOptions, BidSource, DEFAULT_BASE_TIME_MS};
 
 fn hex(text: &str) -> Vec<u8> {
     (0..text.len())
@@ -64,51 +53,6 @@ fn flags(format: &str) -> u8 {
         "bijou32" => 2,
         _ => 3,
     }
-}
-
-fn nested_batch() -> RecordBatch {
-    let names: ArrayRef = Arc::new(StringArray::from(vec![Some("a\"b"), None, Some("\u{e9}")]));
-    let ids: ArrayRef = Arc::new(Int32Array::from(vec![Some(1), Some(-2), None]));
-    let row = StructArray::from(vec![
-        (
-            Arc::new(Field::new("id", DataType::Int32, true)),
-            ids.clone(),
-        ),
-        (Arc::new(Field::new("name", DataType::Utf8, true)), names),
-    ]);
-    let list = ListArray::from_iter_primitive::<Int32Type, _, _>(vec![
-        Some(vec![Some(1), None]),
-        None,
-        Some(vec![]),
-    ]);
-    let dictionary: DictionaryArray<Int32Type> = vec!["x", "y", "x"].into_iter().collect();
-    RecordBatch::try_from_iter([
-        ("row", Arc::new(row) as ArrayRef),
-        ("list", Arc::new(list) as ArrayRef),
-        ("dict", Arc::new(dictionary) as ArrayRef),
-        ("id", ids),
-    ])
-    .expect("nested batch")
-}
-
-fn ipc(dir: &Path, name: &str, batches: &[RecordBatch]) {
-    let schema = batches[0].schema();
-    let mut file = Vec::new();
-    let mut writer = FileWriter::try_new(&mut file, &schema).expect("file writer");
-    for batch in batches {
-        writer.write(batch).expect("write");
-    }
-    writer.finish().expect("finish");
-    drop(writer);
-    write(dir, &format!("{name}.arrow"), &file);
-    let mut stream = Vec::new();
-    let mut writer = StreamWriter::try_new(&mut stream, &schema).expect("stream writer");
-    for batch in batches {
-        writer.write(batch).expect("write");
-    }
-    writer.finish().expect("finish");
-    drop(writer);
-    write(dir, &format!("{name}.arrows"), &stream);
 }
 
 fn main() {
@@ -166,24 +110,6 @@ fn main() {
     }
     raw.extend_from_slice(&[0x2a, 0xf8, 0x34]);
     write(&slabs, "raw-offsets", &raw);
-
-    let ipc_dir = dir("ipc_input");
-    let source = BidSource::new(&BidOptions {
-        base_time_ms: DEFAULT_BASE_TIME_MS,
-        key_fields: String::new(),
-    })
-    .expect("bids");
-    let bids = [
-        source.batch(0, 3).expect("bids"),
-        source.batch(3, 2).expect("bids"),
-    ];
-    ipc(&ipc_dir, "bids", &bids);
-    ipc(&ipc_dir, "nested", &[nested_batch()]);
-
-    let csv = dir("csv_input");
-    write(&csv, "types.csv", b"id,name,price,ok,day,at\n1,a,2.5,true,2024-01-02,2024-01-02T03:04:05\n2,,3,false,,\n3,\"c, d\",-1e3,,1970-01-01,1970-01-01T00:00:00.5\n");
-    write(&csv, "quotes.csv", b"a,b\n\"x\"\"y\",\"line\nbreak\"\n,\n");
-    write(&csv, "header-only.csv", b"only\n");
 
     for target in ["json_encoder", "ffi_flat"] {
         let d = dir(target);

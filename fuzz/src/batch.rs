@@ -261,10 +261,22 @@ fn leaf(u: &mut Unstructured<'_>) -> Result<DataType> {
         9 => D::Float16,
         10 => D::Float32,
         11 => D::Float64,
-        12 => D::Decimal32(u.int_in_range(1..=9)?, u.int_in_range(-2..=9)?),
-        13 => D::Decimal64(u.int_in_range(1..=18)?, u.int_in_range(-2..=18)?),
-        14 | 15 => D::Decimal128(u.int_in_range(1..=38)?, u.int_in_range(-2..=38)?),
-        16 => D::Decimal256(u.int_in_range(1..=76)?, u.int_in_range(-2..=76)?),
+        12 => {
+            let p = u.int_in_range(1..=9)?;
+            D::Decimal32(p, u.int_in_range(-2..=p as i8)?)
+        }
+        13 => {
+            let p = u.int_in_range(1..=18)?;
+            D::Decimal64(p, u.int_in_range(-2..=p as i8)?)
+        }
+        14 | 15 => {
+            let p = u.int_in_range(1..=38)?;
+            D::Decimal128(p, u.int_in_range(-2..=p as i8)?)
+        }
+        16 => {
+            let p = u.int_in_range(1..=76)?;
+            D::Decimal256(p, u.int_in_range(-2..=p as i8)?)
+        }
         17 | 18 => D::Utf8,
         19 => D::LargeUtf8,
         20 => D::Utf8View,
@@ -372,8 +384,6 @@ where
     T::Native: for<'a> Arbitrary<'a>,
 {
     let array = primitive::<T>(u, len)?;
-    // arrow refuses a scale past the precision; such a type is not generated as a valid column.
-    let s = s.min(p as i8);
     Ok(arc(array
         .with_precision_and_scale(p, s)
         .expect("precision and scale in range")))
@@ -418,7 +428,7 @@ fn unsliced(
                 .collect::<Result<Vec<_>>>()?;
             let array = PrimitiveArray::<Decimal256Type>::new(values.into(), nulls(u, len)?);
             arc(array
-                .with_precision_and_scale(*p, (*s).min(*p as i8))
+                .with_precision_and_scale(*p, *s)
                 .expect("precision and scale in range"))
         }
         D::Utf8 | D::LargeUtf8 | D::Utf8View => {

@@ -246,8 +246,13 @@ pub fn check(flat: FlatBatch) {
         assert_eq!(column.data_type(), field.data_type());
         assert_valid(field, column.to_data());
     }
-    if let Ok(mut encoder) = JsonEncoder::new(EncoderOptions::default()) {
-        let _ = encoder.encode(&batch);
+    // Known finding (docs/reliability.md): the encoder reserves its per-row offsets for the declared row count
+    // up front, so a batch without columns that declares billions of rows aborts on the allocation instead of
+    // failing with `SlabTooLarge`. Not encoded here until that is fixed.
+    if batch.num_columns() > 0 || batch.num_rows() <= 1 << 20 {
+        if let Ok(mut encoder) = JsonEncoder::new(EncoderOptions::default()) {
+            let _ = encoder.encode(&batch);
+        }
     }
     drop(batch);
     drop(allocations);

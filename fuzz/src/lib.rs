@@ -7,12 +7,10 @@
 //! | `bijou_slab` | [`bijou`] | slab decode: the offsets check, then each record as `bijoux` decodes it (first bad record's index and error) |
 //! | `json_encoder` | [`batch`], [`json`] | arbitrary batches: no panic; Flink-mode output parses as JSON; plain mode equals arrow-json's writer |
 //! | `ffi_flat` | [`flat`] | the flat JVM handoff over real allocations: an error or a valid array, never a read outside them (ASan) |
-//! | `ipc_input`, `csv_input` | [`input`] | the bytes as a `produce --input` file: an error naming it, or rows read and replayed alike |
-//!
+//! //!
 //! `scripts/fuzz.sh` runs them; docs/reliability.md ("Fuzzing") has the figures of the runs.
 
 pub mod batch;
 pub mod bijou;
 pub mod flat;
-pub mod input;
 pub mod json;
