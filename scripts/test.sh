@@ -33,6 +33,7 @@ trap 'status=$?; echo "== test.sh: exit $status after $((SECONDS - started)) s (
 
 step "Rust: fmt, clippy"
 cargo fmt --all -- --check
+cargo fmt --manifest-path fuzz/Cargo.toml -- --check # the fuzz crate (its own workspace; run by make fuzz)
 cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
 step "Rust: tests (codec, properties, vectors, the sink against the broker)"
 KAFKA_BOOTSTRAP_SERVERS=$bootstrap cargo test --workspace --all-features --locked

@@ -1,0 +1,144 @@
+//! The JSON encoder target's checks over one generated [`Case`].
+//!
+//! - **No panic**, whatever the batch: an [`Error`](streamfusion_json::Error) is a valid answer (a type Flink
+//!   has no mapping for, a value it cannot hold, a row kind that is none, ...).
+//! - **Flink mode**: every key and value written is one JSON object that `serde_json` parses.
+//! - **Plain mode**: every record is byte-identical to arrow-json's `LineDelimitedWriter` line for the same row
+//!   over the key and value projections (without the newline), and the encoder fails exactly when the writer
+//!   does.
+//! - **Both**: the same encoder encodes a slice of the batch (a non-zero offset into every column) to the same
+//!   records as the whole batch's rows, and encodes the same batch again to the same bytes.
+
+use std::sync::Arc;
+
+use arrow_array::{RecordBatch, RecordBatchOptions};
+use arrow_json::writer::LineDelimited;
+use arrow_json::WriterBuilder;
+use arrow_schema::Schema;
+use streamfusion_json::{EncodedRecords, JsonEncoder, Mode};
+
+use crate::batch::Case;
+
+/// A record's key and value, owned.
+type Record = (Option<Vec<u8>>, Option<Vec<u8>>);
+
+fn owned(records: &EncodedRecords) -> Vec<Record> {
+    records
+        .iter()
+        .map(|(k, v)| (k.map(<[u8]>::to_vec), v.map(<[u8]>::to_vec)))
+        .collect()
+}
+
+/// Runs every check on `case`; panics when one fails.
+pub fn check(case: &Case) {
+    let Ok(mut encoder) = JsonEncoder::new(case.options.clone()) else {
+        return; // an option combination Flink refuses
+    };
+    let result = encoder.encode(&case.batch).map(|r| owned(&r));
+    let plain = case.options.mode() == Mode::Plain;
+    if plain {
+        check_plain(case, result.as_ref().ok());
+    }
+    let Ok(records) = result else { return };
+    assert_eq!(records.len(), case.batch.num_rows());
+    if !plain {
+        for (key, value) in &records {
+            for json in [key, value].into_iter().flatten() {
+                let parsed: serde_json::Value = serde_json::from_slice(json).unwrap_or_else(|e| {
+                    panic!(
+                        "Flink-mode output is not JSON ({e}): {}",
+                        String::from_utf8_lossy(json)
+                    )
+                });
+                assert!(parsed.is_object(), "not an object: {parsed}");
+            }
+        }
+    }
+    let again = encoder
+        .encode(&case.batch)
+        .expect("the same batch encodes again");
+    assert_eq!(
+        owned(&again),
+        records,
+        "a second encode of the same batch differs"
+    );
+    let rows = case.batch.num_rows();
+    if rows > 0 {
+        let tail = case.batch.slice(1, rows - 1);
+        if let Ok(sliced) = encoder.encode(&tail) {
+            assert_eq!(
+                owned(&sliced),
+                records[1..],
+                "the slice from row 1 encodes differently"
+            );
+        }
+    }
+}
+
+/// arrow-json's lines for the `columns` of `batch`, or its error.
+fn writer_lines(
+    batch: &RecordBatch,
+    columns: &[usize],
+    explicit_nulls: bool,
+) -> Result<Vec<Vec<u8>>, String> {
+    let schema = batch.schema();
+    let fields: Vec<_> = columns.iter().map(|&i| schema.field(i).clone()).collect();
+    let projected = RecordBatch::try_new_with_options(
+        Arc::new(Schema::new(fields)),
+        columns.iter().map(|&i| batch.column(i).clone()).collect(),
+        &RecordBatchOptions::new().with_row_count(Some(batch.num_rows())),
+    )
+    .map_err(|e| e.to_string())?;
+    let mut buf = Vec::new();
+    let mut writer = WriterBuilder::new()
+        .with_explicit_nulls(explicit_nulls)
+        .build::<_, LineDelimited>(&mut buf);
+    writer.write(&projected).map_err(|e| e.to_string())?;
+    writer.finish().map_err(|e| e.to_string())?;
+    drop(writer);
+    if batch.num_rows() == 0 {
+        return Ok(Vec::new());
+    }
+    // Every line ends with '\n' and a JSON line holds no raw newline.
+    let mut lines: Vec<Vec<u8>> = buf.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect();
+    assert_eq!(
+        lines.pop(),
+        Some(Vec::new()),
+        "the writer's output ends with a newline"
+    );
+    assert_eq!(lines.len(), batch.num_rows(), "one writer line per row");
+    Ok(lines)
+}
+
+/// Plain mode against arrow-json's writer: the same bytes, or both fail.
+fn check_plain(case: &Case, ours: Option<&Vec<Record>>) {
+    let explicit = case.options.plain_explicit_nulls();
+    let values = writer_lines(&case.batch, &case.value, explicit);
+    let keys = case
+        .key
+        .as_ref()
+        .map(|k| writer_lines(&case.batch, k, explicit))
+        .transpose();
+    match (ours, values, keys) {
+        (Some(ours), Ok(values), Ok(keys)) => {
+            for (row, (key, value)) in ours.iter().enumerate() {
+                let want_key = keys.as_ref().map(|k| k[row].clone());
+                assert_eq!(key, &want_key, "row {row}: key differs from arrow-json");
+                assert_eq!(
+                    value.as_ref(),
+                    Some(&values[row]),
+                    "row {row}: value differs from arrow-json"
+                );
+            }
+        }
+        (Some(_), values, keys) => {
+            panic!(
+                "arrow-json's writer fails (values {:?}, keys {:?}) but plain mode encoded",
+                values.err(),
+                keys.err()
+            )
+        }
+        (None, Ok(_), Ok(_)) => panic!("plain mode failed where arrow-json's writer succeeds"),
+        (None, _, _) => {}
+    }
+}
