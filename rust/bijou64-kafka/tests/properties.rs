@@ -262,34 +262,34 @@ fn every_tier_in_turn(n: usize, phase: usize, m: Mapping) -> (Vec<i64>, Vec<i32>
 /// Every slab length from 0 to 40 values (past a few decode steps, the first 8 bytes
 /// and the last records, which take the scalar loops), every tier at every position:
 /// encode matches `bijoux` byte for byte, decode gives the values back.
+/// The bulk slab of `values` is their upstream (`bijoux`) records concatenated, and decodes back to them.
+fn slab_is_the_records_and_round_trips<T: BijouValue + PartialEq + std::fmt::Debug>(
+    values: &[T],
+    m: Mapping,
+    what: &str,
+) {
+    let slab = encode_slab(values, m).unwrap();
+    let concatenated: Vec<u8> = values.iter().flat_map(|&v| to_bytes(v, m)).collect();
+    assert_eq!(slab.bytes(), &concatenated[..], "{what}, {m}");
+    assert_eq!(
+        decode_slab::<T>(slab.bytes(), slab.offsets(), m).unwrap(),
+        values,
+        "{what}, {m}"
+    );
+}
+
 #[test]
 fn every_slab_length_near_the_step_and_window_edges_round_trips() {
     for m in MAPPINGS {
         for n in 0..=40 {
             for phase in 0..18 {
                 let (values, ints) = every_tier_in_turn(n, phase, m);
-                let slab = encode_slab(&values, m).unwrap();
-                let concatenated: Vec<u8> = values.iter().flat_map(|&v| to_bytes(v, m)).collect();
-                assert_eq!(
-                    slab.bytes(),
-                    &concatenated[..],
-                    "{n} values, phase {phase}, {m}"
+                slab_is_the_records_and_round_trips(
+                    &values,
+                    m,
+                    &format!("{n} values, phase {phase}"),
                 );
-                assert_eq!(
-                    decode_slab::<i64>(slab.bytes(), slab.offsets(), m).unwrap(),
-                    values
-                );
-                let slab = encode_slab(&ints, m).unwrap();
-                let concatenated: Vec<u8> = ints.iter().flat_map(|&v| to_bytes(v, m)).collect();
-                assert_eq!(
-                    slab.bytes(),
-                    &concatenated[..],
-                    "{n} ints, phase {phase}, {m}"
-                );
-                assert_eq!(
-                    decode_slab::<i32>(slab.bytes(), slab.offsets(), m).unwrap(),
-                    ints
-                );
+                slab_is_the_records_and_round_trips(&ints, m, &format!("{n} ints, phase {phase}"));
             }
         }
     }
