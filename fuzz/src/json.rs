@@ -15,7 +15,7 @@ use arrow_array::{RecordBatch, RecordBatchOptions};
 use arrow_json::writer::LineDelimited;
 use arrow_json::WriterBuilder;
 use arrow_schema::Schema;
-use streamfusion_json::{EncodedRecords, JsonEncoder, Mode};
+use streamfusion_json::{EncodedRecords, Error, JsonEncoder, Mode};
 
 use crate::batch::Case;
 
@@ -37,7 +37,13 @@ pub fn check(case: &Case) {
     let result = encoder.encode(&case.batch).map(|r| owned(&r));
     let plain = case.options.mode() == Mode::Plain;
     if plain {
-        check_plain(case, result.as_ref().ok());
+        match &result {
+            // arrow-json's writer panics on a dictionary of Null values, so plain mode refuses the column when
+            // planning (finding 3): nothing to compare against.
+            Err(Error::UnsupportedType { reason, .. })
+                if reason.contains("dictionary of Null values") => {}
+            _ => check_plain(case, result.as_ref().ok()),
+        }
     }
     let Ok(records) = result else { return };
     assert_eq!(records.len(), case.batch.num_rows());

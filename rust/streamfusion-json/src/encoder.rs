@@ -175,15 +175,20 @@ impl Plan {
                         .to_data()
                         .get_slice_memory_size()
                         .unwrap_or(0);
-                    data + rows * (name.len() + 4)
+                    data.saturating_add(rows.saturating_mul(name.len() + 4))
                 })
-                .sum()
+                .fold(0, usize::saturating_add)
         };
+        let keys = if self.layout.key.is_some() { rows } else { 0 };
+        let values = rows
+            - tombstones
+                .as_ref()
+                .map_or(0, |t| t.iter().filter(|&&t| t).count());
         out.reserve(
             rows,
-            self.layout.key.as_deref().map_or(0, footprint),
-            footprint(&self.layout.value),
-        );
+            (keys, self.layout.key.as_deref().map_or(0, footprint)),
+            (values, footprint(&self.layout.value)),
+        )?;
 
         match &self.body {
             Body::Flink { types, key, value } => {

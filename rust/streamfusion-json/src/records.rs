@@ -22,6 +22,9 @@ pub struct EncodedRecords {
 /// The largest slab `i32` offsets (and a JVM `byte[]`) can address.
 const MAX_SLAB: usize = i32::MAX as usize;
 
+/// The fewest bytes a present key or value takes in either mode: an empty JSON object, `{}`.
+const MIN_RECORD: usize = 2;
+
 impl EncodedRecords {
     /// An empty set of records.
     pub fn new() -> Self {
@@ -129,14 +132,37 @@ impl EncodedRecords {
         self.write_row(key.map(append), value.map(append))
     }
 
-    /// Reserves room for `rows` more records and about `key_bytes` / `value_bytes` more slab bytes.
-    pub(crate) fn reserve(&mut self, rows: usize, key_bytes: usize, value_bytes: usize) {
-        self.keys.reserve(key_bytes);
-        self.values.reserve(value_bytes);
+    /// Reserves room for `rows` more records, `keys` of them with a key and `values` with a value, and about
+    /// `key_bytes` / `value_bytes` more slab bytes (hints, capped at what a slab may hold).
+    ///
+    /// # Errors
+    /// [`Error::SlabTooLarge`] when even the smallest records those rows can make (`{}`, [`MIN_RECORD`] bytes,
+    /// for every key and value) would pass 2^31 - 1 bytes in a slab: found before anything is allocated, so a
+    /// batch that declares billions of rows (without columns, say) fails at once rather than on an allocation.
+    pub(crate) fn reserve(
+        &mut self,
+        rows: usize,
+        (keys, key_bytes): (usize, usize),
+        (values, value_bytes): (usize, usize),
+    ) -> Result<()> {
+        let at_least = |slab: &'static str, len: usize, records: usize| {
+            let bytes = records.saturating_mul(MIN_RECORD).saturating_add(len);
+            if bytes > MAX_SLAB {
+                Err(Error::SlabTooLarge { slab, bytes })
+            } else {
+                Ok(())
+            }
+        };
+        at_least("key", self.keys.len(), keys)?;
+        at_least("value", self.values.len(), values)?;
+        self.keys.reserve(key_bytes.min(MAX_SLAB - self.keys.len()));
+        self.values
+            .reserve(value_bytes.min(MAX_SLAB - self.values.len()));
         self.key_offsets.reserve(rows);
         self.key_lengths.reserve(rows);
         self.value_offsets.reserve(rows);
         self.value_lengths.reserve(rows);
+        Ok(())
     }
 
     /// Appends one record: the key written by `key` (`None`: a null key) and the value written by `value`

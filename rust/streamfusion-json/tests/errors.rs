@@ -574,3 +574,82 @@ fn dictionary_without_values_does_not_panic() {
         "{panicking:?} mode(s) panic on a dictionary with no values"
     );
 }
+
+#[test]
+fn a_batch_whose_smallest_records_pass_a_slab_fails_before_allocating() {
+    // No columns, 2^31 rows declared: every value would be at least `{}`, so 2^32 bytes. Before the fix the
+    // encoder reserved per-row offsets for all 2^31 rows first (16 GiB) and aborted (fuzz finding 2).
+    let rows = 1usize << 31;
+    let batch = RecordBatch::try_new_with_options(
+        schema(vec![]),
+        vec![],
+        &arrow_array::RecordBatchOptions::new().with_row_count(Some(rows)),
+    )
+    .unwrap();
+    for mut encoder in [flink(), plain()] {
+        match encoder.encode(&batch) {
+            Err(Error::SlabTooLarge { slab, bytes }) => {
+                assert_eq!((slab, bytes), ("value", 2 * rows));
+            }
+            other => panic!("expected SlabTooLarge, got {other:?}"),
+        }
+    }
+    // A few rows of the same shape encode as empty objects.
+    let small = RecordBatch::try_new_with_options(
+        schema(vec![]),
+        vec![],
+        &arrow_array::RecordBatchOptions::new().with_row_count(Some(3)),
+    )
+    .unwrap();
+    let records = flink().encode(&small).unwrap();
+    let values: Vec<_> = records.iter().map(|(_, v)| v.unwrap().to_vec()).collect();
+    assert_eq!(values, vec![b"{}".to_vec(); 3]);
+}
+
+#[test]
+fn plain_mode_refuses_a_dictionary_of_null_values_which_arrow_json_cannot_write() {
+    let dict_type = DataType::Dictionary(Box::new(DataType::Int8), Box::new(DataType::Null));
+    let dict: ArrayRef = Arc::new(arrow_array::DictionaryArray::new(
+        arrow_array::Int8Array::from(vec![Some(0), None]),
+        Arc::new(arrow_array::NullArray::new(1)),
+    ));
+    let batch = RecordBatch::try_from_iter([("d", dict.clone())]).unwrap();
+    // The reference itself: arrow-json's writer panics on this batch (fuzz finding 3). When it stops panicking,
+    // plain mode can follow it and this refusal can go.
+    let reference = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut buf = Vec::new();
+        let mut writer = arrow_json::LineDelimitedWriter::new(&mut buf);
+        writer.write(&batch).and_then(|()| writer.finish())
+    }));
+    assert!(
+        reference.is_err(),
+        "arrow-json now writes a dictionary of Null values: {reference:?}"
+    );
+    match plain().encode(&batch) {
+        Err(Error::UnsupportedType { field, reason, .. }) => {
+            assert_eq!(field, "d");
+            assert!(reason.contains("dictionary of Null values"), "{reason}");
+        }
+        other => panic!("expected UnsupportedType, got {other:?}"),
+    }
+    // Nested in a list and as a struct field: found when planning too.
+    let nested = [
+        DataType::List(Arc::new(Field::new("item", dict_type.clone(), true))),
+        DataType::Struct(Fields::from(vec![Field::new("x", dict_type, true)])),
+    ];
+    for dt in &nested {
+        let s = schema(vec![Field::new("n", dt.clone(), true)]);
+        assert!(
+            matches!(plain().plan(&s), Err(Error::UnsupportedType { ref field, .. }) if field == "n"),
+            "{dt}"
+        );
+    }
+    // A map of strings and a dictionary of strings are still planned.
+    let fine = schema(vec![
+        Field::new("m", string_map(DataType::Utf8), true),
+        Field::new_dictionary("s", DataType::Int8, DataType::Utf8, true),
+    ]);
+    plain().plan(&fine).expect("no dictionary of Null values");
+    // Flink mode has no mapping for Null at all: an error too, never a panic.
+    assert!(flink().encode(&batch).is_err());
+}
