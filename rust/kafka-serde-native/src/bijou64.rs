@@ -21,9 +21,11 @@ fn mapping(code: jint) -> Result<Mapping, JniError> {
     }
 }
 
-/// Per-thread buffers reused by the bulk calls, so a call of n values allocates only the JVM arrays it
-/// returns (large transient allocations cost page faults on every call). They grow to the largest call
-/// seen on the thread and live as long as the thread; no JVM reference is ever kept in them.
+/// Per-thread buffers reused by every call, so a call allocates only the JVM array it returns: for the bulk
+/// calls, large transient allocations would cost page faults on every call; for the single-value calls, a
+/// heap allocation and free are a measurable share of the whole call (`docs/benchmarks.md`, the JNI floor).
+/// They grow to the largest call seen on the thread and live as long as the thread; no JVM reference is ever
+/// kept in them.
 #[derive(Default)]
 struct Scratch {
     longs: Vec<i64>,
@@ -32,6 +34,15 @@ struct Scratch {
     bytes: Vec<i8>,
     offsets: Vec<u32>,
     java_offsets: Vec<jint>,
+    /// The encoding of one value (`encodeLong`, `encodeInt`).
+    record: Vec<u8>,
+}
+
+/// `bytes` viewed as `u8`, the type the codec reads.
+fn unsigned(bytes: &[i8]) -> &[u8] {
+    // SAFETY: i8 and u8 have the same size and alignment and every bit pattern is valid for both; the view
+    // borrows `bytes`, so it lives no longer than they do.
+    unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<u8>(), bytes.len()) }
 }
 
 thread_local! {
@@ -110,12 +121,14 @@ fn java_len(len: usize) -> jni::errors::Result<jint> {
 }
 
 /// Copies `src[offset..offset + length]` out of the JVM.
+/// Copies `src[offset .. offset + length]` into `into` (cleared first), after checking the bounds.
 fn read_bytes(
     env: &mut JNIEnv<'_>,
     src: &JByteArray<'_>,
     offset: jint,
     length: jint,
-) -> Result<Vec<u8>, JniError> {
+    into: &mut Vec<i8>,
+) -> Result<(), JniError> {
     non_null(src, "src")?;
     let array_len = env.get_array_length(src)?;
     if offset < 0 || length < 0 || offset > array_len - length {
@@ -123,9 +136,10 @@ fn read_bytes(
             "offset {offset} and length {length} outside a byte[{array_len}]"
         )));
     }
-    let mut bytes = vec![0_i8; length as usize];
-    env.get_byte_array_region(src, offset, &mut bytes)?;
-    Ok(bytes.into_iter().map(|b| b as u8).collect())
+    into.clear();
+    into.resize(length as usize, 0);
+    env.get_byte_array_region(src, offset, into)?;
+    Ok(())
 }
 
 /// Largest Java array length that HotSpot allocates.
@@ -140,10 +154,12 @@ fn new_byte_array<'local>(env: &mut JNIEnv<'local>, bytes: &[u8]) -> Result<jbyt
 
 fn encode_one<T: JavaValue>(env: &mut JNIEnv<'_>, value: T, code: jint) -> jbyteArray {
     throwing(env, |env| {
-        Ok(Some(new_byte_array(
-            env,
-            &bijou64_kafka::to_bytes(value, mapping(code)?),
-        )?))
+        let mapping = mapping(code)?;
+        SCRATCH.with_borrow_mut(|scratch| {
+            scratch.record.clear();
+            bijou64_kafka::encode(value, mapping, &mut scratch.record);
+            Ok(Some(new_byte_array(env, &scratch.record)?))
+        })
     })
     .unwrap_or(std::ptr::null_mut())
 }
@@ -156,8 +172,14 @@ fn decode_one<T: JavaValue>(
     code: jint,
 ) -> T {
     throwing(env, |env| {
-        let bytes = read_bytes(env, src, offset, length)?;
-        Ok(bijou64_kafka::decode::<T>(&bytes, mapping(code)?)?)
+        let mapping = mapping(code)?;
+        SCRATCH.with_borrow_mut(|scratch| {
+            read_bytes(env, src, offset, length, &mut scratch.bytes)?;
+            Ok(bijou64_kafka::decode::<T>(
+                unsigned(&scratch.bytes),
+                mapping,
+            )?)
+        })
     })
 }
 
@@ -176,8 +198,14 @@ fn decode_prefix_one<T: JavaValue>(
                 "consumedOut must hold 1 element".into(),
             ));
         }
-        let bytes = read_bytes(env, src, offset, length)?;
-        let (value, consumed) = bijou64_kafka::decode_prefix::<T>(&bytes, mapping(code)?)?;
+        let mapping = mapping(code)?;
+        let (value, consumed) = SCRATCH.with_borrow_mut(|scratch| {
+            read_bytes(env, src, offset, length, &mut scratch.bytes)?;
+            Ok::<_, JniError>(bijou64_kafka::decode_prefix::<T>(
+                unsigned(&scratch.bytes),
+                mapping,
+            )?)
+        })?;
         env.set_int_array_region(consumed_out, 0, &[consumed as jint])?;
         Ok(value)
     })
@@ -289,13 +317,8 @@ fn decode_from_jvm<'local, T: JavaValue>(
             }
         })?);
     }
-    // SAFETY: i8 and u8 have the same size and alignment and every bit pattern is valid for both, so
-    // the bytes may be viewed as u8 for as long as `scratch.bytes` is borrowed here.
-    let bytes: &[u8] = unsafe {
-        std::slice::from_raw_parts(scratch.bytes.as_ptr().cast::<u8>(), scratch.bytes.len())
-    };
     values.clear();
-    bijou64_kafka::decode_slab_into(bytes, &scratch.offsets, mapping, values)?;
+    bijou64_kafka::decode_slab_into(unsigned(&scratch.bytes), &scratch.offsets, mapping, values)?;
     Ok(T::new_array(env, values)?)
 }
 

@@ -1,6 +1,7 @@
 package org.bijou64.benchmarks;
 
 import java.util.concurrent.TimeUnit;
+import java.util.zip.Adler32;
 import org.bijou64.Bijou64;
 import org.bijou64.EncodedSlab;
 import org.bijou64.Implementation;
@@ -31,6 +32,13 @@ import org.openjdk.jmh.infra.Blackhole;
  *   <li>{@code decodeAllEmpty*}: {@code decodeAll(new byte[0], {0})}: no records, an empty result.</li>
  *   <li>{@code encodeOne*}: {@code encode(value)} of one value of the distribution per operation
  *       ({@value Fixtures#RECORDS} per invocation): the codec-level cost the serializer adds its null check to.</li>
+ *   <li>{@code jdkJniFloor*}: the JVM's own floor, calls into JNI natives of the JDK itself that do almost
+ *       nothing, so no code of ours is involved: {@code jdkJniFloorPrimitives} is {@link Adler32#update(int)}
+ *       (the static native {@code Adler32.update(int, int)}: two ints in, one back; HotSpot has no intrinsic
+ *       for it), {@code jdkJniFloorByteArray} is {@link Adler32#update(byte[], int, int)} of one byte with
+ *       HotSpot's Adler32 intrinsic switched off (the static native {@code updateBytes}: a {@code byte[]}
+ *       argument read through {@code GetPrimitiveArrayCritical}). What a crossing costs before any work is
+ *       done, against which {@code decodeOneByteJni} and {@code encodeOneJni} are read.</li>
  * </ul>
  * Scores are nanoseconds per call.
  */
@@ -73,6 +81,25 @@ public class JniCrossingBenchmark {
         public void setup() {
             values = Fixtures.values(distribution, Fixtures.RECORDS);
         }
+    }
+
+    /** The Adler32 checksums of the floor benchmarks (their state is one int; reused across calls). */
+    private final Adler32 adler = new Adler32();
+
+    /** @return the checksum after one more byte: a JDK JNI native with only primitive arguments */
+    @Benchmark
+    public long jdkJniFloorPrimitives() {
+        adler.update(0x2a);
+        return adler.getValue();
+    }
+
+    /** @return the checksum after one more byte, read by a JDK JNI native from a {@code byte[]} argument */
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:G1HeapRegionSize=4m",
+        "-XX:+UnlockDiagnosticVMOptions", "-XX:-UseAdler32Intrinsics"})
+    public long jdkJniFloorByteArray() {
+        adler.update(oneByteRecord, 0, 1);
+        return adler.getValue();
     }
 
     /** @return 42 */
