@@ -5,7 +5,8 @@
 //! - **Flink mode**: every key and value written is one JSON object that `serde_json` parses.
 //! - **Plain mode**: every record is byte-identical to arrow-json's `LineDelimitedWriter` line for the same row
 //!   over the key and value projections (without the newline), and the encoder fails exactly when the writer
-//!   does.
+//!   does (for a batch of no rows, which the writer does not look at, plain mode may refuse an unsupported
+//!   type as it does for every batch of the schema).
 //! - **Both**: the same encoder encodes a slice of the batch (a non-zero offset into every column) to the same
 //!   records as the whole batch's rows, and encodes the same batch again to the same bytes.
 
@@ -42,6 +43,10 @@ pub fn check(case: &Case) {
             // planning (finding 3): nothing to compare against.
             Err(Error::UnsupportedType { reason, .. })
                 if reason.contains("dictionary of Null values") => {}
+            // arrow-json's writer returns at once for a batch of no rows, without looking at its types;
+            // plain mode plans each schema, whatever the row count, and refuses what the writer would refuse
+            // on the first row.
+            Err(Error::UnsupportedType { .. }) if case.batch.num_rows() == 0 => {}
             _ => check_plain(case, result.as_ref().ok()),
         }
     }
