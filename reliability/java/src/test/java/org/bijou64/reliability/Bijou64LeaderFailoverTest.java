@@ -2,21 +2,19 @@ package org.bijou64.reliability;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
+import java.util.function.IntToLongFunction;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -25,7 +23,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
-import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -35,25 +32,52 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The bijou64 serializer under an idempotent {@code acks=all} producer through a SIGKILL of a partition leader of
- * the three-node cluster (issue #17 item 2): every value is read back exactly once ({@code read_committed},
- * decoded with the bijou64 deserializer), none missing, none twice, in send order per partition. Prints one
- * {@code RESULT} line with what the producer's user saw: the longest wait for an acknowledgement, failed sends,
- * the producer's retries (docs/reliability.md quotes it).
+ * The bijou64 serializer under an idempotent {@code acks=all} producer through node failures of the three-node
+ * cluster (issue #17 item 2), one test each: a SIGKILL of partition 0's leader, a SIGKILL of the active controller
+ * (both restarted once every send was acknowledged), and a SIGSTOP of partition 0's leader for {@link #PAUSE},
+ * past the brokers' session timeout (9 s), then a SIGCONT (the test fails unless partition 0 gets another leader
+ * meanwhile). Each test sends {@link #VALUES} values and fails the node after {@link #FAULT_AT}; every send must
+ * succeed, and every value is read back exactly once ({@code read_committed}, decoded with the bijou64
+ * deserializer), none missing, none twice, in send order per partition. Each prints one {@code RESULT} line with
+ * what the producer's user saw: the longest time without an acknowledgement per partition and on any partition,
+ * failed sends, the producer's retries (docs/reliability.md quotes it).
  *
  * <p>Runs only when {@code KAFKA_CLUSTER_BOOTSTRAP_SERVERS} names the cluster ({@code scripts/cluster-faults.sh});
- * otherwise skipped with the reason printed. The node is killed and started again with {@code kafka/cluster}
- * (system property {@code reliability.cluster.script}).
+ * otherwise skipped with the reason printed. Nodes are failed and brought back with {@code kafka/cluster}
+ * ({@link Cluster}).
  */
 class Bijou64LeaderFailoverTest {
-    private static final String CLUSTER_ENV = "KAFKA_CLUSTER_BOOTSTRAP_SERVERS";
     private static final int PARTITIONS = 3;
     private static final int VALUES = 20_000;
     /** Values sent per step of the run; a short pause between steps spreads the run over several seconds. */
     private static final int STEP = 100;
-    /** The leader of partition 0 is killed once this many values were sent. */
-    private static final int KILL_AT = VALUES / 4;
-    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    /** The node is failed once this many values were sent. */
+    private static final int FAULT_AT = VALUES / 4;
+    /**
+     * How long the paused leader stays SIGSTOPped: past the brokers' session timeout (9 s), so the controller
+     * fences it and partition 0 gets another leader, and shorter than the producer's request timeout (30 s).
+     */
+    private static final Duration PAUSE = Duration.ofSeconds(13);
+    /** Bound on waiting for the acknowledgement or failure of every send (the producer's delivery timeout, 120 s). */
+    private static final Duration DELIVERY = Duration.ofSeconds(120);
+
+    /** How a test fails its node. */
+    private enum Failure {
+        /** SIGKILL after {@code FAULT_AT} sends; started again once every send was acknowledged. */
+        SIGKILL,
+        /**
+         * SIGSTOP after {@code FAULT_AT} sends; SIGCONT {@code PAUSE} later, or once another node leads partition 0
+         * if that takes longer.
+         */
+        SIGSTOP
+    }
+
+    /** Picks the node a test fails. */
+    @FunctionalInterface
+    private interface Victim {
+        /** The node to fail, once {@code topic} exists. */
+        int choose(Cluster cluster, String topic) throws Exception;
+    }
 
     /**
      * The value of the {@code i}-th send: {@code i} in the low 20 bits (so no two sends share a value) and one bit
@@ -64,37 +88,72 @@ class Bijou64LeaderFailoverTest {
     }
 
     @Test
-    @Timeout(value = 300, unit = TimeUnit.SECONDS)
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void idempotentAcksAllProducerThroughALeaderSigkillLosesAndDuplicatesNothing() throws Exception {
-        String bootstrap = System.getenv(CLUSTER_ENV);
-        if (bootstrap == null) {
-            System.err.println("Bijou64LeaderFailoverTest: skipped: " + CLUSTER_ENV
-                + " is not set (scripts/cluster-faults.sh starts kafka/cluster and sets it)");
+        try (Cluster cluster = Cluster.forTest("Bijou64LeaderFailoverTest, leader SIGKILL")) {
+            Run run = produceThrough(cluster, "leader-kill", Failure.SIGKILL, (c, topic) -> c.leaderOf(topic, 0));
+            System.err.printf("RESULT bijou64 idempotent acks=all producer, leader SIGKILL (%s): %s; node restarted"
+                + " in %.1f s%n", run.describeFault(), run.measurements(), run.healed().toMillis() / 1e3);
+            run.checkEveryValueOnce();
         }
-        assumeTrue(bootstrap != null, CLUSTER_ENV + " is not set");
-        String topic = "reliability-bijou64-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
-        int victim;
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(topic, Optional.of(PARTITIONS), Optional.empty())))
-                .all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            victim = leaderOf(admin, topic, 0);
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void idempotentAcksAllProducerThroughAControllerSigkillLosesAndDuplicatesNothing() throws Exception {
+        try (Cluster cluster = Cluster.forTest("Bijou64LeaderFailoverTest, controller SIGKILL")) {
+            // Every node is broker and controller: the active controller also leads or follows every partition.
+            Run run = produceThrough(cluster, "controller-kill", Failure.SIGKILL, (c, topic) -> c.controller());
+            int controller = cluster.controller();
+            System.err.printf("RESULT bijou64 idempotent acks=all producer, active controller SIGKILL (%s): %s;"
+                + " node restarted in %.1f s; quorum leader after the restart node %d%n", run.describeFault(),
+                run.measurements(), run.healed().toMillis() / 1e3, controller);
+            run.checkEveryValueOnce();
         }
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void idempotentAcksAllProducerThroughALeaderPausedBeyondTheSessionTimeoutLosesAndDuplicatesNothing()
+        throws Exception {
+        try (Cluster cluster = Cluster.forTest("Bijou64LeaderFailoverTest, leader SIGSTOP")) {
+            Run run = produceThrough(cluster, "leader-pause", Failure.SIGSTOP, (c, topic) -> c.leaderOf(topic, 0));
+            System.err.printf("RESULT bijou64 idempotent acks=all producer, leader SIGSTOP (%s): %s; resumed after"
+                + " %.1f s, partition 0 then led by node %d%n", run.describeFault(), run.measurements(),
+                run.healed().toMillis() / 1e3, run.leaderDuringPause());
+            run.checkEveryValueOnce();
+        }
+    }
+
+    /**
+     * Creates a topic of {@link #PARTITIONS} partitions and sends {@link #VALUES} values round robin to it with an
+     * idempotent {@code acks=all} producer (100 sends, then 10 ms), failing the node {@code victim} picks after
+     * {@link #FAULT_AT} sends as {@code failure} says, and bringing it back; returns what the producer saw.
+     */
+    private static Run produceThrough(Cluster cluster, String scenario, Failure failure, Victim victim)
+        throws Exception {
+        String topic = "reliability-bijou64-" + scenario + "-" + ProcessHandle.current().pid() + "-"
+            + System.nanoTime();
+        cluster.createTopic(topic, PARTITIONS);
+        int node = victim.choose(cluster, topic);
+        List<Integer> led = cluster.ledBy(topic, PARTITIONS, node);
 
         Map<String, Object> configs = new HashMap<>();
-        configs.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        configs.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrap());
         configs.put(ProducerConfig.ACKS_CONFIG, "all");
         configs.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         configs.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         configs.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         configs.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, Bijou64Serializer.class.getName());
         ConcurrentLinkedQueue<Exception> failures = new ConcurrentLinkedQueue<>();
-        AckGaps gaps = new AckGaps();
-        long killedAt;
-        long retries;
-        Duration restart;
-        try (KafkaProducer<byte[], Long> producer = new KafkaProducer<>(configs)) {
+        CountDownLatch completed = new CountDownLatch(VALUES);
+        long faultAt = 0;
+        int leaderDuringPause = -1;
+        Duration healed = Duration.ZERO;
+        KafkaProducer<byte[], Long> producer = new KafkaProducer<>(configs);
+        try {
             long started = System.nanoTime();
-            killedAt = 0;
+            AckGaps gaps = new AckGaps(started);
             for (int i = 0; i < VALUES; i++) {
                 int partition = i % PARTITIONS;
                 producer.send(new ProducerRecord<>(topic, partition, null, value(i)), (metadata, error) -> {
@@ -103,32 +162,85 @@ class Bijou64LeaderFailoverTest {
                     } else {
                         gaps.acked(partition, System.nanoTime());
                     }
+                    completed.countDown();
                 });
-                if (i == KILL_AT) {
-                    cluster("kill", Integer.toString(victim));
-                    killedAt = System.nanoTime();
+                if (i == FAULT_AT) {
+                    if (failure == Failure.SIGKILL) {
+                        cluster.kill(node);
+                    } else {
+                        cluster.pause(node);
+                    }
+                    faultAt = System.nanoTime();
                 }
                 if (i % STEP == STEP - 1) {
                     Thread.sleep(10);
                 }
             }
-            producer.flush();
+            if (failure == Failure.SIGSTOP) {
+                leaderDuringPause = cluster.leaderOtherThan(topic, 0, node);
+                TimeUnit.NANOSECONDS.sleep(faultAt + PAUSE.toNanos() - System.nanoTime());
+                cluster.resume(node);
+                healed = Duration.ofNanos(System.nanoTime() - faultAt);
+            }
+            assertTrue(completed.await(DELIVERY.toSeconds(), TimeUnit.SECONDS), topic + ": " + completed.getCount()
+                + " of " + VALUES + " sends neither acknowledged nor failed within " + DELIVERY);
             long run = System.nanoTime() - started;
-            retries = (long) metric(producer.metrics(), "record-retry-total");
-            long restartStarted = System.nanoTime();
-            cluster("start-node", Integer.toString(victim));
-            restart = Duration.ofNanos(System.nanoTime() - restartStarted);
-            assertTrue(failures.isEmpty(), "failed sends: " + failures);
-            System.err.printf(
-                "RESULT bijou64 idempotent acks=all producer, leader SIGKILL (node %d, partition 0) after %d of %d sends:"
-                    + " run %.1f s; longest wait between acknowledgements of partition 0 %.1f s, of any partition"
-                    + " %.1f s; first acknowledgement of partition 0 after the kill %.1f s later; failed sends %d;"
-                    + " producer retries (record-retry-total) %d; node restarted in %.1f s%n",
-                victim, KILL_AT, VALUES, run / 1e9, gaps.longest(0) / 1e9, gaps.longestOverall() / 1e9,
-                (gaps.firstAfter(0, killedAt) - killedAt) / 1e9, failures.size(), retries,
-                restart.toMillis() / 1e3);
+            long retries = (long) metric(producer.metrics(), "record-retry-total");
+            if (failure == Failure.SIGKILL) {
+                long restartStarted = System.nanoTime();
+                cluster.startNode(node);
+                healed = Duration.ofNanos(System.nanoTime() - restartStarted);
+            }
+            return new Run(cluster.bootstrap(), topic, node, led, Duration.ofNanos(run), gaps, List.copyOf(failures),
+                retries, healed, leaderDuringPause);
+        } finally {
+            producer.close(Duration.ofSeconds(5));
         }
-        verifyEveryValueOnce(bootstrap, topic);
+    }
+
+    /**
+     * What the producer of one test saw.
+     *
+     * @param bootstrap the cluster's bootstrap servers
+     * @param topic the topic the values went to
+     * @param victim the node failed
+     * @param led the partitions {@code victim} led when the run started
+     * @param run from the first send to the last acknowledgement
+     * @param gaps the acknowledgement times per partition, from the first send
+     * @param failures the sends that failed (their callbacks' errors)
+     * @param retries the producer's {@code record-retry-total}
+     * @param healed how long the node took to start again ({@link Failure#SIGKILL}), or how long it was paused
+     *     ({@link Failure#SIGSTOP})
+     * @param leaderDuringPause the leader of partition 0 once the paused node was fenced, or -1 for a SIGKILL
+     */
+    private record Run(String bootstrap, String topic, int victim, List<Integer> led, Duration run, AckGaps gaps,
+        List<Exception> failures, long retries, Duration healed, int leaderDuringPause) {
+
+        /** The node and when: "node N, leading partitions [..], after F of V sends". */
+        String describeFault() {
+            return String.format("node %d, leading partitions %s, after %d of %d sends", victim, led, FAULT_AT,
+                VALUES);
+        }
+
+        /** The measurements every RESULT line has. */
+        String measurements() {
+            return String.format("run %.1f s; longest time without an acknowledgement (from the first send) per"
+                    + " partition %s s, of any partition %.1f s; failed sends %d%s; producer retries"
+                    + " (record-retry-total) %d",
+                run.toMillis() / 1e3, perPartition(gaps::longest), gaps.longestOverall() / 1e9, failures.size(),
+                failures.isEmpty() ? "" : " (first: " + failures.get(0) + ")", retries);
+        }
+
+        /** Every send succeeded, and a {@code read_committed} read holds every value once, in order. */
+        void checkEveryValueOnce() {
+            assertTrue(failures.isEmpty(), "failed sends: " + failures);
+            verifyEveryValueOnce(bootstrap, topic);
+        }
+
+        private static String perPartition(IntToLongFunction nanos) {
+            return IntStream.range(0, PARTITIONS).mapToObj(p -> String.format("%.1f", nanos.applyAsLong(p) / 1e9))
+                .collect(Collectors.joining(", ", "[", "]"));
+        }
     }
 
     /** Reads the topic {@code read_committed} to its end offsets and checks every value once, in order. */
@@ -149,10 +261,11 @@ class Bijou64LeaderFailoverTest {
             }
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, TIMEOUT);
-            long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp, TIMEOUT) < ends.get(tp))) {
-                assertTrue(System.nanoTime() < deadline, "read " + topic + " to " + ends + " within " + TIMEOUT);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, Cluster.TIMEOUT);
+            long deadline = System.nanoTime() + Cluster.TIMEOUT.toNanos();
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp, Cluster.TIMEOUT) < ends.get(tp))) {
+                assertTrue(System.nanoTime() < deadline,
+                    "read " + topic + " to " + ends + " within " + Cluster.TIMEOUT);
                 for (ConsumerRecord<byte[], Long> record : consumer.poll(Duration.ofMillis(200))) {
                     seen.merge(record.value(), 1, Integer::sum);
                     perPartition.get(record.partition()).add(record.value());
@@ -178,20 +291,6 @@ class Bijou64LeaderFailoverTest {
         }
     }
 
-    /** The leader of {@code topic}-{@code partition}, waiting until it has one. */
-    private static int leaderOf(Admin admin, String topic, int partition) throws Exception {
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (true) {
-            Node leader = admin.describeTopics(List.of(topic)).allTopicNames().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
-                .get(topic).partitions().get(partition).leader();
-            if (leader != null && !leader.isEmpty()) {
-                return leader.id();
-            }
-            assertTrue(System.nanoTime() < deadline, topic + "-" + partition + " has no leader");
-            Thread.sleep(50);
-        }
-    }
-
     private static double metric(Map<MetricName, ? extends Metric> metrics, String name) {
         return metrics.entrySet().stream()
             .filter(e -> e.getKey().name().equals(name) && e.getKey().group().equals("producer-metrics"))
@@ -199,35 +298,27 @@ class Bijou64LeaderFailoverTest {
             .findFirst().orElseThrow(() -> new AssertionError("no producer metric " + name));
     }
 
-    /** Runs {@code kafka/cluster ARGS}; fails the test with its output when it fails. */
-    private static void cluster(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(System.getProperty("reliability.cluster.script", "kafka/cluster"));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(process.waitFor(TIMEOUT.toSeconds() * 2, TimeUnit.SECONDS), command + " did not finish");
-        assertEquals(0, process.exitValue(), command + ": " + output);
-    }
-
-    /** Acknowledgement times per partition (callbacks run on the producer's I/O thread). */
+    /**
+     * Acknowledgement times (callbacks run on the producer's I/O thread) and the longest times without one, per
+     * partition and on any partition, counted from the first send (the node may fail before a partition's first
+     * acknowledgement).
+     */
     private static final class AckGaps {
         private final long[] last = new long[PARTITIONS];
         private final long[] longest = new long[PARTITIONS];
-        private final List<List<Long>> times = new ArrayList<>();
+        /** The first send, then every acknowledgement of any partition. */
+        private final List<Long> times = new ArrayList<>();
 
-        AckGaps() {
-            for (int p = 0; p < PARTITIONS; p++) {
-                times.add(new ArrayList<>());
-            }
+        /** Gaps from {@code started}, the first send ({@link System#nanoTime()}). */
+        AckGaps(long started) {
+            Arrays.fill(last, started);
+            times.add(started);
         }
 
         synchronized void acked(int partition, long now) {
-            if (last[partition] != 0) {
-                longest[partition] = Math.max(longest[partition], now - last[partition]);
-            }
+            longest[partition] = Math.max(longest[partition], now - last[partition]);
             last[partition] = now;
-            times.get(partition).add(now);
+            times.add(now);
         }
 
         synchronized long longest(int partition) {
@@ -235,19 +326,13 @@ class Bijou64LeaderFailoverTest {
         }
 
         synchronized long longestOverall() {
-            List<Long> all = new ArrayList<>();
-            times.forEach(all::addAll);
-            all.sort(null);
+            List<Long> sorted = new ArrayList<>(times);
+            sorted.sort(null);
             long gap = 0;
-            for (int i = 1; i < all.size(); i++) {
-                gap = Math.max(gap, all.get(i) - all.get(i - 1));
+            for (int i = 1; i < sorted.size(); i++) {
+                gap = Math.max(gap, sorted.get(i) - sorted.get(i - 1));
             }
             return gap;
-        }
-
-        /** The first acknowledgement of {@code partition} at or after {@code moment}. */
-        synchronized long firstAfter(int partition, long moment) {
-            return times.get(partition).stream().filter(t -> t >= moment).findFirst().orElse(moment);
         }
     }
 }
