@@ -259,9 +259,6 @@ fn every_tier_in_turn(n: usize, phase: usize, m: Mapping) -> (Vec<i64>, Vec<i32>
     )
 }
 
-/// Every slab length from 0 to 40 values (past a few decode steps, the first 8 bytes
-/// and the last records, which take the scalar loops), every tier at every position:
-/// encode matches `bijoux` byte for byte, decode gives the values back.
 /// The bulk slab of `values` is their upstream (`bijoux`) records concatenated, and decodes back to them.
 fn slab_is_the_records_and_round_trips<T: BijouValue + PartialEq + std::fmt::Debug>(
     values: &[T],
@@ -278,6 +275,9 @@ fn slab_is_the_records_and_round_trips<T: BijouValue + PartialEq + std::fmt::Deb
     );
 }
 
+/// Every slab length from 0 to 40 values (past a few decode steps, the first 8 bytes
+/// and the last records, which take the scalar loops), every tier at every position:
+/// encode matches `bijoux` byte for byte, decode gives the values back.
 #[test]
 fn every_slab_length_near_the_step_and_window_edges_round_trips() {
     for m in MAPPINGS {

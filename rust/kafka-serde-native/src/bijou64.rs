@@ -120,7 +120,6 @@ fn java_len(len: usize) -> jni::errors::Result<jint> {
     jint::try_from(len).map_err(|_| jni::errors::Error::JniCall(jni::errors::JniError::NoMemory))
 }
 
-/// Copies `src[offset..offset + length]` out of the JVM.
 /// Copies `src[offset .. offset + length]` into `into` (cleared first), after checking the bounds.
 fn read_bytes(
     env: &mut JNIEnv<'_>,
