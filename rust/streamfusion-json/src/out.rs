@@ -7,7 +7,7 @@
 //! overwritten by the next append.
 
 /// Bytes copied per chunk by [`Padded`] appends.
-const CHUNK: usize = 16;
+pub(crate) const CHUNK: usize = 16;
 
 /// A byte string stored with `CHUNK` bytes of zero padding so it can be copied in whole chunks.
 #[derive(Debug, Clone)]
@@ -26,12 +26,6 @@ impl Padded {
             bytes: bytes.into_boxed_slice(),
             len: text.len(),
         }
-    }
-
-    /// Replaces the first byte of a non-empty text.
-    pub(crate) fn set_first(&mut self, byte: u8) {
-        assert!(self.len > 0, "no first byte");
-        self.bytes[0] = byte;
     }
 
     /// Appends the text, skipping its first `skip` bytes (`skip <= len`).
@@ -57,6 +51,56 @@ impl Padded {
             out.set_len(at + n);
         }
     }
+}
+
+impl Padded {
+    /// Writes the text at `dst` in whole chunks and returns its length; the up to `CHUNK - 1` bytes written past
+    /// it are padding for the next write to overwrite.
+    ///
+    /// # Safety
+    /// `dst .. dst + len + CHUNK` must be writable and must not overlap the text.
+    #[inline(always)]
+    pub(crate) unsafe fn put(&self, dst: *mut u8) -> usize {
+        let src = self.bytes.as_ptr();
+        // SAFETY: each chunk reads `src + c .. src + c + CHUNK` with `c < len` (or `c = 0`), inside the padded box
+        // of `len + CHUNK` bytes, and writes `dst + c .. dst + c + CHUNK <= dst + len + CHUNK`, writable by the
+        // caller's contract.
+        unsafe {
+            std::ptr::copy_nonoverlapping(src, dst, CHUNK);
+            let mut c = CHUNK;
+            while c < self.len {
+                std::ptr::copy_nonoverlapping(src.add(c), dst.add(c), CHUNK);
+                c += CHUNK;
+            }
+        }
+        self.len
+    }
+
+    /// The text's length in bytes (without the padding).
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+}
+
+/// The most bytes [`put_i64`] writes: `-9223372036854775808`.
+pub(crate) const I64_WIDTH: usize = 20;
+
+/// Writes the decimal text of `v` (as [`write_i64`]) at `dst` and returns its length.
+///
+/// # Safety
+/// `dst .. dst + I64_WIDTH` must be writable.
+#[inline(always)]
+pub(crate) unsafe fn put_i64(dst: *mut u8, v: i64) -> usize {
+    let sign = usize::from(v < 0);
+    let abs = v.unsigned_abs();
+    let n = decimal_digits(abs);
+    // SAFETY: a magnitude of at most 2^63 has at most 19 digits, so `sign + n <= I64_WIDTH` bytes are written,
+    // all inside the caller's range (the `-` at `dst` is overwritten by the first digit when `v >= 0`).
+    unsafe {
+        *dst = b'-';
+        put_digits(dst.add(sign), n, abs);
+    }
+    sign + n
 }
 
 /// `"00".."99"`, two ASCII digits per entry.
@@ -213,6 +257,24 @@ mod tests {
         let mut out = Vec::new();
         write_u64(&mut out, u64::MAX);
         assert_eq!(out, u64::MAX.to_string().into_bytes());
+    }
+
+    #[test]
+    fn put_i64_and_put_write_in_place() {
+        for v in [0i64, 7, -7, 10, -99, 1234567, i64::MIN, i64::MAX, i64::MIN + 1] {
+            let mut buf = [b'#'; I64_WIDTH + 1];
+            // SAFETY: the buffer has `I64_WIDTH` writable bytes.
+            let n = unsafe { put_i64(buf.as_mut_ptr(), v) };
+            assert_eq!(&buf[..n], v.to_string().as_bytes());
+            assert_eq!(buf[I64_WIDTH], b'#');
+        }
+        for len in [0, 1, 15, 16, 17, 40] {
+            let text: Vec<u8> = (0..len as u8).map(|b| b'a' + b % 26).collect();
+            let mut buf = vec![0u8; len + CHUNK];
+            // SAFETY: `len + CHUNK` writable bytes, a distinct allocation.
+            assert_eq!(unsafe { Padded::new(&text).put(buf.as_mut_ptr()) }, len);
+            assert_eq!(&buf[..len], &text[..]);
+        }
     }
 
     #[test]

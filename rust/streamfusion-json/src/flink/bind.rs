@@ -10,7 +10,7 @@ use arrow_array::{Array, ArrayRef};
 use arrow_buffer::NullBuffer;
 
 use super::encode::nested::{self, DictEnc, MapEnc, Node, RowEnc};
-use super::encode::{scalar, string, temporal, BoxEnc};
+use super::encode::{scalar, string, temporal, BoxEnc, Inline};
 use super::plan::{Ty, TypeOptions};
 use crate::error::{Error, Result};
 
@@ -86,6 +86,8 @@ impl Failure {
 pub(crate) struct Col<'a> {
     nulls: Option<NullBuffer>,
     enc: BoxEnc<'a>,
+    /// How a [`RowEnc`] writes the column's values itself, when their layout allows.
+    pub(crate) inline: Inline<'a>,
 }
 
 impl Col<'_> {
@@ -132,15 +134,25 @@ pub(crate) fn bind<'a>(
     array: &'a dyn Array,
     cx: Cx<'a>,
 ) -> Result<Col<'a>> {
-    let nulls = array.logical_nulls();
+    // A null buffer without nulls (common after a filter or a projection) is no nulls: no per-slot test.
+    let nulls = array.logical_nulls().filter(|n| n.null_count() > 0);
+    let mut inline = Inline::Other;
     let enc: BoxEnc<'a> = match ty {
         Ty::Bool => scalar::boolean(array),
-        Ty::Int | Ty::IntervalYearMonth => scalar::integer(array),
+        Ty::Int => {
+            inline = Inline::integer(array);
+            scalar::integer(array)
+        }
+        Ty::IntervalYearMonth => scalar::integer(array),
         Ty::F16 => scalar::float_from_f16(array),
         Ty::F32 => scalar::float(array),
         Ty::F64 => scalar::double(array),
         Ty::Decimal => scalar::decimal(path, array, cx),
-        Ty::Str => string::string(array),
+        Ty::Str => {
+            let (enc, verbatim) = string::string(array);
+            inline = verbatim;
+            enc
+        }
         Ty::Binary => string::binary(array),
         Ty::Date32 => temporal::date32(array),
         Ty::Date64 => temporal::date64(path, array, cx),
@@ -156,5 +168,5 @@ pub(crate) fn bind<'a>(
         Ty::Map(value) => Box::new(MapEnc::new(path, array.as_map(), value, cx)?),
         Ty::Dictionary(value) => Box::new(DictEnc::new(path, array, value, cx)?),
     };
-    Ok(Col { nulls, enc })
+    Ok(Col { nulls, enc, inline })
 }

@@ -63,10 +63,8 @@ pub(crate) struct RowPlan {
 pub(crate) struct FieldPlan {
     /// Dotted path for errors.
     pub(crate) path: String,
-    /// `,"name":` (Jackson-escaped). The first written field skips the comma.
+    /// `,"name":` (Jackson-escaped); the first written field's comma becomes the object's `{`.
     pub(crate) name: Padded,
-    /// `{"name":`: the object's opening as written when this is the first field and nulls are not skipped.
-    pub(crate) open: Padded,
     pub(crate) ty: Ty,
 }
 
@@ -153,12 +151,8 @@ pub(crate) fn plan_row<'a>(
                 format!("{parent}.{name}")
             };
             let ty = plan_type(&path, field.data_type(), o)?;
-            let name_text = field_name(name);
-            let mut open = name_text.clone();
-            open.set_first(b'{');
             Ok(FieldPlan {
-                open,
-                name: name_text,
+                name: field_name(name),
                 path,
                 ty,
             })

@@ -74,6 +74,24 @@ fn put_time(buf: &mut [u8], at: usize, second_of_day: u32, nanos: u32) -> usize 
     put_fraction(buf, at + 8, nanos)
 }
 
+/// Per millisecond of the second (1..1000): `.` and its digits without trailing zeros (`.5`, `.05`, `.123`),
+/// padded to 4 bytes, and the length that counts; 0 has no fraction (length 0).
+const MILLI_FRACTIONS: [([u8; 4], u8); 1000] = {
+    let mut t = [([0u8; 4], 0u8); 1000];
+    let mut ms = 1;
+    while ms < 1000 {
+        let digits = [(ms / 100) as u8, (ms / 10 % 10) as u8, (ms % 10) as u8];
+        let mut len = 3;
+        while digits[len - 1] == 0 {
+            len -= 1;
+        }
+        t[ms].0 = [b'.', b'0' + digits[0], b'0' + digits[1], b'0' + digits[2]];
+        t[ms].1 = len as u8 + 1;
+        ms += 1;
+    }
+    t
+};
+
 /// Writes `.` and the nanosecond fraction without trailing zeros (`appendFraction(NANO_OF_SECOND, 0, 9, true)`)
 /// at `buf[at..]`, nothing when `nanos` is 0; returns the end index.
 #[inline(always)]
@@ -81,13 +99,14 @@ fn put_fraction(buf: &mut [u8], at: usize, nanos: u32) -> usize {
     if nanos == 0 {
         return at;
     }
+    if nanos.is_multiple_of(1_000_000) {
+        // Whole milliseconds (TIMESTAMP(3), the common case): the trimmed text from the table.
+        let (text, len) = MILLI_FRACTIONS[(nanos / 1_000_000) as usize];
+        buf[at..at + 4].copy_from_slice(&text);
+        return at + usize::from(len);
+    }
     buf[at] = b'.';
-    // Whole milliseconds (TIMESTAMP(3), the common case): three digits, then trim.
-    let (mut n, mut len) = if nanos.is_multiple_of(1_000_000) {
-        (nanos / 1_000_000, 3)
-    } else {
-        (nanos, 9)
-    };
+    let (mut n, mut len) = (nanos, 9);
     while n % 10 == 0 {
         n /= 10;
         len -= 1;
@@ -179,6 +198,29 @@ mod tests {
         assert_eq!(date(-719_529), "-0001-12-31");
         assert_eq!(date(2_932_897), "+10000-01-01");
         assert_eq!(date(19_724), "2024-01-02");
+    }
+
+    /// Every whole millisecond takes the table; each must print as the nanosecond path prints the same
+    /// fraction (`appendFraction` trims trailing zeros), e.g. 120 ms as `.12` and 5 ms as `.005`.
+    #[test]
+    fn every_millisecond_fraction_is_trimmed() {
+        for ms in 0..1000u32 {
+            let expected = match format!("{ms:03}").trim_end_matches('0') {
+                "" => String::new(),
+                digits => format!(".{digits}"),
+            };
+            assert_eq!(
+                ts(b' ', false, 0, ms * 1_000_000),
+                format!("\"1970-01-01 00:00:00{expected}\""),
+                "{ms}"
+            );
+            // One nanosecond more leaves the table: nine digits, the same leading ones.
+            let nine = format!(".{:09}", ms * 1_000_000 + 1);
+            assert_eq!(
+                ts(b' ', false, 0, ms * 1_000_000 + 1),
+                format!("\"1970-01-01 00:00:00{nine}\"")
+            );
+        }
     }
 
     #[test]

@@ -11,6 +11,13 @@ pub(crate) mod temporal;
 
 pub(crate) use nested::{Node, RowEnc};
 
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Int32Type, Int64Type};
+use arrow_array::Array;
+use arrow_schema::DataType;
+
+use crate::out::I64_WIDTH;
+
 /// An encoder bound to one batch's array, behind the one dynamic call per value.
 pub(crate) type BoxEnc<'a> = Box<dyn Enc + 'a>;
 
@@ -43,5 +50,42 @@ impl<F: Fn(usize, &mut Vec<u8>)> Enc for FromFn<F> {
     #[inline]
     fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
         (self.0)(idx, out);
+    }
+}
+
+/// How a field's non-null value is written: straight through the row's cursor for the common flat layouts, or
+/// by the column's encoder.
+pub(crate) enum Inline<'a> {
+    /// BIGINT from Int64 (`Long.toString`).
+    I64(&'a [i64]),
+    /// INT from Int32.
+    I32(&'a [i32]),
+    /// A Utf8 column in which one scan found nothing to escape: the bytes between quotes.
+    Verbatim {
+        offsets: &'a [i32],
+        values: &'a [u8],
+    },
+    /// Any other type or layout: [`Col::write`](crate::flink::bind::Col::write).
+    Other,
+}
+
+impl<'a> Inline<'a> {
+    /// INT / BIGINT from Int32 / Int64 (the other integer layouts are [`Inline::Other`]).
+    pub(crate) fn integer(array: &'a dyn Array) -> Self {
+        match array.data_type() {
+            DataType::Int64 => Inline::I64(array.as_primitive::<Int64Type>().values()),
+            DataType::Int32 => Inline::I32(array.as_primitive::<Int32Type>().values()),
+            _ => Inline::Other,
+        }
+    }
+
+    /// The most bytes the value (or `null`) takes besides a verbatim string's own bytes.
+    pub(crate) fn width(&self) -> usize {
+        match self {
+            Inline::I64(_) | Inline::I32(_) => I64_WIDTH,
+            // The quotes, or `null`.
+            Inline::Verbatim { .. } => 4,
+            Inline::Other => 0,
+        }
     }
 }

@@ -9,13 +9,13 @@ use arrow_array::{
 };
 use arrow_schema::DataType;
 
-use super::{BoxEnc, Enc};
+use super::{BoxEnc, Enc, Inline};
 use crate::error::Result;
 use crate::escape::write_jackson_str;
 use crate::flink::bind::{bind, Col, Cx, Failure};
 use crate::flink::plan::{RowPlan, Ty};
 use crate::options::MapNullKeyMode;
-use crate::out::Padded;
+use crate::out::{put_i64, Padded, CHUNK};
 
 /// A small Jackson-like node tree, built only for the rare case Flink's reuse of nodes shows in the output:
 /// a MAP with a repeated key whose values are ROWs, under `encode.ignore-null-fields`.
@@ -49,25 +49,52 @@ impl Node {
 }
 
 /// A ROW bound to its field arrays (top-level columns or a struct's children).
+///
+/// A row is written in one reservation: its bound (every inline field's name and widest text, plus the
+/// row's string lengths) is reserved once, and the inline fields (see [`Inline`]) are written through one
+/// cursor with no per-append capacity check and no dynamic call; any other field is written by its column's
+/// encoder into the `Vec`, after which the bound is reserved again. Every field is written as `,"name":value`;
+/// the first byte of the row then becomes `{`, so no per-field bookkeeping decides where commas go.
 pub(crate) struct RowEnc<'a> {
-    /// `{"first":`, used when nulls are written (so the first field always opens the object).
-    open: Option<&'a Padded>,
-    fields: Vec<(&'a Padded, Col<'a>)>,
+    fields: Vec<Field<'a>>,
+    /// Bytes every row may need for its inline fields besides their strings' own bytes, braces included.
+    fixed: usize,
     ignore_nulls: bool,
 }
+
+/// One field of a bound ROW.
+struct Field<'a> {
+    /// `,"name":` (Jackson-escaped), padded for chunked copies.
+    name: &'a Padded,
+    col: Col<'a>,
+}
+
+/// A null field's value.
+const NULL: &[u8; 4] = b"null";
 
 impl<'a> RowEnc<'a> {
     /// Binds `plan` to `arrays` (same order as the plan's fields).
     pub(crate) fn bind(plan: &'a RowPlan, arrays: &[&'a ArrayRef], cx: Cx<'a>) -> Result<Self> {
-        let fields = plan
+        let fields: Vec<Field<'a>> = plan
             .fields
             .iter()
             .zip(arrays)
-            .map(|(f, &a)| Ok((&f.name, bind(&f.path, &f.ty, a.as_ref(), cx)?)))
+            .map(|(f, &a)| {
+                Ok(Field {
+                    name: &f.name,
+                    col: bind(&f.path, &f.ty, a.as_ref(), cx)?,
+                })
+            })
             .collect::<Result<_>>()?;
+        let fixed = fields
+            .iter()
+            .filter(|f| !matches!(f.col.inline, Inline::Other))
+            .map(|f| f.name.len() + f.col.inline.width())
+            .sum::<usize>()
+            + 2;
         Ok(Self {
-            open: plan.fields.first().map(|f| &f.open),
             fields,
+            fixed,
             ignore_nulls: cx.o.ignore_null_fields,
         })
     }
@@ -76,31 +103,74 @@ impl<'a> RowEnc<'a> {
     /// `encode.ignore-null-fields`.
     #[inline]
     pub(crate) fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
-        match self.open {
-            Some(open) if !self.ignore_nulls => {
-                // Every field is written: `{"a":` then `,"b":` ..., no per-field bookkeeping.
-                for (n, (name, col)) in self.fields.iter_mut().enumerate() {
-                    if n == 0 { open } else { *name }.append(out, 0);
-                    col.write_or_null(idx, out);
-                }
+        let mut bound = self.fixed;
+        for f in &self.fields {
+            if let Inline::Verbatim { offsets, .. } = f.col.inline {
+                bound += (offsets[idx + 1] - offsets[idx]) as usize;
             }
-            _ => {
-                out.push(b'{');
-                let mut first = true;
-                for (name, col) in &mut self.fields {
-                    let null = col.is_null(idx);
-                    if null && self.ignore_nulls {
-                        continue;
-                    }
-                    name.append(out, usize::from(first));
-                    first = false;
-                    if null {
-                        out.extend_from_slice(b"null");
+        }
+        let start = out.len();
+        out.reserve(bound + CHUNK);
+        let mut at = start;
+        for f in &mut self.fields {
+            let base = out.as_mut_ptr();
+            // SAFETY (each inline write): since the last reservation, at `at`, `bound + CHUNK` bytes are writable,
+            // and `bound` covers the names and widest texts of every inline field of the row, so of all those not
+            // yet written; a name's chunked copy writes fewer than `CHUNK` bytes past its length. Everything up to
+            // the new `at` is initialised, so the `set_len`s expose only written bytes.
+            if f.col.is_null(idx) {
+                if !self.ignore_nulls {
+                    if matches!(f.col.inline, Inline::Other) {
+                        unsafe { out.set_len(at) };
+                        f.name.append(out, 0);
+                        out.extend_from_slice(NULL);
+                        out.reserve(bound + CHUNK);
+                        at = out.len();
                     } else {
-                        col.write(idx, out);
+                        unsafe {
+                            at += f.name.put(base.add(at));
+                            std::ptr::copy_nonoverlapping(NULL.as_ptr(), base.add(at), NULL.len());
+                        }
+                        at += NULL.len();
                     }
                 }
+                continue;
             }
+            match f.col.inline {
+                Inline::I64(values) => unsafe {
+                    at += f.name.put(base.add(at));
+                    at += put_i64(base.add(at), values[idx]);
+                },
+                Inline::I32(values) => unsafe {
+                    at += f.name.put(base.add(at));
+                    at += put_i64(base.add(at), values[idx].into());
+                },
+                Inline::Verbatim { offsets, values } => {
+                    let text = &values[offsets[idx] as usize..offsets[idx + 1] as usize];
+                    unsafe {
+                        at += f.name.put(base.add(at));
+                        *base.add(at) = b'"';
+                        std::ptr::copy_nonoverlapping(text.as_ptr(), base.add(at + 1), text.len());
+                        *base.add(at + 1 + text.len()) = b'"';
+                    }
+                    at += text.len() + 2;
+                }
+                Inline::Other => {
+                    unsafe { out.set_len(at) };
+                    f.name.append(out, 0);
+                    f.col.write(idx, out);
+                    out.reserve(bound + CHUNK);
+                    at = out.len();
+                }
+            }
+        }
+        // SAFETY: as above; the bound's two bytes for the braces leave room for `}` (and for `{` when no field
+        // was written).
+        unsafe { out.set_len(at) };
+        if at > start {
+            out[start] = b'{';
+        } else {
+            out.push(b'{');
         }
         out.push(b'}');
     }
@@ -111,7 +181,8 @@ impl<'a> RowEnc<'a> {
             Some(Node::Object(fields)) => fields,
             _ => Vec::new(),
         };
-        for &mut (name, ref mut col) in &mut self.fields {
+        for Field { name, col, .. } in &mut self.fields {
+            let name: &Padded = name;
             if self.ignore_nulls && col.is_null(idx) {
                 continue;
             }

@@ -6,28 +6,50 @@ use arrow_array::{Array, GenericBinaryArray, GenericStringArray, OffsetSizeTrait
 use arrow_schema::DataType;
 use base64::Engine as _;
 
-use super::{from_fn, BoxEnc};
+use super::{from_fn, BoxEnc, Inline};
 use crate::escape::{column_needs_escaping, write_jackson_str, write_verbatim_str};
 
-/// CHAR / VARCHAR / STRING from Utf8, LargeUtf8 or Utf8View.
-pub(crate) fn string<'a>(array: &'a dyn Array) -> BoxEnc<'a> {
+/// CHAR / VARCHAR / STRING from Utf8, LargeUtf8 or Utf8View; for a Utf8 column with nothing to escape also its
+/// [`Inline::Verbatim`] form (else [`Inline::Other`]).
+pub(crate) fn string<'a>(array: &'a dyn Array) -> (BoxEnc<'a>, Inline<'a>) {
     match array.data_type() {
-        DataType::Utf8 => utf8(array.as_string::<i32>()),
-        DataType::LargeUtf8 => utf8(array.as_string::<i64>()),
+        DataType::Utf8 => {
+            let a = array.as_string::<i32>();
+            let enc = utf8(a);
+            let inline = if enc.1 {
+                Inline::Verbatim {
+                    offsets: a.value_offsets(),
+                    values: a.value_data(),
+                }
+            } else {
+                Inline::Other
+            };
+            (enc.0, inline)
+        }
+        DataType::LargeUtf8 => (utf8(array.as_string::<i64>()).0, Inline::Other),
         _ => {
             let a = array.as_string_view();
-            from_fn(move |idx, out| write_jackson_str(out, a.value(idx)))
+            (
+                from_fn(move |idx, out| write_jackson_str(out, a.value(idx))),
+                Inline::Other,
+            )
         }
     }
 }
 
-/// A string column: when one SWAR pass over its value bytes finds nothing to escape (the common case), every
-/// value is copied verbatim; otherwise each value takes the escaping loop.
-fn utf8<'a, O: OffsetSizeTrait>(a: &'a GenericStringArray<O>) -> BoxEnc<'a> {
+/// A string column: when one pass over its value bytes finds nothing to escape (the common case), every value
+/// is copied verbatim (and the flag says so); otherwise each value takes the escaping loop.
+fn utf8<'a, O: OffsetSizeTrait>(a: &'a GenericStringArray<O>) -> (BoxEnc<'a>, bool) {
     if column_needs_escaping::<true, O>(a) {
-        from_fn(move |idx, out| write_jackson_str(out, a.value(idx)))
+        (
+            from_fn(move |idx, out| write_jackson_str(out, a.value(idx))),
+            false,
+        )
     } else {
-        from_fn(move |idx, out| write_verbatim_str(out, a.value(idx)))
+        (
+            from_fn(move |idx, out| write_verbatim_str(out, a.value(idx))),
+            true,
+        )
     }
 }
 
