@@ -1,12 +1,16 @@
-//! One 4096-row Arrow batch to Kafka JSON records, side by side in one run:
-//! arrow-json's `LineDelimitedWriter` over the batch, arrow-json once per row (a writer and a `Vec` per record,
-//! what a per-record sink does), our encoder in plain and Flink mode, and a `memcpy` of the Flink-mode output
-//! bytes (the physical floor). Shapes: Nexmark bids (auction, bidder, price, channel, url, dateTime, extra) and q9-like rows (auction + bid columns, wide
-//! strings). Report ratios from the same run.
+//! Arrow batches to Kafka JSON records, side by side in one run: arrow-json's `LineDelimitedWriter` over the
+//! batch, arrow-json once per row (a writer and a `Vec` per record, what a per-record sink does), our encoder in
+//! plain and Flink mode, a typed `#[derive(Serialize)]` struct serialized with `serde_json` once per row (bids
+//! only), and a `memcpy` of the Flink-mode output bytes (the physical floor). Shapes: one 4096-row batch of
+//! Nexmark bids (auction, bidder, price, channel, url, dateTime, extra) and of q9-like rows (auction + bid
+//! columns, wide strings), and a corpus of 1,048,576 bid rows in 256 batches of 4096 (the input no longer in
+//! cache; each encoder reuses its output between batches, as a sink does). Report ratios from the same run.
 
 use std::hint::black_box;
 use std::sync::Arc;
 
+use arrow_array::cast::AsArray;
+use arrow_array::types::Int64Type;
 use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray, TimestampMillisecondArray};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use streamfusion_json::{EncodedRecords, EncoderOptions, JsonEncoder};
@@ -80,6 +84,70 @@ fn bid_columns(rng: &mut Rng, prefix: &str) -> Vec<(String, ArrayRef)> {
 /// Nexmark bids: auction, bidder, price BIGINT; channel, url VARCHAR; dateTime TIMESTAMP(3); extra VARCHAR(54-81).
 fn bid_batch() -> RecordBatch {
     RecordBatch::try_from_iter(bid_columns(&mut Rng(42), "")).expect("valid batch")
+}
+
+/// 256 bid batches of 4096 rows (1,048,576 rows), each from its own seed.
+fn bid_corpus() -> Vec<RecordBatch> {
+    (0..256)
+        .map(|seed| {
+            RecordBatch::try_from_iter(bid_columns(&mut Rng(1000 + seed), "")).expect("valid batch")
+        })
+        .collect()
+}
+
+/// One bid as a hand-written serde struct: what a per-record Rust sink with a typed row would serialize.
+#[derive(serde::Serialize)]
+struct Bid<'a> {
+    auction: i64,
+    bidder: i64,
+    price: i64,
+    channel: &'a str,
+    url: &'a str,
+    #[serde(rename = "dateTime")]
+    date_time: &'a str,
+    extra: &'a str,
+}
+
+/// The bid batch's `dateTime` texts as Flink prints them, prepared outside the timed loop (a head start for
+/// the serde contender, which would otherwise format them per row too).
+fn bid_date_times(batch: &RecordBatch) -> Vec<String> {
+    let flink = encoder("flink", &[]).encode(batch).expect("encodes");
+    (0..batch.num_rows())
+        .map(|row| {
+            let value: serde_json::Value =
+                serde_json::from_slice(flink.value(row).expect("a value")).expect("JSON");
+            value["dateTime"].as_str().expect("a string").to_owned()
+        })
+        .collect()
+}
+
+/// Every bid of `batch` serialized once per row with `serde_json::to_writer` into one slab, with per-row
+/// offsets (as `EncodedRecords` keeps them).
+fn serde_per_row(
+    batch: &RecordBatch,
+    date_times: &[String],
+    slab: &mut Vec<u8>,
+    offsets: &mut Vec<i32>,
+) {
+    slab.clear();
+    offsets.clear();
+    let int = |i: usize| batch.column(i).as_primitive::<Int64Type>();
+    let text = |i: usize| batch.column(i).as_string::<i32>();
+    let (auction, bidder, price) = (int(0), int(1), int(2));
+    let (channel, url, extra) = (text(3), text(4), text(6));
+    for (row, date_time) in date_times.iter().enumerate().take(batch.num_rows()) {
+        offsets.push(slab.len() as i32);
+        let bid = Bid {
+            auction: auction.value(row),
+            bidder: bidder.value(row),
+            price: price.value(row),
+            channel: channel.value(row),
+            url: url.value(row),
+            date_time,
+            extra: extra.value(row),
+        };
+        serde_json::to_writer(&mut *slab, &bid).expect("serializes");
+    }
 }
 
 /// q9-like rows: the winning bid joined to its auction (auction columns, then the bid's, with wide strings).
@@ -173,6 +241,21 @@ fn bench_shape(c: &mut Criterion, name: &str, batch: &RecordBatch, key: &str) {
         })
     });
 
+    if name == "bid" {
+        let date_times = bid_date_times(batch);
+        let (mut slab, mut offsets) = (Vec::new(), Vec::new());
+        serde_per_row(batch, &date_times, &mut slab, &mut offsets);
+        let flink = encoder("flink", &[]).encode(batch).expect("encodes");
+        assert_eq!(
+            slab,
+            flink.values(),
+            "the serde struct writes Flink's bytes for these rows"
+        );
+        group.bench_function("serde_json_typed_per_row", |b| {
+            b.iter(|| serde_per_row(black_box(batch), &date_times, &mut slab, &mut offsets))
+        });
+    }
+
     let flink = encoder("flink", &[]).encode(batch).expect("encodes");
     let source = flink.values().to_vec();
     let mut target = vec![0u8; source.len()];
@@ -191,9 +274,73 @@ fn bench_shape(c: &mut Criterion, name: &str, batch: &RecordBatch, key: &str) {
     );
 }
 
+/// The 1,048,576-row corpus: ours in Flink mode (keyed and not) and plain mode, `LineDelimitedWriter`, the
+/// serde struct per row, and a `memcpy` of the Flink-mode output, batch after batch.
+fn bench_corpus(c: &mut Criterion) {
+    let corpus = bid_corpus();
+    let rows: usize = corpus.iter().map(RecordBatch::num_rows).sum();
+    let mut group = c.benchmark_group("json_bid_1m");
+    group.throughput(Throughput::Elements(rows as u64));
+    group.sample_size(10);
+    for (label, mode, key) in [
+        ("streamfusion_flink", "flink", None),
+        ("streamfusion_flink_keyed", "flink", Some("auction")),
+        ("streamfusion_plain", "plain", None),
+    ] {
+        let options: Vec<(&str, &str)> = key.map(|k| ("key.fields", k)).into_iter().collect();
+        let mut enc = encoder(mode, &options);
+        let mut out = EncodedRecords::new();
+        group.bench_function(label, |b| {
+            b.iter(|| {
+                for batch in &corpus {
+                    enc.encode_into(black_box(batch), &mut out)
+                        .expect("encodes");
+                }
+            })
+        });
+    }
+    group.bench_function("arrow_json_line_delimited", |b| {
+        b.iter(|| {
+            for batch in &corpus {
+                black_box(arrow_json_batch(black_box(batch)));
+            }
+        })
+    });
+    let date_times: Vec<Vec<String>> = corpus.iter().map(bid_date_times).collect();
+    let (mut slab, mut offsets) = (Vec::new(), Vec::new());
+    group.bench_function("serde_json_typed_per_row", |b| {
+        b.iter(|| {
+            for (batch, times) in corpus.iter().zip(&date_times) {
+                serde_per_row(black_box(batch), times, &mut slab, &mut offsets);
+            }
+        })
+    });
+    let outputs: Vec<Vec<u8>> = corpus
+        .iter()
+        .map(|b| {
+            encoder("flink", &[])
+                .encode(b)
+                .expect("encodes")
+                .values()
+                .to_vec()
+        })
+        .collect();
+    let mut target = vec![0u8; outputs.iter().map(Vec::len).max().unwrap_or(0)];
+    group.bench_function("memcpy_flink_output", |b| {
+        b.iter(|| {
+            for source in &outputs {
+                target[..source.len()].copy_from_slice(black_box(source));
+                black_box(&target);
+            }
+        })
+    });
+    group.finish();
+}
+
 fn benches(c: &mut Criterion) {
     bench_shape(c, "bid", &bid_batch(), "auction");
     bench_shape(c, "q9", &q9_batch(), "id");
+    bench_corpus(c);
 }
 
 criterion_group! {

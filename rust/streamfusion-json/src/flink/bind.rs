@@ -157,7 +157,10 @@ pub(crate) fn bind<'a>(
         Ty::Date32 => temporal::date32(array),
         Ty::Date64 => temporal::date64(path, array, cx),
         Ty::Time { fraction } => temporal::time(path, array, *fraction, cx),
-        Ty::Timestamp { unit, ltz } => temporal::timestamp(path, array, *unit, *ltz, cx),
+        Ty::Timestamp { unit, ltz } => {
+            inline = Inline::timestamp(array, *ltz, cx.o.timestamp_separator);
+            temporal::timestamp(path, array, *unit, *ltz, cx)
+        }
         Ty::Duration(unit) => temporal::duration(path, array, *unit, cx),
         Ty::IntervalDayTime => temporal::interval_day_time(array),
         Ty::List(element) => nested::list(path, array, element, cx)?,

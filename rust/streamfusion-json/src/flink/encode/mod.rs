@@ -12,10 +12,11 @@ pub(crate) mod temporal;
 pub(crate) use nested::{Node, RowEnc};
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Int32Type, Int64Type};
+use arrow_array::types::{Int32Type, Int64Type, TimestampMillisecondType};
 use arrow_array::Array;
-use arrow_schema::DataType;
+use arrow_schema::{DataType, TimeUnit};
 
+use crate::flink::temporal::{TimestampWriter, TS_WIDTH};
 use crate::out::I64_WIDTH;
 
 /// An encoder bound to one batch's array, behind the one dynamic call per value.
@@ -65,6 +66,12 @@ pub(crate) enum Inline<'a> {
         offsets: &'a [i32],
         values: &'a [u8],
     },
+    /// TIMESTAMP(3) / TIMESTAMP_LTZ(3) from Timestamp(Millisecond): its own writer (and date cache).
+    TimestampMillis {
+        values: &'a [i64],
+        ltz: bool,
+        writer: TimestampWriter,
+    },
     /// Any other type or layout: [`Col::write`](crate::flink::bind::Col::write).
     Other,
 }
@@ -79,10 +86,24 @@ impl<'a> Inline<'a> {
         }
     }
 
+    /// TIMESTAMP / TIMESTAMP_LTZ from Timestamp(Millisecond), the unit Flink's `TimestampData` holds (the
+    /// other units are [`Inline::Other`]).
+    pub(crate) fn timestamp(array: &'a dyn Array, ltz: bool, separator: u8) -> Self {
+        match array.data_type() {
+            DataType::Timestamp(TimeUnit::Millisecond, _) => Inline::TimestampMillis {
+                values: array.as_primitive::<TimestampMillisecondType>().values(),
+                ltz,
+                writer: TimestampWriter::new(separator, ltz),
+            },
+            _ => Inline::Other,
+        }
+    }
+
     /// The most bytes the value (or `null`) takes besides a verbatim string's own bytes.
     pub(crate) fn width(&self) -> usize {
         match self {
             Inline::I64(_) | Inline::I32(_) => I64_WIDTH,
+            Inline::TimestampMillis { .. } => TS_WIDTH,
             // The quotes, or `null`.
             Inline::Verbatim { .. } => 4,
             Inline::Other => 0,

@@ -9,6 +9,7 @@ use arrow_array::{
 };
 use arrow_schema::DataType;
 
+use super::temporal::seconds_of;
 use super::{BoxEnc, Enc, Inline};
 use crate::error::Result;
 use crate::escape::write_jackson_str;
@@ -59,6 +60,9 @@ pub(crate) struct RowEnc<'a> {
     fields: Vec<Field<'a>>,
     /// Bytes every row may need for its inline fields besides their strings' own bytes, braces included.
     fixed: usize,
+    /// Per slot of the arrays: the bytes of its verbatim strings (empty when the row has none), summed column
+    /// at a time when the row is bound.
+    string_bytes: Vec<usize>,
     ignore_nulls: bool,
 }
 
@@ -92,9 +96,19 @@ impl<'a> RowEnc<'a> {
             .map(|f| f.name.len() + f.col.inline.width())
             .sum::<usize>()
             + 2;
+        let mut string_bytes = Vec::new();
+        for f in &fields {
+            if let Inline::Verbatim { offsets, .. } = f.col.inline {
+                string_bytes.resize(offsets.len() - 1, 0);
+                for (sum, pair) in string_bytes.iter_mut().zip(offsets.windows(2)) {
+                    *sum += (pair[1] - pair[0]) as usize;
+                }
+            }
+        }
         Ok(Self {
             fields,
             fixed,
+            string_bytes,
             ignore_nulls: cx.o.ignore_null_fields,
         })
     }
@@ -103,12 +117,7 @@ impl<'a> RowEnc<'a> {
     /// `encode.ignore-null-fields`.
     #[inline]
     pub(crate) fn write(&mut self, idx: usize, out: &mut Vec<u8>) {
-        let mut bound = self.fixed;
-        for f in &self.fields {
-            if let Inline::Verbatim { offsets, .. } = f.col.inline {
-                bound += (offsets[idx + 1] - offsets[idx]) as usize;
-            }
-        }
+        let bound = self.fixed + self.string_bytes.get(idx).copied().unwrap_or(0);
         let start = out.len();
         out.reserve(bound + CHUNK);
         let mut at = start;
@@ -136,7 +145,7 @@ impl<'a> RowEnc<'a> {
                 }
                 continue;
             }
-            match f.col.inline {
+            match &mut f.col.inline {
                 Inline::I64(values) => unsafe {
                     at += f.name.put(base.add(at));
                     at += put_i64(base.add(at), values[idx]);
@@ -154,6 +163,17 @@ impl<'a> RowEnc<'a> {
                         *base.add(at + 1 + text.len()) = b'"';
                     }
                     at += text.len() + 2;
+                }
+                Inline::TimestampMillis {
+                    values,
+                    ltz,
+                    writer,
+                } => {
+                    let (seconds, nanos) = seconds_of(values[idx], 0, *ltz);
+                    unsafe {
+                        at += f.name.put(base.add(at));
+                        at += writer.put(base.add(at), seconds, nanos);
+                    }
                 }
                 Inline::Other => {
                     unsafe { out.set_len(at) };

@@ -131,6 +131,33 @@ pub(crate) fn timestamp<'a>(
     }
 }
 
+/// The epoch seconds and nanoseconds of the second that Flink prints for a `TimestampData` of `millis` and
+/// `nano_of_milli`: TIMESTAMP_LTZ (`ltz`) through `toInstant()`, TIMESTAMP through `toLocalDateTime()`, which
+/// wraps the day count beyond `int` (see [`TsEnc`]).
+#[inline]
+pub(crate) fn seconds_of(millis: i64, nano_of_milli: u32, ltz: bool) -> (i64, u32) {
+    /// From here on `millis / DAY` no longer fits an `int`.
+    const WRAP: u64 = 86_400_000 * (1 << 31);
+    if ltz || millis.unsigned_abs() < WRAP {
+        // Within the int day range, Java's truncate-then-adjust equals floor division.
+        (
+            millis.div_euclid(1000),
+            millis.rem_euclid(1000) as u32 * 1_000_000 + nano_of_milli,
+        )
+    } else {
+        // TimestampData.toLocalDateTime(): `int date = (int) (millis / DAY); int time = (int) (millis % DAY);
+        // if (time < 0) { --date; time += DAY; }`, all in Java's wrapping int arithmetic.
+        let mut date = (millis / 86_400_000) as i32;
+        let mut time = (millis % 86_400_000) as i32;
+        if time < 0 {
+            date = date.wrapping_sub(1);
+            time += 86_400_000;
+        }
+        let seconds = i64::from(date) * 86_400 + i64::from(time / 1000);
+        (seconds, (time % 1000) as u32 * 1_000_000 + nano_of_milli)
+    }
+}
+
 /// TIMESTAMP and TIMESTAMP_LTZ. Flink holds both as `TimestampData` (epoch milliseconds as a `long` plus
 /// nanoseconds of the millisecond). TIMESTAMP_LTZ prints `toInstant()` in UTC. TIMESTAMP prints
 /// `toLocalDateTime()`, which casts the day count to `int`: beyond about 5.88 million years from 1970 it wraps,
@@ -171,26 +198,7 @@ impl<T: ArrowTimestampType> Enc for TsEnc<'_, T> {
             TimeUnit::Microsecond => (v.div_euclid(1_000), v.rem_euclid(1_000) as u32 * 1_000),
             TimeUnit::Nanosecond => (v.div_euclid(1_000_000), v.rem_euclid(1_000_000) as u32),
         };
-        /// From here on `millis / DAY` no longer fits an `int`.
-        const WRAP: u64 = 86_400_000 * (1 << 31);
-        let (seconds, nanos) = if self.ltz || millis.unsigned_abs() < WRAP {
-            // Within the int day range, Java's truncate-then-adjust equals floor division.
-            (
-                millis.div_euclid(1000),
-                millis.rem_euclid(1000) as u32 * 1_000_000 + nano_of_milli,
-            )
-        } else {
-            // TimestampData.toLocalDateTime(): `int date = (int) (millis / DAY); int time = (int) (millis % DAY);
-            // if (time < 0) { --date; time += DAY; }`, all in Java's wrapping int arithmetic.
-            let mut date = (millis / 86_400_000) as i32;
-            let mut time = (millis % 86_400_000) as i32;
-            if time < 0 {
-                date = date.wrapping_sub(1);
-                time += 86_400_000;
-            }
-            let seconds = i64::from(date) * 86_400 + i64::from(time / 1000);
-            (seconds, (time % 1000) as u32 * 1_000_000 + nano_of_milli)
-        };
+        let (seconds, nanos) = seconds_of(millis, nano_of_milli, self.ltz);
         self.w.write(out, seconds, nanos);
     }
 }
