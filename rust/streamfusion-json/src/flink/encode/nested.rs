@@ -184,15 +184,17 @@ impl<'a> RowEnc<'a> {
                 }
             }
         }
-        // SAFETY: as above; the bound's two bytes for the braces leave room for `}` (and for `{` when no field
-        // was written).
-        unsafe { out.set_len(at) };
-        if at > start {
-            out[start] = b'{';
-        } else {
-            out.push(b'{');
+        // SAFETY: as above; the bound's two bytes for the braces leave room for `}` and for `{` when no field was
+        // written (else `{` replaces the first field's comma, at `start < at`).
+        unsafe {
+            let base = out.as_mut_ptr();
+            if at == start {
+                at += 1;
+            }
+            *base.add(start) = b'{';
+            *base.add(at) = b'}';
+            out.set_len(at + 1);
         }
-        out.push(b'}');
     }
 
     /// Row `idx` converted into `reuse` when that is an object (Flink's ROW converter with a reused node).
