@@ -8,12 +8,18 @@
 //! Usage: `json_instructions <flink|flink-keyed|plain|line-delimited|serde-typed> <bid|q9> <passes>`
 //! (`serde-typed`: bid only; a `memcpy` is left out, since valgrind counts each byte `rep movsb` moves as an
 //! instruction). Run by `cargo bench` (no such arguments), it runs every cell once.
+//!
+//! `json_instructions write-ipc <bid|q9|bid-1m> <file>` writes the same rows as an Arrow IPC file instead (one
+//! 4096-row batch, or the 1,048,576-row corpus of `json_batch` in 256 batches), for the dataframe libraries'
+//! script (`perf/streamfusion/dataframes.sh`).
 
 mod common;
 
 use std::hint::black_box;
 
-use common::{arrow_json_batch, bid_batch, bid_date_times, encoder, q9_batch, serde_per_row};
+use common::{
+    arrow_json_batch, bid_batch, bid_corpus, bid_date_times, encoder, q9_batch, serde_per_row,
+};
 use streamfusion_json::EncodedRecords;
 
 /// The contenders, as the command line names them.
@@ -60,6 +66,23 @@ fn run(contender: &str, shape: &str, passes: usize) {
     }
 }
 
+/// Writes `shape`'s rows to `path` as an Arrow IPC file.
+fn write_ipc(shape: &str, path: &str) {
+    let batches = match shape {
+        "bid" => vec![bid_batch()],
+        "q9" => vec![q9_batch()],
+        "bid-1m" => bid_corpus(),
+        _ => usage(),
+    };
+    let file = std::fs::File::create(path).unwrap_or_else(|e| panic!("cannot create {path}: {e}"));
+    let mut writer =
+        arrow_ipc::writer::FileWriter::try_new(file, &batches[0].schema()).expect("IPC writer");
+    for batch in &batches {
+        writer.write(batch).expect("writes the batch");
+    }
+    writer.finish().expect("finishes the file");
+}
+
 fn usage() -> ! {
     eprintln!(
         "usage: json_instructions <{}> <bid|q9> <passes>",
@@ -83,6 +106,7 @@ fn main() {
                 }
             }
         }
+        [command, shape, path] if command == "write-ipc" => write_ipc(shape, path),
         [contender, shape, passes] => {
             run(contender, shape, passes.parse().unwrap_or_else(|_| usage()))
         }
