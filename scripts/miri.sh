@@ -15,8 +15,10 @@ if ! cargo +nightly miri --version >/dev/null 2>&1; then
   exit 0
 fi
 cargo +nightly miri test -p bijou64-kafka --lib
-# The JSON slab writers: the chunked appends (out::) and the SWAR scan-and-store escaper's unsafe paths.
-cargo +nightly miri test -p streamfusion-json --lib -- out:: escape::tests::miri_unsafe_paths flink::temporal
+# The JSON slab writers: the chunked appends (out::), the SWAR scan-and-store escaper's and the vector scan's
+# unsafe paths, the timestamp writer, and the row writer's cursor (flink::encode::nested).
+cargo +nightly miri test -p streamfusion-json --lib -- out:: escape::tests::miri_unsafe_paths flink::temporal \
+  flink::encode::nested::tests::miri_
 # The Arrow import of batches handed over by address (streamfusion_json::ffi): the reads and moves of exported
 # C Data Interface structs (live, released, null), the flat handoff's buffers read in place (size and offset
 # checks, a misaligned buffer), the UTF-8 check, import and encode through both handoffs. Front ends pass the
