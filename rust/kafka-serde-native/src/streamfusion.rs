@@ -304,9 +304,7 @@ pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonEncoder_encodeBinar
             env.get_array_length(&row_offsets)?,
             "rowCount + 1",
         )?;
-        let mut data = vec![0i8; bytes];
-        env.get_byte_array_region(&rows, 0, &mut data)?;
-        let data: Vec<u8> = data.into_iter().map(|b| b as u8).collect();
+        let data = copy_bytes(env, &rows, bytes)?;
         let mut offsets = vec![0; offsets];
         env.get_int_array_region(&row_offsets, 0, &mut offsets)?;
         let schema = address(arrow_schema_address);
@@ -318,6 +316,40 @@ pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonEncoder_encodeBinar
         Ok(Some(out.into_raw()))
     })
     .unwrap_or(std::ptr::null_mut())
+}
+
+/// The first `len` bytes of `array` (at least that long: checked by the caller) copied into a new `Vec`, in one
+/// pass: `GetByteArrayRegion` writes straight into the vector's uninitialised capacity, where
+/// `get_byte_array_region` would need it zeroed first and an `i8`-to-`u8` pass after (three passes over a batch
+/// of several MiB, measured at about 200 ns per q9 row at 4096 rows).
+fn copy_bytes(
+    env: &mut JNIEnv<'_>,
+    array: &JByteArray<'_>,
+    len: usize,
+) -> Result<Vec<u8>, JniError> {
+    let mut data = Vec::<u8>::with_capacity(len);
+    let raw = env.get_raw();
+    // SAFETY: `raw` is this call's valid JNIEnv; `array` is a live, non-null byte[] of at least `len` elements
+    // (checked by the caller), so the region call writes exactly `len` bytes (i8 and u8 have one layout) into
+    // the vector's capacity through a raw pointer, with no reference to uninitialised memory; the length is set
+    // only after it returned without a pending exception.
+    unsafe {
+        let get = (**raw).GetByteArrayRegion.ok_or(JniError::Jni(
+            jni::errors::Error::JNIEnvMethodNotFound("GetByteArrayRegion"),
+        ))?;
+        get(
+            raw,
+            array.as_raw(),
+            0,
+            len as jint,
+            data.spare_capacity_mut().as_mut_ptr().cast::<i8>(),
+        );
+        if env.exception_check()? {
+            return Err(JniError::Jni(jni::errors::Error::JavaException));
+        }
+        data.set_len(len);
+    }
+    Ok(data)
 }
 
 /// `count` elements from the start of an array of `available`, as a length; a negative `count` or one past

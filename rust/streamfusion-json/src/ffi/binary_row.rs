@@ -382,21 +382,18 @@ fn unscaled(bytes: &[u8]) -> Option<i128> {
     Some(i128::from_be_bytes(wide))
 }
 
-/// The null bits of field `at` over `rows` (None when no row is null).
-fn nulls(rows: &Rows<'_>, at: usize) -> Option<NullBuffer> {
-    let mut nulls = NullBufferBuilder::new(rows.len());
-    for row in rows.iter() {
-        nulls.append(!row.is_null(at));
-    }
-    nulls.finish()
-}
+// Each column is read in one pass over the rows, its values and null bits together: a batch of several MiB of
+// rows does not stay in cache between passes.
 
 fn booleans(rows: &Rows<'_>, at: usize) -> ArrayRef {
     let mut values = BooleanBufferBuilder::new(rows.len());
+    let mut nulls = NullBufferBuilder::new(rows.len());
     for row in rows.iter() {
-        values.append(!row.is_null(at) && row.slot(rows.null_bits, at)[0] != 0);
+        let null = row.is_null(at);
+        nulls.append(!null);
+        values.append(!null && row.slot(rows.null_bits, at)[0] != 0);
     }
-    Arc::new(BooleanArray::new(values.finish(), nulls(rows, at)))
+    Arc::new(BooleanArray::new(values.finish(), nulls.finish()))
 }
 
 /// A primitive column whose non-null values `read` takes from the row and its slot (null slots hold the
@@ -408,14 +405,17 @@ fn fixed<T: ArrowPrimitiveType>(
     read: impl Fn(Row<'_>, [u8; 8]) -> Result<T::Native>,
 ) -> Result<ArrayRef> {
     let mut values = Vec::with_capacity(rows.len());
+    let mut nulls = NullBufferBuilder::new(rows.len());
     for row in rows.iter() {
-        values.push(if row.is_null(at) {
+        let null = row.is_null(at);
+        nulls.append(!null);
+        values.push(if null {
             T::Native::default()
         } else {
             read(row, row.slot(rows.null_bits, at))?
         });
     }
-    let array = PrimitiveArray::<T>::new(ScalarBuffer::from(values), nulls(rows, at))
+    let array = PrimitiveArray::<T>::new(ScalarBuffer::from(values), nulls.finish())
         .with_data_type(field.data_type().clone());
     Ok(Arc::new(array))
 }
@@ -429,8 +429,11 @@ fn variable(
     let mut offsets = Vec::with_capacity(rows.len() + 1);
     offsets.push(0i32);
     let mut values = Vec::new();
+    let mut nulls = NullBufferBuilder::new(rows.len());
     for row in rows.iter() {
-        if !row.is_null(at) {
+        let null = row.is_null(at);
+        nulls.append(!null);
+        if !null {
             let slot = row.slot(rows.null_bits, at);
             values.extend_from_slice(row.bytes_value(name, &slot)?);
         }
@@ -446,7 +449,7 @@ fn variable(
     Ok((
         OffsetBuffer::new(ScalarBuffer::from(offsets)),
         values,
-        nulls(rows, at),
+        nulls.finish(),
     ))
 }
 
