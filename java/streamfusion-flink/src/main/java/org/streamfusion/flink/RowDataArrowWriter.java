@@ -44,7 +44,8 @@ import org.apache.flink.table.types.logical.TimestampType;
 
 /**
  * Writes a batch of Flink {@link RowData} into Arrow Java vectors: the columnar form the native encoder reads
- * (what a Flink sink operator pays before the one JNI crossing). One writer owns one {@link VectorSchemaRoot}
+ * ({@code RowDataJsonEncoder} with {@code native.handoff=arrow}; by default it hands over binary rows instead,
+ * {@link RowDataBinaryWriter}, which the native side decodes into the same columns). One writer owns one {@link VectorSchemaRoot}
  * and refills it for every batch, so buffers are allocated once and grow to the largest batch. A batch is
  * written all at once ({@link #write}) or row by row as rows arrive ({@link #reset}, {@link #append},
  * {@link #finish}).
