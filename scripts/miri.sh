@@ -21,7 +21,8 @@ cargo +nightly miri test -p streamfusion-json --lib -- out:: escape::tests::miri
   flink::encode::nested::tests::miri_
 # The Arrow import of batches handed over by address (streamfusion_json::ffi): the reads and moves of exported
 # C Data Interface structs (live, released, null), the flat handoff's buffers read in place (size and offset
-# checks, a misaligned buffer), the UTF-8 check, import and encode through both handoffs. Front ends pass the
+# checks, a misaligned buffer), the UTF-8 check, import and encode through the handoffs, and the decoding of
+# Flink binary rows (ffi::binary_row: a row written by Flink, every covered type, corrupt offsets, rows and values). Front ends pass the
 # struct and buffer addresses as integers, so the integer-to-pointer casts are inherent: permissive provenance
 # silences Miri's warning about them (such pointers get wildcard provenance, which can hide some aliasing
 # bugs; bounds, liveness, alignment and data races are checked).

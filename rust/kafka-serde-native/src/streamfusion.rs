@@ -10,7 +10,8 @@
 //! One batch crosses per call, in one of the two handoffs of [`streamfusion_json::ffi`], which takes the
 //! structs over, checks and imports the batch: `encode` passes the addresses of one exported `ArrowArray` per
 //! column (`Data.exportVector`), `encodeFlat` the words of the flat handoff (per column the value count and the
-//! address and capacity of each buffer, Java holding a reference on every buffer until the call returns). The
+//! address and capacity of each buffer, Java holding a reference on every buffer until the call returns),
+//! `encodeBinaryRows` Flink binary rows copied out of a `byte[]` with their `int[]` offsets. The
 //! schema crosses (`Data.exportSchema`) only when it is not the one that crossed last; the handle keeps it.
 //! This module only converts: `long`s to addresses and words, the result to JVM arrays, errors to exceptions.
 //!
@@ -23,7 +24,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, LazyLock, Mutex, MutexGuard, PoisonError};
 
-use jni::objects::{JClass, JIntArray, JLongArray, JObject, JObjectArray, JString};
+use jni::objects::{JByteArray, JClass, JIntArray, JLongArray, JObject, JObjectArray, JString};
 use jni::sys::{jint, jintArray, jlong, jobjectArray};
 use jni::JNIEnv;
 use streamfusion_json::ffi::{Encoder, Handoff, FLAT_BUFFERS, FLAT_WORDS};
@@ -274,6 +275,96 @@ pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonEncoder_encodeFlat<
     .unwrap_or(std::ptr::null_mut())
 }
 
+/// `private static native Object[] encodeBinaryRows(long handle, byte[] rows, int length, int[] rowOffsets,
+/// int rowCount, int arity, long arrowSchemaAddress)`: one batch of Flink binary rows (`BinaryRowData`) of
+/// `arity` fields, the first `length` bytes of `rows`, row `i` spanning `rowOffsets[i]..rowOffsets[i + 1]`
+/// (`rowCount + 1` offsets are read); decoded natively into the columns of the schema (which crosses as for
+/// `encode`). The bytes and offsets are copied in (`Get<Type>ArrayRegion`), so nothing points into JVM memory.
+/// Returns the six arrays; throws `NullPointerException` for a null array, `IndexOutOfBoundsException` when
+/// `length` or `rowCount + 1` exceeds its array (or is negative), `IllegalArgumentException` for rows that
+/// disagree with the schema (naming field and row), else as `encode` does.
+#[no_mangle]
+pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonEncoder_encodeBinaryRows<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    handle: jlong,
+    rows: JByteArray<'local>,
+    length: jint,
+    row_offsets: JIntArray<'local>,
+    row_count: jint,
+    arity: jint,
+    arrow_schema_address: jlong,
+) -> jobjectArray {
+    throwing(&mut env, |env| {
+        non_null(&rows, "rows")?;
+        non_null(&row_offsets, "rowOffsets")?;
+        let bytes = region_len(length, env.get_array_length(&rows)?, "length")?;
+        let offsets = region_len(
+            row_count.saturating_add(1),
+            env.get_array_length(&row_offsets)?,
+            "rowCount + 1",
+        )?;
+        let data = copy_bytes(env, &rows, bytes)?;
+        let mut offsets = vec![0; offsets];
+        env.get_int_array_region(&row_offsets, 0, &mut offsets)?;
+        let schema = address(arrow_schema_address);
+        // SAFETY: the schema address as for `encode`; the rows are owned copies.
+        let handoff =
+            unsafe { Handoff::binary_rows(data, offsets, arity, schema, row_count.into()) }?;
+        let handle = Handle::from(handle);
+        let out = encode_with(handle, handoff, |records| to_java(env, records))?;
+        Ok(Some(out.into_raw()))
+    })
+    .unwrap_or(std::ptr::null_mut())
+}
+
+/// The first `len` bytes of `array` (at least that long: checked by the caller) copied into a new `Vec`, in one
+/// pass: `GetByteArrayRegion` writes straight into the vector's uninitialised capacity, where
+/// `get_byte_array_region` would need it zeroed first and an `i8`-to-`u8` pass after (three passes over a batch
+/// of several MiB, measured at about 200 ns per q9 row at 4096 rows).
+fn copy_bytes(
+    env: &mut JNIEnv<'_>,
+    array: &JByteArray<'_>,
+    len: usize,
+) -> Result<Vec<u8>, JniError> {
+    let mut data = Vec::<u8>::with_capacity(len);
+    let raw = env.get_raw();
+    // SAFETY: `raw` is this call's valid JNIEnv; `array` is a live, non-null byte[] of at least `len` elements
+    // (checked by the caller), so the region call writes exactly `len` bytes (i8 and u8 have one layout) into
+    // the vector's capacity through a raw pointer, with no reference to uninitialised memory; the length is set
+    // only after it returned without a pending exception.
+    unsafe {
+        let get = (**raw).GetByteArrayRegion.ok_or(JniError::Jni(
+            jni::errors::Error::JNIEnvMethodNotFound("GetByteArrayRegion"),
+        ))?;
+        get(
+            raw,
+            array.as_raw(),
+            0,
+            len as jint,
+            data.spare_capacity_mut().as_mut_ptr().cast::<i8>(),
+        );
+        if env.exception_check()? {
+            return Err(JniError::Jni(jni::errors::Error::JavaException));
+        }
+        data.set_len(len);
+    }
+    Ok(data)
+}
+
+/// `count` elements from the start of an array of `available`, as a length; a negative `count` or one past
+/// the array is [`JniError::OutOfBounds`] naming the argument.
+fn region_len(count: jint, available: jint, name: &str) -> Result<usize, JniError> {
+    usize::try_from(count)
+        .ok()
+        .filter(|_| count <= available)
+        .ok_or_else(|| {
+            JniError::OutOfBounds(format!(
+                "{name} = {count} is negative or beyond the array's {available} elements"
+            ))
+        })
+}
+
 /// `private static native void close(long handle)`: unregisters the handle (an `encode` still running on
 /// it finishes first and then frees the encoder). Throws `IllegalStateException` when the handle is
 /// already closed or was never opened; the Java class only calls it once.
@@ -353,6 +444,19 @@ mod tests {
             ]
         );
         close_encoder(handle).expect("close");
+    }
+
+    #[test]
+    fn binary_row_regions_must_fit_their_arrays() {
+        assert_eq!(region_len(3, 3, "length").expect("fits"), 3);
+        assert_eq!(region_len(0, 0, "length").expect("empty"), 0);
+        for (count, available) in [(4, 3), (-1, 3), (i32::MAX, 3)] {
+            let error = region_len(count, available, "rowCount + 1").expect_err("outside");
+            assert!(
+                matches!(&error, JniError::OutOfBounds(m) if m.contains("rowCount + 1")),
+                "{error}"
+            );
+        }
     }
 
     #[test]

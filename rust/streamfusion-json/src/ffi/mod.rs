@@ -18,10 +18,14 @@
 //!   that offsets stay inside their data, so a corrupt buffer is an error, not a read outside its memory.
 //!   Nothing is released: the caller keeps the buffers alive and unchanged until the imported batch is
 //!   dropped.
+//! - **Binary rows** ([`Handoff::binary_rows`]), for a Flink front end: the rows themselves in Flink's binary
+//!   row format (`BinaryRowData`), concatenated in one buffer that Rust owns, with their offsets. They are
+//!   decoded into Arrow columns of the schema's types (the module `binary_row` has the layout), every read
+//!   checked against the buffer, so no Arrow vector is filled on the JVM.
 //!
 //! [`Handoff::import`] then makes a [`RecordBatch`] and checks that every non-null string is valid UTF-8 (Arrow
 //! promises it and the encoder relies on it, but Arrow Java's vectors and Flink's `StringData.fromBytes` take
-//! any bytes). [`Encoder::encode`] imports, encodes and drops the batch (running the exports' release callbacks)
+//! any bytes; decoded binary rows are checked as their string columns are built). [`Encoder::encode`] imports, encodes and drops the batch (running the exports' release callbacks)
 //! before it returns, so nothing native points at the caller's memory after the call.
 //!
 //! Every error is an [`Error`]: [`Error::InvalidHandoff`] for memory that does not describe a batch of the
@@ -48,6 +52,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod binary_row;
 mod c_data;
 mod flat;
 mod utf8;
@@ -79,6 +84,12 @@ enum Columns {
     CData(Vec<FFI_ArrowArray>),
     /// The flat handoff: per column [`FLAT_WORDS`] words describing the caller's buffers (flat types only).
     Flat(Vec<i64>),
+    /// Flink binary rows of `arity` fields: row `i` is `data[offsets[i]..offsets[i + 1]]`.
+    BinaryRows {
+        data: Vec<u8>,
+        offsets: Vec<i32>,
+        arity: usize,
+    },
 }
 
 impl Handoff {
@@ -140,17 +151,57 @@ impl Handoff {
         })
     }
 
+    /// Takes over one batch of Flink binary rows (`BinaryRowData`, the layout in Flink's `BinaryRowWriter`):
+    /// `rows` rows of `arity` fields each, row `i` being `data[offsets[i]..offsets[i + 1]]` (so `offsets` has
+    /// `rows + 1` entries, in bytes, increasing). The schema crosses as in [`take_c_data`](Self::take_c_data)
+    /// (0: the one held); its first `arity` fields type the rows' fields in order (Boolean, Int8..Int64,
+    /// Float32/64, Date32, Time32(ms), Interval(YearMonth), Duration(ms), Utf8, Binary, Decimal128, Timestamp:
+    /// the Arrow types `RowDataArrowWriter` gives the Flink types), and one more field, if it has one, is an
+    /// Int8 column that receives each row's kind byte (the row-kind column of `changelog.row-kind-column`).
+    /// The rows are decoded by [`import`](Self::import).
+    ///
+    /// # Errors
+    /// [`Error::InvalidHandoff`] for a released schema struct, or a negative `arity` or `rows`.
+    ///
+    /// # Safety
+    /// A non-zero `schema_address` as in [`take_c_data`](Self::take_c_data); `data` and `offsets` are owned
+    /// values, read with bounds checks only.
+    pub unsafe fn binary_rows(
+        data: Vec<u8>,
+        offsets: Vec<i32>,
+        arity: i32,
+        schema_address: usize,
+        rows: i64,
+    ) -> Result<Self> {
+        // SAFETY: forwarded from the caller.
+        let schema = unsafe { c_data::take_schema(schema_address) }?;
+        let arity = usize::try_from(arity)
+            .map_err(|_| Error::InvalidHandoff(format!("binary rows of {arity} fields")))?;
+        Ok(Self {
+            columns: Columns::BinaryRows {
+                data,
+                offsets,
+                arity,
+            },
+            schema,
+            rows: row_count(rows)?,
+        })
+    }
+
     /// Imports the columns as a [`RecordBatch`], without copying their buffers (unless a flat buffer is
     /// misaligned for its type): the batch owns the exported arrays, and dropping it runs their release
     /// callbacks; flat columns borrow the caller's buffers. A schema that crossed replaces `held` (the root's
-    /// own metadata kept); without one, `held` gives the columns' types. Every non-null string value, nested
-    /// and dictionary values included, is checked to be valid UTF-8.
+    /// own metadata kept); without one, `held` gives the columns' types. Binary rows are decoded into new
+    /// columns. Every non-null string value, nested and dictionary values included, is checked to be valid
+    /// UTF-8.
     ///
     /// # Errors
     /// [`Error::InvalidHandoff`] when no schema crossed and none is held, the column count differs from the
     /// schema's field count, a column's length differs from the row count, a column of a type that is not flat
     /// crossed flat, or a flat buffer is too small, at a null address or has offsets that decrease or leave
-    /// their data; [`Error::ArrowImport`] when Arrow rejects the schema or a column; [`Error::InvalidValue`]
+    /// their data, or binary rows disagree with the schema (the errors of the module `binary_row`: offsets out
+    /// of order or range, a row shorter than its fixed part, a value outside its row, naming field and row);
+    /// [`Error::ArrowImport`] when Arrow rejects the schema or a column; [`Error::InvalidValue`]
     /// (naming the field and row) for a string that is not valid UTF-8.
     pub fn import(self, held: &mut Option<SchemaRef>) -> Result<RecordBatch> {
         let Self {
@@ -158,6 +209,7 @@ impl Handoff {
             schema,
             rows,
         } = self;
+        let decoded = matches!(columns, Columns::BinaryRows { .. });
         if let Some(schema) = schema {
             *held = None;
             *held = Some(Arc::new(
@@ -171,30 +223,44 @@ impl Handoff {
             )
         })?;
         let fields = schema.fields();
-        let count = match &columns {
-            Columns::CData(arrays) => arrays.len(),
-            Columns::Flat(words) => words.len() / FLAT_WORDS,
+        let exported = |count: usize| {
+            if fields.len() == count {
+                Ok(())
+            } else {
+                Err(Error::InvalidHandoff(format!(
+                    "{count} exported columns for a schema of {} fields",
+                    fields.len()
+                )))
+            }
         };
-        if fields.len() != count {
-            return Err(Error::InvalidHandoff(format!(
-                "{count} exported columns for a schema of {} fields",
-                fields.len()
-            )));
-        }
         let arrays = match columns {
-            Columns::CData(arrays) => c_data::import_columns(fields, arrays, rows)?,
-            Columns::Flat(words) => fields
-                .iter()
-                .zip(words.chunks_exact(FLAT_WORDS))
-                .map(|(field, words)| {
-                    // SAFETY: `Columns::Flat` is only made by `take_flat`, whose caller guarantees the buffers
-                    // stay readable until every batch imported from the handoff is dropped.
-                    unsafe { flat::import_column(field, words, rows) }.map(make_array)
-                })
-                .collect::<Result<Vec<_>>>()?,
+            Columns::CData(arrays) => {
+                exported(arrays.len())?;
+                c_data::import_columns(fields, arrays, rows)?
+            }
+            Columns::Flat(words) => {
+                exported(words.len() / FLAT_WORDS)?;
+                fields
+                    .iter()
+                    .zip(words.chunks_exact(FLAT_WORDS))
+                    .map(|(field, words)| {
+                        // SAFETY: `Columns::Flat` is only made by `take_flat`, whose caller guarantees the
+                        // buffers stay readable until every batch imported from the handoff is dropped.
+                        unsafe { flat::import_column(field, words, rows) }.map(make_array)
+                    })
+                    .collect::<Result<Vec<_>>>()?
+            }
+            // Each string column is checked to be UTF-8 as it is built.
+            Columns::BinaryRows {
+                data,
+                offsets,
+                arity,
+            } => binary_row::import_columns(fields, arity, &data, &offsets, rows)?,
         };
-        for (field, array) in fields.iter().zip(&arrays) {
-            utf8::check(field.name(), &array.to_data())?;
+        if !decoded {
+            for (field, array) in fields.iter().zip(&arrays) {
+                utf8::check(field.name(), &array.to_data())?;
+            }
         }
         RecordBatch::try_new_with_options(
             schema,

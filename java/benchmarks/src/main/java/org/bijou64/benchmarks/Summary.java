@@ -201,7 +201,8 @@ public final class Summary {
      * at every larger measured size (the crossover).
      */
     private void rowDataJson(StringBuilder out) {
-        String[] paths = {"nativeFromArrow", "nativeFromRowData", "auto"};
+        String[] paths = {"nativeFromArrow", "nativeFromRowData", "nativeFromBinaryBuffer", "nativeFromBinaryRows",
+            "auto"};
         List<String[]> rows = new ArrayList<>();
         List<String> crossovers = new ArrayList<>();
         for (String shape : new String[] {"bid", "q9"}) {
@@ -232,7 +233,7 @@ public final class Summary {
                 }
                 if (!batches.isEmpty()
                         && score("RowDataJsonBenchmark.flinkPerRow", "shape", shape, "batch", batches.last()) != null) {
-                    crossovers.add(String.format(Locale.ROOT, "  %-4s %-18s %s", shape, path, from == null
+                    crossovers.add(String.format(Locale.ROOT, "  %-4s %-22s %s", shape, path, from == null
                             ? "Flink's serializer is faster at every batch size measured"
                             : "faster than Flink per row from " + from + " rows per batch up"));
                 }
@@ -243,8 +244,8 @@ public final class Summary {
         }
         out.append("StreamFusion JSON, Flink rows to Kafka records: ns per row (x = Flink time / path time, above 1 "
                 + "means faster than Flink)\n");
-        table(out, new String[] {"shape", "batch", "Flink per row", "native from Arrow", "native from RowData",
-            "auto"}, rows);
+        table(out, new String[] {"shape", "batch", "Flink per row", "native from Arrow",
+            "native from RowData via Arrow", "native from binary buffer", "native from binary rows", "auto"}, rows);
         out.append("Crossover:\n");
         for (String line : crossovers) {
             out.append(line).append('\n');

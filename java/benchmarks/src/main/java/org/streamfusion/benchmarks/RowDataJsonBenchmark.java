@@ -25,6 +25,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 import org.streamfusion.flink.RowDataArrowWriter;
+import org.streamfusion.flink.RowDataBinaryWriter;
 import org.streamfusion.flink.RowDataJsonEncoder;
 import org.streamfusion.kafka.EncodedBatch;
 import org.streamfusion.kafka.NativeJsonEncoder;
@@ -38,9 +39,16 @@ import org.streamfusion.perf.NexmarkRows;
  *       baseline;</li>
  *   <li>{@code nativeFromArrow}: {@link NativeJsonEncoder#encode} of a batch already in Arrow vectors (filled
  *       once, in setup): the StreamFusion case, one JNI crossing, six arrays back;</li>
- *   <li>{@code nativeFromRowData}: {@link RowDataJsonEncoder} forced native ({@code native.min-batch-rows=0}):
- *       filling the vectors from the rows, then the crossing: what a Flink sink operator pays;</li>
- *   <li>{@code auto}: {@link RowDataJsonEncoder} with its defaults, which encodes batches below
+ *   <li>{@code nativeFromRowData}: {@link RowDataJsonEncoder} forced native ({@code native.min-batch-rows=0})
+ *       through Arrow vectors ({@code native.handoff=arrow}): filling the vectors from the rows, then the
+ *       crossing;</li>
+ *   <li>{@code nativeFromBinaryBuffer}: {@link NativeJsonEncoder#encodeBinaryRows} of a batch already copied
+ *       into a {@link RowDataBinaryWriter}'s buffer (once, in setup): the crossing and the native decoding of
+ *       Flink's binary rows;</li>
+ *   <li>{@code nativeFromBinaryRows}: {@link RowDataJsonEncoder} forced native with its default handoff,
+ *       binary rows: each row's binary form copied into one buffer, then the crossing: what a Flink sink
+ *       operator pays;</li>
+ *   <li>{@code auto}: {@link RowDataJsonEncoder} with its defaults (binary rows), which encodes batches below
  *       {@link RowDataJsonEncoder#DEFAULT_NATIVE_MIN_BATCH_ROWS} rows with Flink's serializer.</li>
  * </ul>
  * Scores are nanoseconds per batch of {@code batch} rows; {@code Summary} prints them per row, as speed-ups
@@ -71,6 +79,9 @@ public class RowDataJsonBenchmark {
     private RowDataArrowWriter arrow;
     private NativeJsonEncoder nativeEncoder;
     private RowDataJsonEncoder forcedNative;
+    private RowDataBinaryWriter binary;
+    private NativeJsonEncoder binaryEncoder;
+    private RowDataJsonEncoder forcedBinary;
     private RowDataJsonEncoder auto;
 
     /** Generates the rows, fills the Arrow batch once and opens every encoder. */
@@ -85,14 +96,20 @@ public class RowDataJsonBenchmark {
         arrow = new RowDataArrowWriter(type, allocator, null);
         arrow.write(rows);
         nativeEncoder = new NativeJsonEncoder(Map.of());
-        forcedNative = new RowDataJsonEncoder(type, Map.of(RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS, "0"));
+        forcedNative = new RowDataJsonEncoder(type, Map.of(RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS, "0",
+                RowDataJsonEncoder.NATIVE_HANDOFF, "arrow"));
+        binary = new RowDataBinaryWriter(type, null);
+        binary.write(rows);
+        binaryEncoder = new NativeJsonEncoder(Map.of());
+        forcedBinary = new RowDataJsonEncoder(type, Map.of(RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS, "0"));
         auto = new RowDataJsonEncoder(type, Map.of());
         check();
     }
 
     /** Every path must give Flink's bytes, or the timings compare different work. */
     private void check() {
-        EncodedBatch[] batches = {nativeEncoder.encode(arrow.root()), forcedNative.encode(rows), auto.encode(rows)};
+        EncodedBatch[] batches = {nativeEncoder.encode(arrow.root()), forcedNative.encode(rows),
+            binary.encode(binaryEncoder), forcedBinary.encode(rows), auto.encode(rows)};
         for (int i = 0; i < rows.size(); i++) {
             byte[] expected = flink.serialize(rows.get(i));
             for (EncodedBatch b : batches) {
@@ -108,6 +125,8 @@ public class RowDataJsonBenchmark {
     @TearDown(Level.Trial)
     public void tearDown() {
         auto.close();
+        forcedBinary.close();
+        binaryEncoder.close();
         forcedNative.close();
         nativeEncoder.close();
         arrow.close();
@@ -132,6 +151,18 @@ public class RowDataJsonBenchmark {
     @Benchmark
     public EncodedBatch nativeFromRowData() {
         return forcedNative.encode(rows);
+    }
+
+    /** The batch already in one buffer of Flink binary rows: one crossing, decoded natively. */
+    @Benchmark
+    public EncodedBatch nativeFromBinaryBuffer() {
+        return binary.encode(binaryEncoder);
+    }
+
+    /** Each row's binary form copied into one buffer, then one crossing. */
+    @Benchmark
+    public EncodedBatch nativeFromBinaryRows() {
+        return forcedBinary.encode(rows);
     }
 
     /** The default path choice. */

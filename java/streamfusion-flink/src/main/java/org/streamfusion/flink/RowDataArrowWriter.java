@@ -44,7 +44,8 @@ import org.apache.flink.table.types.logical.TimestampType;
 
 /**
  * Writes a batch of Flink {@link RowData} into Arrow Java vectors: the columnar form the native encoder reads
- * (what a Flink sink operator pays before the one JNI crossing). One writer owns one {@link VectorSchemaRoot}
+ * ({@code RowDataJsonEncoder} with {@code native.handoff=arrow}; by default it hands over binary rows instead,
+ * {@link RowDataBinaryWriter}, which the native side decodes into the same columns). One writer owns one {@link VectorSchemaRoot}
  * and refills it for every batch, so buffers are allocated once and grow to the largest batch. A batch is
  * written all at once ({@link #write}) or row by row as rows arrive ({@link #reset}, {@link #append},
  * {@link #finish}).
@@ -98,18 +99,7 @@ public final class RowDataArrowWriter implements AutoCloseable {
         this.rowType = Objects.requireNonNull(rowType, "rowType");
         Objects.requireNonNull(allocator, "allocator");
         List<RowType.RowField> fields = rowType.getFields();
-        List<Field> arrowFields = new ArrayList<>(fields.size() + 1);
-        for (RowType.RowField field : fields) {
-            arrowFields.add(new Field(field.getName(), FieldType.nullable(arrowType(field)), null));
-        }
-        if (rowKindColumn != null) {
-            if (rowType.getFieldNames().contains(rowKindColumn)) {
-                throw new IllegalArgumentException("the row-kind column name `" + rowKindColumn
-                        + "` is also a field of " + rowType);
-            }
-            arrowFields.add(new Field(rowKindColumn, FieldType.nullable(new ArrowType.Int(8, true)), null));
-        }
-        this.root = VectorSchemaRoot.create(new Schema(arrowFields), allocator);
+        this.root = VectorSchemaRoot.create(schema(rowType, rowKindColumn), allocator);
         this.vectors = new FieldVector[fields.size()];
         this.writers = new ValueWriter[fields.size()];
         for (int i = 0; i < fields.size(); i++) {
@@ -212,6 +202,33 @@ public final class RowDataArrowWriter implements AutoCloseable {
     @Override
     public void close() {
         root.close();
+    }
+
+    /**
+     * The Arrow schema of {@code rowType}'s rows: one nullable field per Flink field, of the type the class
+     * comment gives it, and the Int8 row-kind column last when {@code rowKindColumn} is not null. The schema
+     * of this writer's root, and the one {@link RowDataBinaryWriter} sends with its binary rows.
+     *
+     * @param rowType the rows' type (field names become the Arrow field names)
+     * @param rowKindColumn the name of the row-kind column, or null for none
+     * @return the schema
+     * @throws IllegalArgumentException for a type without an Arrow mapping (naming the field and type), or a
+     *     {@code rowKindColumn} that is also a field name
+     */
+    static Schema schema(RowType rowType, String rowKindColumn) {
+        List<RowType.RowField> fields = rowType.getFields();
+        List<Field> arrowFields = new ArrayList<>(fields.size() + 1);
+        for (RowType.RowField field : fields) {
+            arrowFields.add(new Field(field.getName(), FieldType.nullable(arrowType(field)), null));
+        }
+        if (rowKindColumn != null) {
+            if (rowType.getFieldNames().contains(rowKindColumn)) {
+                throw new IllegalArgumentException("the row-kind column name `" + rowKindColumn
+                        + "` is also a field of " + rowType);
+            }
+            arrowFields.add(new Field(rowKindColumn, FieldType.nullable(new ArrowType.Int(8, true)), null));
+        }
+        return new Schema(arrowFields);
     }
 
     /**

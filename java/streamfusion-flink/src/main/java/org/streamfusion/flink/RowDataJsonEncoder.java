@@ -24,9 +24,12 @@ import org.streamfusion.kafka.NativeJsonEncoder;
  * format ({@code JsonRowDataSerializationSchema}) with the Kafka SQL connector's key/value layout: what a Flink
  * sink operator holding a buffer of rows calls once per batch.
  *
- * <p><b>Two paths, chosen per batch.</b> A batch of at least {@code native.min-batch-rows} rows is written
- * into Arrow vectors ({@link RowDataArrowWriter}) and encoded by the native encoder in one JNI crossing
- * ({@link NativeJsonEncoder}); a smaller batch goes through Flink's own serializer row by row
+ * <p><b>Two paths, chosen per batch.</b> A batch of at least {@code native.min-batch-rows} rows is encoded by
+ * the native encoder in one JNI crossing ({@link NativeJsonEncoder}): by default each row's Flink binary form
+ * ({@code BinaryRowData}, from {@code RowDataSerializer.toBinaryRow}) is copied into one buffer as it arrives
+ * ({@link RowDataBinaryWriter}) and decoded natively, so no Arrow vector is filled on the JVM; with
+ * {@code native.handoff=arrow} the rows are written into Arrow vectors instead ({@link RowDataArrowWriter}),
+ * with the same records. A smaller batch goes through Flink's own serializer row by row
  * ({@code FlinkPerRowEncoder}), because below that size the fixed cost of filling vectors and crossing JNI is
  * more than the per-row work it saves. The default threshold, {@value #DEFAULT_NATIVE_MIN_BATCH_ROWS}, is
  * the crossover measured by the JMH benchmark {@code RowDataJsonBenchmark} ({@code docs/benchmarks.md}). Both
@@ -47,24 +50,26 @@ import org.streamfusion.kafka.NativeJsonEncoder;
  *       connector does) or {@code upsert} (as {@code upsert-kafka} writes: {@code -U} and {@code -D} rows become
  *       tombstones with their key; needs {@code key.fields});</li>
  *   <li>{@code native.min-batch-rows}: the smallest batch encoded natively, an integer ≥ 0 (0: always
- *       native).</li>
+ *       native);</li>
+ *   <li>{@code native.handoff}: {@code binary-rows} (default) or {@code arrow}, how a native batch crosses
+ *       ({@link #NATIVE_HANDOFF}).</li>
  * </ul>
  * {@code flink.version} defaults to the release of the Flink on the classpath, and may only be set to that
  * release, since small batches are written by that Flink's serializer. {@code mode=plain} and
  * {@code changelog.row-kind-column} do not apply to RowData (use {@code changelog.mode}) and are rejected.
  *
  * <p><b>Two ways to call it.</b> {@link #encode(List)} takes a whole batch of rows the caller holds.
- * {@link #append(RowData)} and {@link #flush()} build a batch as rows arrive: each appended row is written into
- * the Arrow vectors at once and not referenced afterwards, so the caller may reuse the instance (Flink's object
- * reuse) and need not buffer rows; {@code flush()} then encodes the batch in one JNI crossing. The same rules
+ * {@link #append(RowData)} and {@link #flush()} build a batch as rows arrive: each appended row is copied (its
+ * binary form, or into the Arrow vectors) at once and not referenced afterwards, so the caller may reuse the
+ * instance (Flink's object reuse) and need not buffer rows; {@code flush()} then encodes the batch in one JNI crossing. The same rules
  * choose the path, with the same bytes: a batch of fewer than {@code native.min-batch-rows} rows, or every batch
  * when the native library is missing or {@code native.min-batch-rows} is {@code Integer.MAX_VALUE} (how the
  * connector sends FLOAT/DOUBLE tables to Flink's serializer on JDK 17/18), is written by Flink's serializer. For
  * that, the encoder keeps copies ({@code RowDataSerializer.copy}) of exactly the rows it may have to give Flink's
  * serializer: the first {@code native.min-batch-rows} - 1 rows of each batch (dropped once the batch reaches the
  * threshold); every row when the native path is off; and, after a value an Arrow column cannot hold
- * ({@link UnrepresentableValueException}), that row and the rest of its batch: the rows already in the vectors
- * are then encoded natively and the rest by Flink's serializer, in order (or all of them by Flink's serializer if
+ * ({@link UnrepresentableValueException}, raised by either handoff: the columns are Arrow's either way), that
+ * row and the rest of its batch: the rows already in the native batch are then encoded natively and the rest by Flink's serializer, in order (or all of them by Flink's serializer if
  * the batch was still below the threshold), which writes the same bytes as one Flink-serialized batch.
  *
  * <p><b>Threads.</b> One encoder per task. Calls are serialised ({@code synchronized}), so sharing one is
@@ -73,6 +78,14 @@ import org.streamfusion.kafka.NativeJsonEncoder;
 public final class RowDataJsonEncoder implements AutoCloseable {
     /** Option: the smallest batch (rows) that is encoded natively; smaller ones use Flink's serializer. */
     public static final String NATIVE_MIN_BATCH_ROWS = "native.min-batch-rows";
+    /**
+     * Option: how a native batch crosses, {@code binary-rows} (default: each row's Flink binary form is copied
+     * into one buffer as it arrives, {@link RowDataBinaryWriter}, and decoded natively) or {@code arrow} (the
+     * rows are written into Arrow vectors, {@link RowDataArrowWriter}). Both give the same records; every
+     * type this encoder accepts has a binary-row reading, so {@code arrow} is there to compare the two and as
+     * a way back.
+     */
+    public static final String NATIVE_HANDOFF = "native.handoff";
     /** Option: {@code insert-only} or {@code upsert}. */
     public static final String CHANGELOG_MODE = "changelog.mode";
     /**
@@ -101,7 +114,8 @@ public final class RowDataJsonEncoder implements AutoCloseable {
     private final int nativeMinBatchRows;
     private final FlinkPerRowEncoder jvm;
     private final BufferAllocator allocator;
-    private final RowDataArrowWriter writer;
+    /** The native handoff chosen at open ({@code native.handoff}), or null without the native library. */
+    private final NativeBatch writer;
     private final NativeJsonEncoder nativeEncoder;
     private boolean closed;
 
@@ -112,7 +126,8 @@ public final class RowDataJsonEncoder implements AutoCloseable {
     /** Copies of rows of the incremental batch that Flink's serializer may have to write (see {@link #append}). */
     private final List<RowData> kept = new ArrayList<>();
     /**
-     * True once the incremental batch has left the Arrow vectors: rows from then on are only kept. With
+     * True once the incremental batch has left the native batch (binary rows or Arrow vectors): rows from then on
+     * are only kept. With
      * {@link #keptFromStart}, all of the batch goes to Flink's serializer; without, the rows in the vectors are
      * encoded natively and the kept ones after them by Flink's serializer.
      */
@@ -146,6 +161,7 @@ public final class RowDataJsonEncoder implements AutoCloseable {
         this.options = Collections.unmodifiableMap(new LinkedHashMap<>(copy));
 
         this.nativeMinBatchRows = parseMinRows(copy.remove(NATIVE_MIN_BATCH_ROWS));
+        Handoff handoff = Handoff.parse(copy.remove(NATIVE_HANDOFF));
         boolean upsert = parseChangelogMode(copy.remove(CHANGELOG_MODE));
         for (String rejected : List.of("changelog.row-kind-column", "plain.explicit-nulls")) {
             if (copy.containsKey(rejected)) {
@@ -175,13 +191,16 @@ public final class RowDataJsonEncoder implements AutoCloseable {
         if (NativeLibrary.isLoaded()) {
             // The options are checked by the native parser, the layout against the schema by planning an
             // empty batch now, so every mistake surfaces here, with the native encoder's message.
-            allocator = new RootAllocator();
-            RowDataArrowWriter w = null;
+            allocator = handoff == Handoff.ARROW ? new RootAllocator() : null;
+            NativeBatch w = null;
             NativeJsonEncoder e = null;
             try {
-                w = new RowDataArrowWriter(rowType, allocator, upsert ? ROW_KIND_COLUMN : null);
+                String rowKinds = upsert ? ROW_KIND_COLUMN : null;
+                w = allocator != null ? new ArrowBatch(new RowDataArrowWriter(rowType, allocator, rowKinds))
+                        : new BinaryBatch(new RowDataBinaryWriter(rowType, rowKinds));
                 e = new NativeJsonEncoder(copy);
-                e.encode(w.write(List.of()));
+                w.reset();
+                w.encode(e);
             } catch (RuntimeException failure) {
                 closeAll(e, w, allocator);
                 if (failure instanceof IllegalArgumentException) {
@@ -275,7 +294,7 @@ public final class RowDataJsonEncoder implements AutoCloseable {
         for (String name : options.keySet()) {
             if (!KNOWN_OPTIONS.contains(name)) {
                 throw new IllegalArgumentException("unknown option " + name + "; known: " + KNOWN_OPTIONS + ", "
-                        + CHANGELOG_MODE + ", " + NATIVE_MIN_BATCH_ROWS);
+                        + CHANGELOG_MODE + ", " + NATIVE_MIN_BATCH_ROWS + ", " + NATIVE_HANDOFF);
             }
         }
         for (String key : keyFields) {
@@ -332,7 +351,11 @@ public final class RowDataJsonEncoder implements AutoCloseable {
         EncodedBatch encoded = null;
         if (nativeEncoder != null && rows.size() >= nativeMinBatchRows) {
             try {
-                encoded = nativeEncoder.encode(writer.write(rows));
+                writer.reset();
+                for (int i = 0, n = rows.size(); i < n; i++) {
+                    writer.append(rows.get(i));
+                }
+                encoded = writer.encode(nativeEncoder);
                 nativeBatches++;
             } catch (UnrepresentableValueException e) {
                 // A value Flink serializes as it is but an Arrow column cannot hold: Flink's serializer
@@ -358,7 +381,7 @@ public final class RowDataJsonEncoder implements AutoCloseable {
     }
 
     /**
-     * Adds one row to the batch being built: written into the Arrow vectors now (when the native path is
+     * Adds one row to the batch being built: copied into the native batch now (when the native path is
      * possible), and copied only if Flink's serializer may have to write it (see the class comment). The encoder
      * keeps no reference to {@code row}: the caller may mutate or reuse it as soon as this returns.
      *
@@ -430,10 +453,10 @@ public final class RowDataJsonEncoder implements AutoCloseable {
                 batch = jvm.encode(kept);
                 jvmBatches++;
             } else if (!leftArrow) {
-                batch = nativeEncoder.encode(writer.finish());
+                batch = writer.encode(nativeEncoder);
                 nativeBatches++;
             } else {
-                EncodedBatch head = nativeEncoder.encode(writer.finish());
+                EncodedBatch head = writer.encode(nativeEncoder);
                 EncodedBatch tail = jvm.encode(kept);
                 nativeBatches++;
                 jvmBatches++;
@@ -526,6 +549,98 @@ public final class RowDataJsonEncoder implements AutoCloseable {
         }
         if (first != null) {
             throw first;
+        }
+    }
+
+    /** The values of {@code native.handoff}. */
+    private enum Handoff {
+        BINARY_ROWS, ARROW;
+
+        static Handoff parse(String value) {
+            if (value == null || value.equals("binary-rows")) {
+                return BINARY_ROWS;
+            }
+            if (value.equals("arrow")) {
+                return ARROW;
+            }
+            throw new IllegalArgumentException("option " + NATIVE_HANDOFF + "=" + value
+                    + ": expected binary-rows or arrow");
+        }
+    }
+
+    /**
+     * One native batch being filled, whichever the handoff: rows are appended as they come (not referenced
+     * afterwards), then the batch crosses once.
+     */
+    private interface NativeBatch extends AutoCloseable {
+        /** Starts a new batch. */
+        void reset();
+
+        /** Adds a row; {@link UnrepresentableValueException} leaves the batch as it was. */
+        void append(RowData row);
+
+        /** Encodes the rows appended since {@link #reset()}. */
+        EncodedBatch encode(NativeJsonEncoder encoder);
+
+        @Override
+        void close();
+    }
+
+    /** The Arrow handoff: the rows are written into vectors and the root crosses flat. */
+    private static final class ArrowBatch implements NativeBatch {
+        private final RowDataArrowWriter writer;
+
+        ArrowBatch(RowDataArrowWriter writer) {
+            this.writer = writer;
+        }
+
+        @Override
+        public void reset() {
+            writer.reset();
+        }
+
+        @Override
+        public void append(RowData row) {
+            writer.append(row);
+        }
+
+        @Override
+        public EncodedBatch encode(NativeJsonEncoder encoder) {
+            return encoder.encode(writer.finish());
+        }
+
+        @Override
+        public void close() {
+            writer.close();
+        }
+    }
+
+    /** The binary-row handoff: each row's binary form is copied into one buffer and decoded natively. */
+    private static final class BinaryBatch implements NativeBatch {
+        private final RowDataBinaryWriter writer;
+
+        BinaryBatch(RowDataBinaryWriter writer) {
+            this.writer = writer;
+        }
+
+        @Override
+        public void reset() {
+            writer.reset();
+        }
+
+        @Override
+        public void append(RowData row) {
+            writer.append(row);
+        }
+
+        @Override
+        public EncodedBatch encode(NativeJsonEncoder encoder) {
+            return writer.encode(encoder);
+        }
+
+        @Override
+        public void close() {
+            // heap buffers only: nothing to free
         }
     }
 

@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.streamfusion.kafka.EncodedBatch;
 
 /**
- * Both paths of {@link RowDataJsonEncoder} (native: RowData → Arrow → one JNI crossing; JVM: Flink's serializer
- * per row) against Flink's {@link JsonRowDataSerializationSchema} applied here directly to each row's key and
+ * Both paths of {@link RowDataJsonEncoder} (native: RowData → binary rows or Arrow vectors → one JNI crossing;
+ * JVM: Flink's serializer per row) against Flink's {@link JsonRowDataSerializationSchema} applied here directly to each row's key and
  * value projection, over seeded random rows of every supported type, under each layout and option set.
  */
 class RowDataParityTest {
@@ -32,8 +32,12 @@ class RowDataParityTest {
     private static final int ROWS = 500;
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /**
+     * Each option set twice: through the default handoff (binary rows) and with {@code native.handoff=arrow}
+     * (Arrow vectors); the reference ignores that option.
+     */
     static List<Arguments> cases() {
-        return List.of(
+        List<Arguments> layouts = List.of(
                 Arguments.of("defaults", Map.of()),
                 Arguments.of("ISO-8601, plain decimals", Map.of("timestamp-format.standard", "ISO-8601",
                         "encode.decimal-as-plain-number", "true")),
@@ -43,6 +47,16 @@ class RowDataParityTest {
                         "value.fields-include", "EXCEPT_KEY")),
                 Arguments.of("upsert", Map.of("key.fields", "id", "changelog.mode", "upsert",
                         "encode.ignore-null-fields", "true")));
+        List<Arguments> cases = new ArrayList<>();
+        for (String handoff : List.of("binary-rows", "arrow")) {
+            for (Arguments layout : layouts) {
+                @SuppressWarnings("unchecked")
+                Map<String, String> options = new java.util.HashMap<>((Map<String, String>) layout.get()[1]);
+                options.put(RowDataJsonEncoder.NATIVE_HANDOFF, handoff);
+                cases.add(Arguments.of(layout.get()[0] + ", " + handoff, Map.copyOf(options)));
+            }
+        }
+        return cases;
     }
 
     @ParameterizedTest(name = "{0}")

@@ -9,6 +9,8 @@ import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.LongFunction;
+import java.util.function.Supplier;
 import org.apache.arrow.c.ArrowArray;
 import org.apache.arrow.c.ArrowSchema;
 import org.apache.arrow.c.Data;
@@ -166,6 +168,55 @@ public final class NativeJsonEncoder implements AutoCloseable {
      */
     public EncodedBatch encode(VectorSchemaRoot root, DictionaryProvider dictionaries) {
         Objects.requireNonNull(root, "root is null: pass a VectorSchemaRoot to encode");
+        return crossing(() -> crossOnce(root, dictionaries));
+    }
+
+    /**
+     * Encodes one batch of Flink binary rows ({@code BinaryRowData}: header byte with the row kind, null bits,
+     * one 8-byte slot per field, the variable-length part; Flink's {@code BinaryRowWriter} writes them, as
+     * {@code RowDataSerializer.toBinaryRow} does), decoded natively into Arrow columns and encoded in one JNI
+     * crossing, so no Arrow vector is filled on the JVM. The bytes and offsets are copied into native memory
+     * for the call; both arrays stay the caller's and may be reused right after. {@code schema} crosses
+     * (through the C Data Interface) only when it is not the object that crossed last. Adds to this encoder's
+     * counters.
+     *
+     * @param schema the Arrow schema of the rows: its first {@code arity} fields type the rows' fields in
+     *     order, with the Arrow type {@code RowDataArrowWriter} (module streamfusion-flink) gives each Flink type
+     *     (Bool, Int 8..64, FloatingPoint, Utf8, Binary, Decimal 128, Date(DAY), Time(ms, 32), Timestamp,
+     *     Interval(YEAR_MONTH), Duration(ms)); one more field, if present, is an Int8 column that receives each
+     *     row's kind byte (for {@code changelog.row-kind-column})
+     * @param arity the fields of each binary row
+     * @param rows the rows, concatenated from byte 0; only the first {@code length} bytes are read
+     * @param length bytes of {@code rows} holding the batch
+     * @param rowOffsets row {@code i} spans bytes {@code rowOffsets[i]} to {@code rowOffsets[i + 1]} of
+     *     {@code rows}; the first {@code rowCount + 1} entries are read
+     * @param rowCount rows in the batch
+     * @return the batch's records, one per row
+     * @throws NullPointerException if an array or {@code schema} is null
+     * @throws IllegalStateException if this encoder is closed (checked before any native call)
+     * @throws IndexOutOfBoundsException if {@code length} or {@code rowCount + 1} is negative or exceeds its
+     *     array
+     * @throws IllegalArgumentException if the rows disagree with the schema (offsets out of order or range, a
+     *     row shorter than its fixed part, a value outside its row; the message names the field and row) or a
+     *     field type has no binary-row reading; the encoder stays usable
+     * @throws StreamFusionException as for {@link #encode(VectorSchemaRoot, DictionaryProvider)} (a string
+     *     that is not valid UTF-8, a timestamp its column cannot hold: {@code INVALID_VALUE}); the encoder
+     *     stays usable
+     */
+    public EncodedBatch encodeBinaryRows(Schema schema, int arity, byte[] rows, int length, int[] rowOffsets,
+            int rowCount) {
+        Objects.requireNonNull(schema, "schema");
+        Objects.requireNonNull(rows, "rows");
+        Objects.requireNonNull(rowOffsets, "rowOffsets");
+        return crossing(() -> withSchema(schema, null, address ->
+                encodeBinaryRows(handle, rows, length, rowOffsets, rowCount, arity, address)));
+    }
+
+    /**
+     * Runs one native crossing while the encoder is open and no other encode runs (the export structs are
+     * reused), and counts its batch.
+     */
+    private EncodedBatch crossing(Supplier<Object[]> cross) {
         ReentrantReadWriteLock.ReadLock lock = lifecycle.readLock();
         lock.lock();
         try {
@@ -173,7 +224,7 @@ public final class NativeJsonEncoder implements AutoCloseable {
             exporting.lock();
             try {
                 long start = System.nanoTime();
-                Object[] six = crossOnce(root, dictionaries);
+                Object[] six = cross.get();
                 EncodedBatch batch = EncodedBatch.fromNative(six, System.nanoTime() - start);
                 batches.increment();
                 rows.add(batch.size());
@@ -196,23 +247,42 @@ public final class NativeJsonEncoder implements AutoCloseable {
      */
     private Object[] crossOnce(VectorSchemaRoot root, DictionaryProvider dictionaries) {
         Schema rootSchema = root.getSchema();
-        if (rootSchema != checkedSchema) {
-            requireCarriableNames(rootSchema.getFields(), "");
-            checkedSchema = rootSchema;
-            checkedSchemaIsFlat = rootSchema.getFields().stream().allMatch(NativeJsonEncoder::isFlat);
-        }
+        boolean flat = checkNames(rootSchema);
         requireVectorsMatch(root, rootSchema, dictionaries);
-        boolean sendSchema = rootSchema != crossedSchema || dictionaries != null;
+        return withSchema(rootSchema, dictionaries, schemaAddress -> flat && dictionaries == null
+                ? crossFlat(root, schemaAddress)
+                : crossExported(root, dictionaries, schemaAddress));
+    }
+
+    /**
+     * Checks the field names of a schema not seen last time (U+0000 cannot cross) and returns whether all its
+     * columns can take the flat handoff.
+     */
+    private boolean checkNames(Schema schema) {
+        if (schema != checkedSchema) {
+            requireCarriableNames(schema.getFields(), "");
+            checkedSchema = schema;
+            checkedSchemaIsFlat = schema.getFields().stream().allMatch(NativeJsonEncoder::isFlat);
+        }
+        return checkedSchemaIsFlat;
+    }
+
+    /**
+     * Calls {@code call} with the address of {@code schema}'s export (with {@code dictionaries}), or 0 when the
+     * native side holds that schema already (it crossed last) and no dictionaries are given; remembers it as
+     * crossed once the call returns.
+     */
+    private Object[] withSchema(Schema schema, DictionaryProvider dictionaries,
+            LongFunction<Object[]> call) {
+        checkNames(schema);
+        boolean sendSchema = schema != crossedSchema || dictionaries != null;
         crossedSchema = null; // until the native side has it
         try {
             if (sendSchema) {
-                Data.exportSchema(EXPORTS, rootSchema, dictionaries, schemaStruct);
+                Data.exportSchema(EXPORTS, schema, dictionaries, schemaStruct);
             }
-            long schemaAddress = sendSchema ? schemaStruct.memoryAddress() : 0;
-            Object[] six = checkedSchemaIsFlat && dictionaries == null
-                    ? crossFlat(root, schemaAddress)
-                    : crossExported(root, dictionaries, schemaAddress);
-            crossedSchema = rootSchema;
+            Object[] six = call.apply(sendSchema ? schemaStruct.memoryAddress() : 0);
+            crossedSchema = schema;
             return six;
         } finally {
             schemaStruct.release(); // a no-op once the native side took it
@@ -478,6 +548,16 @@ public final class NativeJsonEncoder implements AutoCloseable {
      */
     private static native Object[] encodeFlat(long handle, long[] columnWords, long arrowSchemaAddress,
             int rowCount);
+
+    /**
+     * Copies the first {@code length} bytes of {@code rows} and {@code rowCount + 1} offsets in, decodes the
+     * Flink binary rows of {@code arity} fields natively into the schema's columns (the schema as for
+     * {@link #encode(long, long[], long, int)}), encodes them and returns the same six arrays.
+     * IndexOutOfBoundsException for a length or count past its array, IllegalArgumentException for rows that
+     * disagree with the schema.
+     */
+    private static native Object[] encodeBinaryRows(long handle, byte[] rows, int length, int[] rowOffsets,
+            int rowCount, int arity, long arrowSchemaAddress);
 
     /** Unregisters the handle; IllegalStateException if it is not open. */
     private static native void close(long handle);

@@ -1,0 +1,238 @@
+package org.streamfusion.flink;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.data.binary.BinarySegmentUtils;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.LocalZonedTimestampType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.TimestampType;
+import org.streamfusion.kafka.EncodedBatch;
+import org.streamfusion.kafka.NativeJsonEncoder;
+
+/**
+ * Copies a batch of Flink {@link RowData} into one growing {@code byte[]} in Flink's own binary row format
+ * ({@link BinaryRowData}), with per-row offsets: what {@link NativeJsonEncoder#encodeBinaryRows} decodes
+ * natively, so no Arrow vector is filled on the JVM. Each row is serialized by
+ * {@link RowDataSerializer#toBinaryRow} (a {@code BinaryRowData} is taken as it is) and its bytes copied at
+ * once; the buffers are allocated once and grow (doubling) to the largest batch. A batch is written all at once
+ * ({@link #write}) or row by row as rows arrive ({@link #reset}, {@link #append}), then encoded
+ * ({@link #encode}).
+ *
+ * <p><b>Types.</b> Those of {@link RowDataArrowWriter}, with the same Arrow schema
+ * ({@code RowDataArrowWriter.schema}), so the native encoder writes the same bytes from either: the native
+ * side reads each binary field as its Arrow type says (the layout: {@code streamfusion_json::ffi}, module
+ * {@code binary_row}). The row kind is the binary row's header byte; with a row-kind column it fills that
+ * column natively.
+ *
+ * <p><b>Values.</b> Binary rows hold every value at its declared precision, but {@code toBinaryRow} drops what
+ * its type does not declare, and an Arrow column is narrower than Flink's non-compact timestamps, so the
+ * values {@link RowDataArrowWriter} refuses are refused here too, with {@link UnrepresentableValueException}
+ * naming the column and row, never truncated: a {@link TimestampData} with finer digits than its column (for a
+ * TIMESTAMP(0..3) only in rows that are not already binary, whose compact form holds milliseconds only), a
+ * TIMESTAMP(4..9) outside the 64-bit range of its column's unit (Arrow's 64-bit nanoseconds: the years
+ * 1677..2262), and, in rows that are not already binary, a {@link DecimalData} whose precision or scale is not
+ * its column's (the binary form would reinterpret its unscaled value at the declared scale).
+ *
+ * <p>Not thread-safe: one writer per task.
+ */
+public final class RowDataBinaryWriter {
+    /** Checks that field {@code pos} of {@code row} (known non-null) has a binary form that loses nothing. */
+    @FunctionalInterface
+    private interface ValueCheck {
+        void check(RowData row, int pos, int index);
+    }
+
+    private final RowType rowType;
+    private final Schema schema;
+    private final int arity;
+    private final RowDataSerializer serializer;
+    /** Fields whose values need {@link ValueCheck}s, and those checks, in field order. */
+    private final int[] checked;
+    private final ValueCheck[] checks;
+    /** For each checked field, whether a {@link BinaryRowData} needs the check too. */
+    private final boolean[] checkBinary;
+    private byte[] bytes = new byte[4096];
+    private int length;
+    /** Row {@code i} of the batch spans {@code offsets[i]..offsets[i + 1]} of {@link #bytes}. */
+    private int[] offsets = new int[65];
+    /** Rows of the current batch copied so far. */
+    private int appended;
+
+    /**
+     * A writer for rows of {@code rowType}.
+     *
+     * @param rowType the rows' type (field names become the Arrow field names)
+     * @param rowKindColumn the name of the Int8 column that receives each row's {@code RowKind} byte natively
+     *     (as {@link RowDataArrowWriter}'s), or null for none
+     * @throws IllegalArgumentException for a type {@link RowDataArrowWriter} rejects (naming the field and
+     *     type), or a {@code rowKindColumn} that is also a field name
+     */
+    public RowDataBinaryWriter(RowType rowType, String rowKindColumn) {
+        this.rowType = Objects.requireNonNull(rowType, "rowType");
+        this.schema = RowDataArrowWriter.schema(rowType, rowKindColumn);
+        this.arity = rowType.getFieldCount();
+        this.serializer = new RowDataSerializer(rowType);
+        List<Integer> fields = new ArrayList<>();
+        List<ValueCheck> valueChecks = new ArrayList<>();
+        List<Boolean> binary = new ArrayList<>();
+        for (int pos = 0; pos < arity; pos++) {
+            RowType.RowField field = rowType.getFields().get(pos);
+            LogicalType type = field.getType();
+            switch (type.getTypeRoot()) {
+                case DECIMAL:
+                    fields.add(pos);
+                    valueChecks.add(decimal(field.getName(), (DecimalType) type));
+                    binary.add(false);
+                    break;
+                case TIMESTAMP_WITHOUT_TIME_ZONE:
+                case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                    int precision = type instanceof TimestampType ? ((TimestampType) type).getPrecision()
+                            : ((LocalZonedTimestampType) type).getPrecision();
+                    fields.add(pos);
+                    valueChecks.add(timestamp(field.getName(), precision));
+                    binary.add(precision > 3);
+                    break;
+                default:
+                    break;
+            }
+        }
+        this.checked = fields.stream().mapToInt(Integer::intValue).toArray();
+        this.checks = valueChecks.toArray(new ValueCheck[0]);
+        this.checkBinary = new boolean[binary.size()];
+        for (int i = 0; i < checkBinary.length; i++) {
+            checkBinary[i] = binary.get(i);
+        }
+    }
+
+    /** @return the Flink row type this writer was built for */
+    public RowType rowType() {
+        return rowType;
+    }
+
+    /** @return the Arrow schema sent with the rows (the same object for every batch) */
+    public Schema schema() {
+        return schema;
+    }
+
+    /**
+     * Replaces the batch with {@code rows}, in order; the same as {@link #reset()} then {@link #append} of each.
+     *
+     * @param rows the batch; every row has {@code rowType}'s arity
+     * @return this writer, holding exactly {@code rows.size()} rows
+     * @throws NullPointerException if {@code rows} or one of its rows is null
+     * @throws UnrepresentableValueException for a value its column cannot hold exactly (see the class comment)
+     */
+    public RowDataBinaryWriter write(List<? extends RowData> rows) {
+        Objects.requireNonNull(rows, "rows");
+        reset();
+        int n = rows.size();
+        for (int index = 0; index < n; index++) {
+            append(rows.get(index));
+        }
+        return this;
+    }
+
+    /** Starts a new batch: the next {@link #append} copies row 0 (the buffers are kept). */
+    public void reset() {
+        appended = 0;
+        length = 0;
+    }
+
+    /**
+     * Copies {@code row}'s binary form as row {@link #appended()} of the current batch, now: the writer keeps
+     * no reference to it, so the caller may reuse or mutate the instance afterwards (Flink's object reuse).
+     *
+     * @param row a row of {@code rowType}'s arity
+     * @throws NullPointerException if {@code row} is null
+     * @throws UnrepresentableValueException for a value its column cannot hold exactly (see the class comment);
+     *     the row is then not appended ({@link #appended()} is unchanged) and the batch so far stays valid
+     * @throws IllegalStateException if the batch's rows would pass 2^31 - 1 bytes (a Java array's limit)
+     */
+    public void append(RowData row) {
+        Objects.requireNonNull(row, "row");
+        boolean binary = row instanceof BinaryRowData;
+        for (int c = 0; c < checked.length; c++) {
+            int pos = checked[c];
+            if ((!binary || checkBinary[c]) && !row.isNullAt(pos)) {
+                checks[c].check(row, pos, appended);
+            }
+        }
+        BinaryRowData form = serializer.toBinaryRow(row);
+        int size = form.getSizeInBytes();
+        if (size > Integer.MAX_VALUE - 8 - length) {
+            throw new IllegalStateException("binary rows: the batch would pass 2^31 - 1 bytes at row " + appended
+                    + "; flush smaller batches");
+        }
+        if (length + size > bytes.length) {
+            bytes = Arrays.copyOf(bytes, (int) Math.min(Integer.MAX_VALUE - 8,
+                    Math.max(2L * bytes.length, (long) length + size)));
+        }
+        BinarySegmentUtils.copyToBytes(form.getSegments(), form.getOffset(), bytes, length, size);
+        if (appended + 2 > offsets.length) {
+            offsets = Arrays.copyOf(offsets, 2 * offsets.length);
+        }
+        offsets[appended] = length;
+        length += size;
+        appended++;
+        offsets[appended] = length;
+    }
+
+    /** @return rows copied into the current batch since the last {@link #reset()} */
+    public int appended() {
+        return appended;
+    }
+
+    /**
+     * Encodes the current batch with {@code encoder} in one JNI crossing ({@link NativeJsonEncoder#encodeBinaryRows}).
+     * The batch stays in this writer until the next {@link #reset()}.
+     *
+     * @param encoder an open native encoder
+     * @return the records, one per appended row, in order
+     * @throws org.streamfusion.kafka.StreamFusionException as {@link NativeJsonEncoder#encodeBinaryRows} throws
+     */
+    public EncodedBatch encode(NativeJsonEncoder encoder) {
+        offsets[appended] = length;
+        return encoder.encodeBinaryRows(schema, arity, bytes, length, offsets, appended);
+    }
+
+    private static ValueCheck decimal(String name, DecimalType type) {
+        int precision = type.getPrecision();
+        int scale = type.getScale();
+        return (row, pos, i) -> {
+            DecimalData d = row.getDecimal(pos, precision, scale);
+            if (d.scale() != scale || d.precision() != precision) {
+                throw new UnrepresentableValueException("field `" + name + "` row " + i + ": " + d
+                        + " is a DECIMAL(" + d.precision() + ", " + d.scale() + "), its column DECIMAL(" + precision
+                        + ", " + scale + ")");
+            }
+        };
+    }
+
+    private static ValueCheck timestamp(String name, int precision) {
+        long perMilli = precision <= 3 ? 1 : precision <= 6 ? 1_000 : 1_000_000;
+        int nanosPerUnit = (int) (1_000_000 / perMilli);
+        return (row, pos, i) -> {
+            TimestampData t = row.getTimestamp(pos, precision);
+            if (t.getNanoOfMillisecond() % nanosPerUnit != 0) {
+                throw new UnrepresentableValueException("field `" + name + "` row " + i + ": " + t
+                        + " has digits beyond the column's precision " + precision);
+            }
+            try {
+                Math.addExact(Math.multiplyExact(t.getMillisecond(), perMilli), t.getNanoOfMillisecond() / nanosPerUnit);
+            } catch (ArithmeticException e) {
+                throw new UnrepresentableValueException("field `" + name + "` row " + i + ": " + t
+                        + " is outside the range of 64-bit " + (perMilli == 1_000_000 ? "nanoseconds" : "microseconds"));
+            }
+        };
+    }
+}
