@@ -121,13 +121,15 @@ fn put_fraction(buf: &mut [u8], at: usize, nanos: u32) -> usize {
 /// The bytes [`TimestampWriter::put`] may write (its text and the rest of its fixed-size copies).
 pub(crate) const TS_WIDTH: usize = 48;
 
-/// Formats TIMESTAMP / TIMESTAMP_LTZ values, remembering the text of the last whole second (rows of a batch are
-/// usually close in time, so most rows reuse it and only print their fraction).
+/// Formats TIMESTAMP / TIMESTAMP_LTZ values, remembering the text of the last whole second and of its day (rows
+/// of a batch are usually close in time: most rows reuse the second and only print their fraction, and a new
+/// second of the same day rewrites only its `HH:mm:ss`).
 #[derive(Debug)]
 pub(crate) struct TimestampWriter {
     separator: u8,
     zone_suffix: bool,
     cached_second: i64,
+    cached_day: i64,
     /// `"yyyy-MM-dd HH:mm:ss` of `cached_second`: quote + date (at most 17 bytes) + separator + 8.
     prefix: [u8; 32],
     prefix_len: usize,
@@ -140,6 +142,7 @@ impl TimestampWriter {
             separator,
             zone_suffix,
             cached_second: i64::MIN,
+            cached_day: i64::MIN,
             prefix: [0; 32],
             prefix_len: 0,
         }
@@ -184,17 +187,33 @@ impl TimestampWriter {
         self.prefix_len + end + 1
     }
 
-    #[cold]
+    /// Makes `prefix` the text of `seconds`: its `HH:mm:ss`, and its date first when the day changed.
+    #[inline(never)]
     fn cache(&mut self, seconds: i64) {
-        let mut text = vec![b'"'];
-        write_date(&mut text, seconds.div_euclid(86_400));
-        text.push(self.separator);
-        let mut time = [0u8; 24];
-        let n = put_time(&mut time, 0, seconds.rem_euclid(86_400) as u32, 0);
-        text.extend_from_slice(&time[..n]);
-        self.prefix[..text.len()].copy_from_slice(&text);
-        self.prefix_len = text.len();
+        let day = seconds.div_euclid(86_400);
+        if day != self.cached_day {
+            self.cache_day(day);
+        }
+        // The prefix ends with the 8 bytes of `HH:mm:ss`; no fraction is written for 0 nanoseconds.
+        put_time(
+            &mut self.prefix,
+            self.prefix_len - 8,
+            seconds.rem_euclid(86_400) as u32,
+            0,
+        );
         self.cached_second = seconds;
+    }
+
+    /// Writes `"`, the date `day` and the separator at the start of `prefix`, leaving room for `HH:mm:ss`.
+    #[cold]
+    fn cache_day(&mut self, day: i64) {
+        let mut text = Vec::with_capacity(24);
+        text.push(b'"');
+        write_date(&mut text, day);
+        text.push(self.separator);
+        self.prefix[..text.len()].copy_from_slice(&text);
+        self.prefix_len = text.len() + 8;
+        self.cached_day = day;
     }
 }
 
@@ -296,6 +315,45 @@ mod tests {
         assert_eq!(
             out,
             b"\"1970-01-01 23:59:59\"\"1970-01-02 00:00:00.000000001\""
+        );
+    }
+
+    /// One writer over seconds that move within a day, across days, backwards, and across a change of the
+    /// date's width (year 9999 to +10000): each text is the one a fresh writer prints, so the cached date and
+    /// time of day never leak from one value into the next.
+    #[test]
+    fn cached_second_and_day_follow_every_change() {
+        let end_of_9999 = 253_402_300_799; // 9999-12-31 23:59:59
+        let seconds = [
+            1_704_164_645,
+            1_704_164_646,
+            1_704_164_645,
+            1_704_164_645 + 3_600,
+            1_704_164_645 + 86_400,
+            1_704_164_645,
+            end_of_9999,
+            end_of_9999 + 1,
+            end_of_9999,
+            -1,
+            0,
+        ];
+        let mut w = TimestampWriter::new(b'T', true);
+        let mut out = Vec::new();
+        for &s in &seconds {
+            out.clear();
+            w.write(&mut out, s, 500_000_000);
+            assert_eq!(
+                String::from_utf8(out.clone()).unwrap(),
+                ts(b'T', true, s, 500_000_000),
+                "{s}"
+            );
+        }
+        assert_eq!(out, b"\"1970-01-01T00:00:00.5Z\"");
+        w.write(&mut out, end_of_9999 + 1, 0);
+        w.write(&mut out, 1_704_164_645 + 86_400 + 3_661, 0);
+        assert_eq!(
+            out,
+            b"\"1970-01-01T00:00:00.5Z\"\"+10000-01-01T00:00:00Z\"\"2024-01-03T04:05:06Z\""
         );
     }
 }
