@@ -2,9 +2,9 @@
 # Runs every test: the license check, Rust (codec, properties, vectors, rdkafka against the broker), Java
 # (codec, JNI, serializers, broker transactions, example app, benchmark generators), the release deployed to a
 # file:// repository with the examples built from it outside the repository and run, a Nexmark-on-Flink smoke
-# run, the cluster failure tests (their own three-node cluster, scripts/cluster-faults.sh) and a short producer
-# comparison smoke run. Starts the local Kafka broker if none answers, and stops it again at the end (even on
-# failure) if it started it.
+# run, the cluster failure tests (their own three-node cluster, scripts/cluster-faults.sh), the security tests
+# (a SASL_SSL broker of their own, scripts/security-tests.sh) and a short producer comparison smoke run. Starts
+# the local Kafka broker if none answers, and stops it again at the end (even on failure) if it started it.
 set -euo pipefail
 usage() { echo "usage: $0   (environment: KAFKA_BOOTSTRAP_SERVERS to use your own cluster)" >&2; exit 2; }
 [ $# -eq 0 ] || usage
@@ -58,6 +58,9 @@ bash kafka/test-restart-after-kill.sh
 
 step "Cluster failure tests: three nodes, leaders and the coordinator SIGKILLed, every record checked read_committed"
 bash scripts/cluster-faults.sh
+
+step "Security tests: SASL/SCRAM over TLS with ACLs (a broker of their own), least privilege, each ACL missing, no secret logged"
+bash scripts/security-tests.sh
 
 step "Producer comparison smoke run (every message verified)"
 perf/kafka/compare-benchmarks.sh --ci --min-pass-seconds 0 --min-rounds 1 --distribution boundary 2000 1 bijou64-smoke "$bootstrap"

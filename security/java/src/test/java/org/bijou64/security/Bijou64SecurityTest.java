@@ -1,0 +1,376 @@
+package org.bijou64.security;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.errors.GroupAuthorizationException;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.bijou64.perf.kafka.Bijou64Deserializer;
+import org.bijou64.perf.kafka.Bijou64Serializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The bijou64 serdes against a broker that authenticates with SASL/SCRAM-SHA-512 over TLS and authorises every
+ * request with {@code StandardAuthorizer} ACLs (issue #17 item 3; {@code kafka/broker} with
+ * {@code KAFKA_SECURITY=sasl_ssl}). Each test makes users of its own (a fresh random password each, through the
+ * super user's {@link Admin}) with exactly the ACLs it names:
+ * <ul>
+ *   <li>with the least-privilege ACLs of {@code docs/security.md} (producer: {@code WRITE} on the topic; consumer:
+ *       {@code READ} on the topic and on its group), an idempotent {@code acks=all} producer with
+ *       {@link Bijou64Serializer} and a {@code read_committed} consumer with {@link Bijou64Deserializer} carry every
+ *       value exactly once, in order;</li>
+ *   <li>without any one of those ACLs the client fails within its configured timeout with Kafka's authorisation
+ *       error naming the resource (the topic, or the group), the broker's authorizer log names the operation it
+ *       denied, and nothing reaches the topic (its end offset is checked at the end);</li>
+ *   <li>a wrong password is refused with {@link SaslAuthenticationException};</li>
+ *   <li>and, at the end, no password of any user appears in an error message, in the clients' log (every line at
+ *       INFO and above, their configs among them) or in the broker's logs.</li>
+ * </ul>
+ *
+ * <p>Runs only when {@code KAFKA_SECURE_BOOTSTRAP_SERVERS} (the broker's {@code SASL_SSL} listener) and
+ * {@code KAFKA_SECURE_ADMIN_CONFIG} (the super user's client settings, {@code run/admin.properties} of the broker's
+ * home) are set, as {@code scripts/security-tests.sh} does; otherwise skipped with the reason.
+ * {@code KAFKA_SECURE_LOG_DIR} names the broker's logs folder for the last check.
+ */
+@Timeout(120)
+class Bijou64SecurityTest {
+    private static final String BOOTSTRAP = System.getenv("KAFKA_SECURE_BOOTSTRAP_SERVERS");
+    private static final String ADMIN_CONFIG = System.getenv("KAFKA_SECURE_ADMIN_CONFIG");
+    private static final String BROKER_LOGS = System.getenv("KAFKA_SECURE_LOG_DIR");
+    /** The clients' bound on every blocking call ({@code max.block.ms}, {@code default.api.timeout.ms}). */
+    private static final Duration TIMEOUT = Duration.ofSeconds(15);
+    private static final int VALUES = 2_000;
+    private static final Pattern JAAS_PASSWORD = Pattern.compile("password=\"([^\"]*)\"");
+
+    private static Properties base;
+    private static Admin admin;
+    private static String topic;
+    /** Every password the tests made or were given; none may show up in a log or an error. */
+    private static final List<String> SECRETS = new ArrayList<>();
+    /** Every error a test saw, checked for secrets at the end. */
+    private static final List<Throwable> ERRORS = new ArrayList<>();
+
+    @BeforeAll
+    static void setUp() throws Exception {
+        assumeTrue(BOOTSTRAP != null && ADMIN_CONFIG != null,
+                "KAFKA_SECURE_BOOTSTRAP_SERVERS and KAFKA_SECURE_ADMIN_CONFIG are not set: run scripts/security-tests.sh");
+        Properties adminProps = new Properties();
+        try (InputStream in = Files.newInputStream(Paths.get(ADMIN_CONFIG))) {
+            adminProps.load(in);
+        }
+        adminProps.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, BOOTSTRAP);
+        Matcher m = JAAS_PASSWORD.matcher(adminProps.getProperty(SaslConfigs.SASL_JAAS_CONFIG));
+        assertTrue(m.find(), "the admin settings hold a SCRAM login");
+        SECRETS.add(m.group(1));
+        SECRETS.add(adminProps.getProperty("ssl.truststore.password"));
+        base = new Properties();
+        for (String key : List.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, CommonClientConfigs.SECURITY_PROTOCOL_CONFIG,
+                SaslConfigs.SASL_MECHANISM, "ssl.truststore.type", "ssl.truststore.location", "ssl.truststore.password")) {
+            base.put(key, adminProps.getProperty(key));
+        }
+        admin = Admin.create(adminProps);
+        topic = "bijou64-secure-" + UUID.randomUUID();
+        admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+    }
+
+    @AfterAll
+    static void nothingElseWrittenAndNoSecretInLogsOrErrors() throws Exception {
+        if (admin == null) {
+            return;
+        }
+        // The refused clients wrote nothing: the topic holds the least-privilege test's values alone.
+        TopicPartition partition = new TopicPartition(topic, 0);
+        long end = admin.listOffsets(Map.of(partition, OffsetSpec.latest())).partitionResult(partition).get().offset();
+        admin.close();
+        assertEquals(VALUES, end, "records in " + topic + " (only the least-privilege producer may write)");
+        for (Throwable error : ERRORS) {
+            for (Throwable t = error; t != null; t = t.getCause()) {
+                assertNoSecret(String.valueOf(t.getMessage()), "the message of " + t.getClass().getName());
+            }
+        }
+        List<Path> logs = new ArrayList<>();
+        logs.add(Paths.get("target/security-clients.log"));
+        if (BROKER_LOGS != null) {
+            try (Stream<Path> files = Files.list(Paths.get(BROKER_LOGS))) {
+                files.filter(Files::isRegularFile).forEach(logs::add);
+            }
+        }
+        assertTrue(Files.size(logs.get(0)) > 0, "the clients logged at INFO into " + logs.get(0));
+        for (Path log : logs) {
+            assertNoSecret(Files.readString(log), log.toString());
+        }
+        System.out.printf("RESULT no secret in %d error messages and %d log files (%s)%n", ERRORS.size(), logs.size(),
+                logs);
+    }
+
+    @Test
+    void leastPrivilegeAclsCarryEveryValueExactlyOnce() throws Exception {
+        String group = "bijou64-secure-readers-" + UUID.randomUUID();
+        Properties producer = user("writer", List.of(allow("writer", ResourceType.TOPIC, topic, AclOperation.WRITE)));
+        Properties consumer = user("reader", List.of(allow("reader", ResourceType.TOPIC, topic, AclOperation.READ),
+                allow("reader", ResourceType.GROUP, group, AclOperation.READ)));
+        List<Long> sent = new ArrayList<>();
+        try (KafkaProducer<byte[], Long> p = producer(producer)) {
+            List<Future<RecordMetadata>> acks = new ArrayList<>();
+            for (int i = 0; i < VALUES; i++) {
+                long v = i % 100 == 0 ? Long.MIN_VALUE + i : i * 7_919L - 1_000;
+                sent.add(v);
+                acks.add(p.send(new ProducerRecord<>(topic, v)));
+            }
+            for (Future<RecordMetadata> ack : acks) {
+                ack.get();
+            }
+        }
+        List<Long> read = new ArrayList<>();
+        try (KafkaConsumer<byte[], Long> c = consumer(consumer, group)) {
+            c.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (read.size() < VALUES && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], Long> r : c.poll(Duration.ofMillis(500))) {
+                    read.add(r.value());
+                }
+            }
+            c.commitSync();
+        }
+        assertEquals(sent, read, "every value once, in order, through SASL_SSL with the least-privilege ACLs");
+        System.out.printf("RESULT least-privilege ACLs: %d values sent, %d read back read_committed, equal%n",
+                sent.size(), read.size());
+    }
+
+    @Test
+    void producerWithoutTopicWriteFailsFastNamingTheTopic() throws Exception {
+        // Leave a WRITE on another topic, so only the one on ours is missing.
+        Properties props = user("no-write", List.of(allow("no-write", ResourceType.TOPIC, topic + "-other",
+                AclOperation.WRITE)));
+        long start = System.nanoTime();
+        Throwable error;
+        try (KafkaProducer<byte[], Long> p = producer(props)) {
+            error = failure(() -> p.send(new ProducerRecord<>(topic, 42L)).get());
+        }
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        TopicAuthorizationException denied = assertInstanceOf(TopicAuthorizationException.class, error, error.toString());
+        assertEquals(Set.of(topic), denied.unauthorizedTopics());
+        assertTrue(denied.getMessage().contains(topic), denied.getMessage());
+        assertTrue(took.compareTo(TIMEOUT) < 0, "failed after " + took + ", within max.block.ms " + TIMEOUT);
+        System.out.printf("RESULT producer without WRITE on the topic: %s after %d ms; broker: %s%n", denied,
+                took.toMillis(), brokerDenial("no-write", "Topic:LITERAL:" + topic));
+    }
+
+    @Test
+    void consumerWithoutTopicReadFailsFastNamingTheTopic() throws Exception {
+        String group = "bijou64-secure-no-topic-" + UUID.randomUUID();
+        Properties props = user("no-topic-read", List.of(allow("no-topic-read", ResourceType.GROUP, group,
+                AclOperation.READ)));
+        long start = System.nanoTime();
+        Throwable error;
+        try (KafkaConsumer<byte[], Long> c = consumer(props, group)) {
+            c.subscribe(List.of(topic));
+            error = failure(() -> pollUntilFailure(c));
+        }
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        TopicAuthorizationException denied = assertInstanceOf(TopicAuthorizationException.class, error, error.toString());
+        assertEquals(Set.of(topic), denied.unauthorizedTopics());
+        assertTrue(took.compareTo(TIMEOUT) < 0, "failed after " + took + ", within " + TIMEOUT);
+        System.out.printf("RESULT consumer without READ on the topic: %s after %d ms; broker: %s%n", denied,
+                took.toMillis(), brokerDenial("no-topic-read", "Topic:LITERAL:" + topic));
+    }
+
+    @Test
+    void consumerWithoutGroupReadFailsFastNamingTheGroup() throws Exception {
+        String group = "bijou64-secure-no-group-" + UUID.randomUUID();
+        Properties props = user("no-group-read", List.of(allow("no-group-read", ResourceType.TOPIC, topic,
+                AclOperation.READ)));
+        long start = System.nanoTime();
+        Throwable error;
+        try (KafkaConsumer<byte[], Long> c = consumer(props, group)) {
+            c.subscribe(List.of(topic));
+            error = failure(() -> pollUntilFailure(c));
+        }
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        GroupAuthorizationException denied = assertInstanceOf(GroupAuthorizationException.class, error, error.toString());
+        assertEquals(group, denied.groupId());
+        assertTrue(took.compareTo(TIMEOUT) < 0, "failed after " + took + ", within " + TIMEOUT);
+        System.out.printf("RESULT consumer without READ on the group: %s after %d ms; broker: %s%n", denied,
+                took.toMillis(), brokerDenial("no-group-read", "Group:LITERAL:" + group));
+    }
+
+    @Test
+    void wrongPasswordIsRefused() throws Exception {
+        Properties props = user("wrong-password", List.of(allow("wrong-password", ResourceType.TOPIC, topic,
+                AclOperation.WRITE)));
+        String wrong = newPassword();
+        SECRETS.add(wrong);
+        props.put(SaslConfigs.SASL_JAAS_CONFIG, jaas("wrong-password", wrong));
+        long start = System.nanoTime();
+        Throwable error;
+        try (KafkaProducer<byte[], Long> p = producer(props)) {
+            error = failure(() -> p.send(new ProducerRecord<>(topic, 42L)).get());
+        }
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        assertInstanceOf(SaslAuthenticationException.class, error, error.toString());
+        assertTrue(took.compareTo(TIMEOUT) < 0, "failed after " + took + ", within max.block.ms " + TIMEOUT);
+        System.out.printf("RESULT wrong password: %s after %d ms%n", error, took.toMillis());
+    }
+
+    // --- helpers ---------------------------------------------------------------------------------------------
+
+    /**
+     * The broker's authorizer log line ({@code kafka.authorizer.logger}, in {@code server.log}) that denied
+     * {@code user} an operation on {@code resource}: where the operation Kafka checked is named (the client's
+     * exception names only the resource). Fails if there is none; "not checked" without {@code KAFKA_SECURE_LOG_DIR}.
+     */
+    private static String brokerDenial(String user, String resource) throws IOException {
+        if (BROKER_LOGS == null) {
+            return "not checked";
+        }
+        String prefix = "Principal = User:" + user + " is Denied operation = ";
+        try (Stream<String> lines = Files.lines(Paths.get(BROKER_LOGS, "server.log"))) {
+            return lines.filter(l -> l.contains(prefix) && l.contains("on resource = " + resource + " "))
+                    .map(l -> l.substring(l.indexOf(prefix)))
+                    .findFirst()
+                    .orElseGet(() -> fail("server.log has no denial of " + resource + " to User:" + user));
+        }
+    }
+
+    /** Makes user {@code name} with a fresh password and exactly {@code acls}; returns its client settings. */
+    private static Properties user(String name, List<AclBinding> acls) throws Exception {
+        String password = newPassword();
+        SECRETS.add(password);
+        admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(name,
+                new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), password))).all().get();
+        if (!acls.isEmpty()) {
+            admin.createAcls(acls).all().get();
+        }
+        Properties props = new Properties();
+        props.putAll(base);
+        props.put(SaslConfigs.SASL_JAAS_CONFIG, jaas(name, password));
+        return props;
+    }
+
+    private static AclBinding allow(String user, ResourceType type, String name, AclOperation operation) {
+        return new AclBinding(new ResourcePattern(type, name, PatternType.LITERAL),
+                new AccessControlEntry("User:" + user, "*", operation, AclPermissionType.ALLOW));
+    }
+
+    private static String jaas(String user, String password) {
+        return "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + user
+                + "\" password=\"" + password + "\";";
+    }
+
+    private static String newPassword() {
+        byte[] bytes = new byte[18];
+        new SecureRandom().nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    /** An idempotent {@code acks=all} producer with the bijou64 serializer for values. */
+    private static KafkaProducer<byte[], Long> producer(Properties user) {
+        Properties props = new Properties();
+        props.putAll(user);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) TIMEOUT.toMillis());
+        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 14_000);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        return new KafkaProducer<>(props, new ByteArraySerializer(), new Bijou64Serializer());
+    }
+
+    /** A {@code read_committed} consumer of {@code group} with the bijou64 deserializer for values. */
+    private static KafkaConsumer<byte[], Long> consumer(Properties user, String group) {
+        Properties props = new Properties();
+        props.putAll(user);
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
+        return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new Bijou64Deserializer());
+    }
+
+    private static void pollUntilFailure(KafkaConsumer<byte[], Long> c) {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!c.poll(Duration.ofMillis(200)).isEmpty()) {
+                fail("the consumer read records it has no right to");
+            }
+        }
+        fail("no error within " + TIMEOUT);
+    }
+
+    private interface Call {
+        void run() throws Exception;
+    }
+
+    /** The error {@code call} throws, unwrapped from {@link ExecutionException}; fails if it throws none. */
+    private static Throwable failure(Call call) {
+        try {
+            call.run();
+        } catch (ExecutionException e) {
+            ERRORS.add(e);
+            return e.getCause();
+        } catch (Exception e) {
+            ERRORS.add(e);
+            return e;
+        }
+        return fail("expected an error");
+    }
+
+    private static void assertNoSecret(String text, String where) {
+        for (String secret : SECRETS) {
+            assertFalse(text.contains(secret), "a password appears in " + where);
+        }
+    }
+}
