@@ -3,9 +3,10 @@
 # SASL/SCRAM-SHA-512 over TLS and authorises with ACLs (kafka/broker with KAFKA_SECURITY=sasl_ssl, home
 # target/secure-broker, ports 19141/19142; certificates made with keytool), runs the bijou64 serdes' tests
 # against it (security/java: least-privilege ACLs, each one missing, a wrong password, no secret in any log or
-# error), and stops it at the end, even on failure. The home is deleted after a pass and kept (the broker's logs)
-# after a failure. Expects the Java modules built and installed (scripts/test.sh runs it after mvn install);
-# about a minute.
+# error) and the exactly-once Rust sink's (security/rust, the same for its ACLs), and stops it at the end, even
+# on failure. The home is deleted after a pass and kept (the broker's logs) after a failure. Expects the Java
+# modules built and installed and the workspace's tests built (scripts/test.sh runs it after cargo test and mvn
+# install); about 2.5 minutes.
 set -euo pipefail
 [ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -27,9 +28,15 @@ trap finish EXIT
 
 kafka/broker stop >/dev/null 2>&1 || true
 rm -rf "$KAFKA_HOME_DIR"
+started=$SECONDS
 kafka/broker start
 export KAFKA_SECURE_BOOTSTRAP_SERVERS="127.0.0.1:$KAFKA_PORT"
 export KAFKA_SECURE_ADMIN_CONFIG="$KAFKA_HOME_DIR/run/admin.properties"
 export KAFKA_SECURE_LOG_DIR="$KAFKA_HOME_DIR/logs"
 mvn -B -q -pl security/java test
+echo "security-tests: Java serdes tests done after $((SECONDS - started)) s"
+# The same flags as scripts/test.sh's cargo test, so the binaries it built are reused; one test at a time (each
+# runs Kafka's tools to make its user and ACLs).
+cargo test --workspace --all-features --locked --test sink_acls -- --test-threads=1 --nocapture
+echo "security-tests: Rust sink tests done after $((SECONDS - started)) s"
 passed=1

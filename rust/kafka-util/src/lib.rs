@@ -46,7 +46,9 @@ use rdkafka::config::ClientConfig;
 
 pub use delivery::DeliveryErrors;
 pub use error::Error;
-pub use read::{read_settled, Ends, OpenOptions, PartitionRange, Record, Stop, TopicReader};
+pub use read::{
+    read_settled, read_settled_with, Ends, OpenOptions, PartitionRange, Record, Stop, TopicReader,
+};
 pub use topics::Topics;
 
 /// The local broker that `kafka/broker start` runs (loopback, non-default port, so a Kafka of the user's own is

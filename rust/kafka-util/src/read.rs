@@ -392,8 +392,8 @@ pub struct Record {
 /// verifies what a writer left on the broker. It first waits until the last stable offsets reach those marks
 /// (no transaction open below them: under `read_committed` every record the read could see is decided), then
 /// reads with [`TopicReader`] (transaction markers and aborted records are skipped, a lost broker connection is
-/// retried). The consumer is [`crate::consumer_config`] with a group id of its own and
-/// `fetch.wait.max.ms=50`.
+/// retried). The consumer is [`crate::consumer_config`]; [`read_settled_with`] takes a configuration of the
+/// caller's (security settings, for example).
 ///
 /// # Errors
 /// Those of [`TopicReader::open`] and [`TopicReader::read`]; [`Error::TimedOut`] when a transaction is still
@@ -404,15 +404,37 @@ pub fn read_settled(
     isolation: &str,
     deadline: Instant,
 ) -> Result<Vec<Record>, Error> {
-    let mut config = crate::consumer_config(bootstrap, isolation);
+    read_settled_with(
+        &crate::consumer_config(bootstrap, isolation),
+        topic,
+        deadline,
+    )
+}
+
+/// [`read_settled`] with the consumer configuration `config` (its `bootstrap.servers` and `isolation.level`
+/// among it, as [`crate::consumer_config`] sets them), to which it adds a group id of its own and
+/// `fetch.wait.max.ms=50`.
+///
+/// # Errors
+/// As [`read_settled`].
+pub fn read_settled_with(
+    config: &ClientConfig,
+    topic: &str,
+    deadline: Instant,
+) -> Result<Vec<Record>, Error> {
+    let mut config = config.clone();
     config
         .set("group.id", crate::unique_name("kafka-util", "settled"))
         .set("fetch.wait.max.ms", "50");
+    let bootstrap = config
+        .get("bootstrap.servers")
+        .unwrap_or_default()
+        .to_owned();
     let options = OpenOptions {
         ends: Ends::HighWatermark,
         ..OpenOptions::default()
     };
-    let reader = TopicReader::open(&config, bootstrap, topic, &options)?;
+    let reader = TopicReader::open(&config, &bootstrap, topic, &options)?;
     reader.wait_until_stable(deadline)?;
     let mut records = Vec::new();
     reader.read(Stop::until(deadline), |message| {

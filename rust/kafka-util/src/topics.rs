@@ -142,6 +142,23 @@ impl Topics {
         Ok(created)
     }
 
+    /// Whether `topic` exists and this client may see it (its metadata comes back without an error and with
+    /// partitions): a topic this principal may not `DESCRIBE` reads as absent.
+    ///
+    /// # Errors
+    /// [`Error::Kafka`] when the metadata request fails.
+    pub fn exists(&self, topic: &str) -> Result<bool, Error> {
+        let metadata = self
+            .admin
+            .inner()
+            .fetch_metadata(Some(topic), self.timeout)
+            .map_err(Error::kafka(format!("fetch metadata of {topic}")))?;
+        Ok(metadata
+            .topics()
+            .iter()
+            .any(|t| t.name() == topic && t.error().is_none() && !t.partitions().is_empty()))
+    }
+
     /// Waits until `topic` is known and every one of its partitions has a leader.
     ///
     /// # Errors

@@ -9,6 +9,7 @@ use rdkafka::error::KafkaError;
 /// | [`Aborted`](Error::Aborted) | the open transaction was aborted; the producer is usable | replay the interval since the last successful checkpoint |
 /// | [`Fatal`](Error::Fatal) | the producer was dropped; the next call builds a new one (`init_transactions` fences and aborts the old transaction) | call [`recover`](crate::Sink::recover) and replay from what it returns |
 /// | [`Delivery`](Error::Delivery) | at-least-once: a record was not acknowledged | replay from the last checkpoint |
+/// | [`Unauthorized`](Error::Unauthorized) | a request lacked an ACL; the open transaction, if any, was aborted | grant the permission it names, then recover and replay |
 /// | others | no Kafka state changed | fix the cause (configuration, topic) |
 ///
 /// Retriable errors (librdkafka `is_retriable`) never surface: the sink retries the same call until the
@@ -65,6 +66,23 @@ pub enum Error {
     /// checkpoint.
     #[error("delivery of a record failed, replay from the last checkpoint: {0}")]
     Delivery(#[source] KafkaError),
+    /// The broker refused a request for lack of an ACL (Kafka's `TOPIC_`, `TRANSACTIONAL_ID_`, `GROUP_` or
+    /// `CLUSTER_AUTHORIZATION_FAILED`). Not retried, since only an operator can fix it: grant the sink's
+    /// principal `permission` on `resource` (`docs/security.md` lists what the sink needs). An open transaction
+    /// was aborted first, so nothing of it is visible to `read_committed` readers; once the ACL is granted,
+    /// [`recover`](crate::Sink::recover) and replay from what it returns.
+    #[error("{operation}: not authorised: grant {permission} on {resource} to the sink's principal ({source})")]
+    Unauthorized {
+        /// What the sink was doing.
+        operation: &'static str,
+        /// The ACL operation the sink needs, as Kafka names it (`WRITE`, `READ`, `CREATE`, ...).
+        permission: &'static str,
+        /// The resource it needs it on, as `Type:name` (`Topic:bids`, `TransactionalId:streamfusion-sink-w1`).
+        resource: Box<str>,
+        /// The broker's refusal (boxed: the variant's other fields make it larger than the rest).
+        #[source]
+        source: Box<KafkaError>,
+    },
     /// A record in the progress topic under this writer's key is not a progress record this crate wrote.
     #[error("progress record at offset {offset} is corrupt: {reason}")]
     CorruptProgress {

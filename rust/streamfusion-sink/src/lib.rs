@@ -26,7 +26,9 @@
 //! # Failures
 //! Retriable errors retry the same call; abortable ones abort the transaction and return
 //! [`Error::Aborted`] (replay the interval); fatal ones (fenced, invalid state) drop the producer and return
-//! [`Error::Fatal`] (the next call builds a new producer; recover, then replay). See [`Error`].
+//! [`Error::Fatal`] (the next call builds a new producer; recover, then replay). A request the broker refuses
+//! for lack of an ACL is never retried: [`Error::Unauthorized`] names the permission and the resource the
+//! sink's principal needs (`docs/security.md` lists them all). See [`Error`].
 //!
 //! # Partitions
 //! The sink picks every record's partition itself ([`Partitioning`]): keyed records where Kafka's default

@@ -64,7 +64,10 @@ impl Sink {
     /// # Errors
     /// [`Error::Config`] for an invalid configuration; [`Error::UnknownTopic`] when the data topic does not
     /// exist (it is never created here); [`Error::Kafka`] when the broker cannot be reached or the topic cannot be
-    /// created; [`Error::Fatal`] when `init_transactions` fails.
+    /// created; [`Error::Fatal`] when `init_transactions` fails; [`Error::Unauthorized`] when the principal may
+    /// not create the missing progress topic (`CREATE`; a progress topic that exists needs none), use the
+    /// transactional id (`WRITE`) or see a topic (`WRITE` on the data topic, `READ` and `WRITE` on the progress
+    /// topic).
     pub fn new(config: SinkConfig) -> Result<Self, Error> {
         if config.writer_id.is_empty() {
             return Err(Error::Config("the writer id is empty".into()));
@@ -76,6 +79,8 @@ impl Sink {
                 )));
             }
         }
+        // librdkafka assigns partitions only to a consumer with a group, whose coordinator it then looks up
+        // (`DESCRIBE` on the group); offsets are never committed, so the sink needs no `READ` on it.
         let mut consumer_config = connection(&config);
         consumer_config
             .set(
@@ -117,8 +122,11 @@ impl Sink {
     ///
     /// # Errors
     /// [`Error::Kafka`] when the read fails or does not finish within the transaction timeout;
-    /// [`Error::CorruptProgress`] when this writer's latest record cannot be parsed; the errors of
-    /// [`new`](Self::new) when the producer has to be rebuilt.
+    /// [`Error::CorruptProgress`] when this writer's latest record cannot be parsed; [`Error::Unauthorized`]
+    /// without `READ` on the progress topic or `DESCRIBE` on the reader's group
+    /// (`streamfusion-sink-recover-<writer id>`: librdkafka assigns partitions only to a consumer with a group,
+    /// and looks up its coordinator; no offset is ever committed); the errors of [`new`](Self::new) when the
+    /// producer has to be rebuilt.
     pub fn recover(&mut self) -> Result<Option<Progress>, Error> {
         let progress_partition = self.live()?.progress_partition;
         if self.config.mode == DeliveryGuarantee::ExactlyOnce && self.live()?.in_transaction {
@@ -139,7 +147,8 @@ impl Sink {
     /// # Errors
     /// Exactly-once: [`Error::Aborted`] when a record is refused (for example larger than `message.max.bytes`)
     /// or the transaction must abort; [`Error::Fatal`] when the producer is fenced or otherwise unusable.
-    /// At-least-once: [`Error::Delivery`] when a record is refused.
+    /// At-least-once: [`Error::Delivery`] when a record is refused. [`Error::Unauthorized`] without `WRITE` on
+    /// the data topic (the open transaction is aborted).
     pub fn write(&mut self, records: &EncodedRecords) -> Result<(), Error> {
         self.begin("write")?;
         let Sink {
@@ -178,7 +187,8 @@ impl Sink {
     /// [`Error::Aborted`] when the commit needs an abort (the sink aborted; replay the interval);
     /// [`Error::Fatal`] when fenced, on a fatal error, or when the commit's outcome is still unknown at the
     /// transaction timeout ([`recover`](Self::recover) tells whether it committed); [`Error::Delivery`]
-    /// (at-least-once) when a record was not acknowledged.
+    /// (at-least-once) when a record was not acknowledged; [`Error::Unauthorized`] (after an abort) when a
+    /// record was refused for lack of `WRITE` on the data or the progress topic.
     pub fn checkpoint(&mut self, checkpoint_id: u64, source_position: &[u8]) -> Result<(), Error> {
         let value = Progress::encode(&self.config.writer_id, checkpoint_id, source_position);
         match self.config.mode {
@@ -266,14 +276,19 @@ impl Sink {
         if config.mode == DeliveryGuarantee::ExactlyOnce {
             let deadline = Instant::now() + config.transaction_timeout;
             retry(deadline, |left| producer.init_transactions(left)).map_err(|source| {
-                Error::Fatal {
-                    operation: "init_transactions",
-                    source,
-                }
+                self.unauthorized("init_transactions", source)
+                    .unwrap_or_else(|source| Error::Fatal {
+                        operation: "init_transactions",
+                        source,
+                    })
             })?;
         }
-        let topic_partitions =
-            partition_count(&producer, &config.topic, config.transaction_timeout)?;
+        let topic_partitions = partition_count(
+            &producer,
+            &config.topic,
+            "WRITE",
+            config.transaction_timeout,
+        )?;
         let partitions = match config.partitioning {
             Partitioning::KeyHash => topic_partitions,
             Partitioning::RoundRobin { partitions } if partitions <= topic_partitions => partitions,
@@ -287,6 +302,7 @@ impl Sink {
         let progress_partitions = partition_count(
             &producer,
             &config.progress_topic,
+            "READ and WRITE",
             config.transaction_timeout,
         )?;
         Ok(Live {
@@ -305,13 +321,75 @@ impl Sink {
             replication: -1,
             configs: &[("cleanup.policy", "compact")],
         };
-        Topics::new(&connection(&self.config), self.config.transaction_timeout)
-            .and_then(|topics| topics.create(&spec))
-            .map(|_created| ())
+        let operation = "create the progress topic";
+        let topics = Topics::new(&connection(&self.config), self.config.transaction_timeout)
             .map_err(|error| Error::Kafka {
-                operation: "create the progress topic",
+                operation,
                 source: error.into_kafka_error(),
-            })
+            })?;
+        match topics.create(&spec) {
+            Ok(_created) => Ok(()),
+            Err(error) => {
+                let source = error.into_kafka_error();
+                // Kafka refuses CreateTopics without CREATE even for a topic that exists: a progress topic the
+                // operator made beforehand needs no CREATE.
+                if authorization_failure(&source).is_some()
+                    && topics.exists(spec.name).unwrap_or(false)
+                {
+                    return Ok(());
+                }
+                Err(self
+                    .unauthorized(operation, source)
+                    .unwrap_or_else(|source| Error::Kafka { operation, source }))
+            }
+        }
+    }
+
+    /// [`Error::Unauthorized`] naming what the sink needs for `operation` when `source` is an authorisation
+    /// failure; `Err(source)` otherwise.
+    fn unauthorized(
+        &self,
+        operation: &'static str,
+        source: KafkaError,
+    ) -> Result<Error, KafkaError> {
+        let Some(code) = authorization_failure(&source) else {
+            return Err(source);
+        };
+        let config = &self.config;
+        let (permission, resource) = match code {
+            RDKafkaErrorCode::TransactionalIdAuthorizationFailed => (
+                "WRITE",
+                format!("TransactionalId:{}", config.transactional_id()),
+            ),
+            RDKafkaErrorCode::ClusterAuthorizationFailed => {
+                ("IDEMPOTENT_WRITE", "Cluster:kafka-cluster".to_owned())
+            }
+            RDKafkaErrorCode::GroupAuthorizationFailed => (
+                "DESCRIBE",
+                format!(
+                    "Group:{}",
+                    self.consumer_config.get("group.id").unwrap_or_default()
+                ),
+            ),
+            _ => match operation {
+                "create the progress topic" => {
+                    ("CREATE", format!("Topic:{}", config.progress_topic))
+                }
+                "read progress" => ("READ", format!("Topic:{}", config.progress_topic)),
+                "write" => ("WRITE", format!("Topic:{}", config.topic)),
+                // A checkpoint's records go to both topics, and the broker's refusal does not say which.
+                _ => (
+                    "WRITE",
+                    format!("Topic:{} and Topic:{}", config.topic, config.progress_topic),
+                ),
+            },
+        };
+        Ok(Error::Unauthorized {
+            operation,
+            permission,
+            resource: resource.into(),
+            source: Box::new(source),
+        })
     }
 
     /// Exactly-once: begins a transaction unless one is open. Builds the producer if needed.
@@ -364,6 +442,22 @@ impl Sink {
 
     /// Classifies `error` from `operation` and leaves the sink in the state the error's variant documents.
     fn fail(&mut self, operation: &'static str, error: KafkaError) -> Error {
+        if authorization_failure(&error).is_some() {
+            // Not retriable: abort what is open (nothing of it becomes visible), then name the missing ACL. A
+            // producer that is broken, or cannot abort, is dropped.
+            let keep = self.live.as_ref().is_some_and(|live| {
+                !matches!(&error, KafkaError::Transaction(e) if e.is_fatal())
+                    && live.producer.client().fatal_error().is_none()
+            });
+            let in_transaction = self.config.mode == DeliveryGuarantee::ExactlyOnce
+                && self.live.as_ref().is_some_and(|live| live.in_transaction);
+            if !keep || (in_transaction && self.abort(operation).is_err()) {
+                self.live = None;
+            }
+            return self
+                .unauthorized(operation, error)
+                .expect("an authorisation failure");
+        }
         let Some(live) = self.live.as_mut() else {
             return Error::Fatal {
                 operation,
@@ -407,9 +501,12 @@ impl Sink {
     fn read_progress(&self, partition: i32) -> Result<Option<Progress>, Error> {
         let topic = self.config.progress_topic.as_str();
         let deadline = Instant::now() + self.config.transaction_timeout;
-        let failed = |error: kafka_util::Error| Error::Kafka {
-            operation: "read progress",
-            source: error.into_kafka_error(),
+        let failed = |error: kafka_util::Error| {
+            self.unauthorized("read progress", error.into_kafka_error())
+                .unwrap_or_else(|source| Error::Kafka {
+                    operation: "read progress",
+                    source,
+                })
         };
         let mut committed = self.consumer_config.clone();
         committed.set("isolation.level", "read_committed");
@@ -537,10 +634,13 @@ fn retry(deadline: Instant, mut call: impl FnMut(Timeout) -> KafkaResult<()>) ->
 
 /// The partition count of `topic`. Each metadata request may take up to `timeout` (a broker that does not
 /// answer is an [`Error::Kafka`]); a topic the broker does not know yet is asked for again for up to
-/// [`TOPIC_APPEARS`] (a topic created just before may take a moment to reach every broker's metadata).
+/// [`TOPIC_APPEARS`] (a topic created just before may take a moment to reach every broker's metadata). A topic
+/// this principal may not see is [`Error::Unauthorized`] at once, naming `permission` (what the sink needs on
+/// it, which implies the `DESCRIBE` the metadata request lacked).
 fn partition_count(
     producer: &BaseProducer<DeliveryErrors>,
     topic: &str,
+    permission: &'static str,
     timeout: Duration,
 ) -> Result<i32, Error> {
     let give_up = Instant::now() + TOPIC_APPEARS;
@@ -552,10 +652,21 @@ fn partition_count(
                 operation: "fetch metadata",
                 source,
             })?;
-        let count = metadata
-            .topics()
-            .iter()
-            .find(|t| t.name() == topic && t.error().is_none())
+        let entry = metadata.topics().iter().find(|t| t.name() == topic);
+        if let Some(code) = entry
+            .and_then(|t| t.error())
+            .map(RDKafkaErrorCode::from)
+            .filter(|&code| code == RDKafkaErrorCode::TopicAuthorizationFailed)
+        {
+            return Err(Error::Unauthorized {
+                operation: "fetch metadata",
+                permission,
+                resource: format!("Topic:{topic}").into(),
+                source: Box::new(KafkaError::MetadataFetch(code)),
+            });
+        }
+        let count = entry
+            .filter(|t| t.error().is_none())
             .map_or(0, |t| t.partitions().len());
         if count > 0 {
             return Ok(count as i32);
@@ -567,4 +678,21 @@ fn partition_count(
         }
         std::thread::sleep(BACKOFF);
     }
+}
+
+/// The authorisation failure `error` reports (Kafka's `TOPIC_`, `GROUP_`, `CLUSTER_` or
+/// `TRANSACTIONAL_ID_AUTHORIZATION_FAILED`), if it is one.
+fn authorization_failure(error: &KafkaError) -> Option<RDKafkaErrorCode> {
+    let code = match error {
+        KafkaError::AdminOp(code) => Some(*code),
+        other => other.rdkafka_error_code(),
+    }?;
+    matches!(
+        code,
+        RDKafkaErrorCode::TopicAuthorizationFailed
+            | RDKafkaErrorCode::GroupAuthorizationFailed
+            | RDKafkaErrorCode::ClusterAuthorizationFailed
+            | RDKafkaErrorCode::TransactionalIdAuthorizationFailed
+    )
+    .then_some(code)
 }

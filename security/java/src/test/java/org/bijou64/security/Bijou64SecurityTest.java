@@ -211,27 +211,36 @@ class Bijou64SecurityTest {
     @Test
     void consumerWithoutTopicReadFailsFastNamingTheTopic() throws Exception {
         String group = "bijou64-secure-no-topic-" + UUID.randomUUID();
-        Properties props = user("no-topic-read", List.of(allow("no-topic-read", ResourceType.GROUP, group,
-                AclOperation.READ)));
-        long start = System.nanoTime();
-        Throwable error;
-        try (KafkaConsumer<byte[], Long> c = consumer(props, group)) {
-            c.subscribe(List.of(topic));
-            error = failure(() -> pollUntilFailure(c));
-        }
-        Duration took = Duration.ofNanos(System.nanoTime() - start);
-        TopicAuthorizationException denied = assertInstanceOf(TopicAuthorizationException.class, error, error.toString());
+        Refusal refusal = refusedConsumer("no-topic-read", group,
+                allow("no-topic-read", ResourceType.GROUP, group, AclOperation.READ));
+        TopicAuthorizationException denied =
+                assertInstanceOf(TopicAuthorizationException.class, refusal.error, refusal.error.toString());
         assertEquals(Set.of(topic), denied.unauthorizedTopics());
-        assertTrue(took.compareTo(TIMEOUT) < 0, "failed after " + took + ", within " + TIMEOUT);
         System.out.printf("RESULT consumer without READ on the topic: %s after %d ms; broker: %s%n", denied,
-                took.toMillis(), brokerDenial("no-topic-read", "Topic:LITERAL:" + topic));
+                refusal.took.toMillis(), brokerDenial("no-topic-read", "Topic:LITERAL:" + topic));
     }
 
     @Test
     void consumerWithoutGroupReadFailsFastNamingTheGroup() throws Exception {
         String group = "bijou64-secure-no-group-" + UUID.randomUUID();
-        Properties props = user("no-group-read", List.of(allow("no-group-read", ResourceType.TOPIC, topic,
-                AclOperation.READ)));
+        Refusal refusal = refusedConsumer("no-group-read", group,
+                allow("no-group-read", ResourceType.TOPIC, topic, AclOperation.READ));
+        GroupAuthorizationException denied =
+                assertInstanceOf(GroupAuthorizationException.class, refusal.error, refusal.error.toString());
+        assertEquals(group, denied.groupId());
+        System.out.printf("RESULT consumer without READ on the group: %s after %d ms; broker: %s%n", denied,
+                refusal.took.toMillis(), brokerDenial("no-group-read", "Group:LITERAL:" + group));
+    }
+
+    /** The error a consumer of {@code group} subscribed to the topic gets, and when. */
+    private record Refusal(Throwable error, Duration took) {}
+
+    /**
+     * Makes {@code user} with only {@code acl}, subscribes a consumer of {@code group} to the topic and polls
+     * until it fails; asserts that it fails within {@link #TIMEOUT}.
+     */
+    private static Refusal refusedConsumer(String user, String group, AclBinding acl) throws Exception {
+        Properties props = user(user, List.of(acl));
         long start = System.nanoTime();
         Throwable error;
         try (KafkaConsumer<byte[], Long> c = consumer(props, group)) {
@@ -239,11 +248,8 @@ class Bijou64SecurityTest {
             error = failure(() -> pollUntilFailure(c));
         }
         Duration took = Duration.ofNanos(System.nanoTime() - start);
-        GroupAuthorizationException denied = assertInstanceOf(GroupAuthorizationException.class, error, error.toString());
-        assertEquals(group, denied.groupId());
         assertTrue(took.compareTo(TIMEOUT) < 0, "failed after " + took + ", within " + TIMEOUT);
-        System.out.printf("RESULT consumer without READ on the group: %s after %d ms; broker: %s%n", denied,
-                took.toMillis(), brokerDenial("no-group-read", "Group:LITERAL:" + group));
+        return new Refusal(error, took);
     }
 
     @Test
