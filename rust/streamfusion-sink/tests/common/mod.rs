@@ -43,11 +43,14 @@ pub fn create_topic_at(bootstrap: &str, topic: &str, partitions: i32) {
     assert!(created, "create topic {topic}: it exists already");
 }
 
-/// A sink configuration for this test: unique topics and writer id are the caller's; 10 s transactions.
+/// A sink configuration for this test: unique topics and writer id are the caller's; 30 s transactions, so a
+/// commit outlives a stall of this shared VM (a CI run once saw the broker silent for 10 s, long enough for
+/// its own controller to fence it, and two commits with 10 s transactions timed out). Tests of the timeout
+/// itself set their own.
 pub fn config(topic: &str, progress: &str, writer: &str) -> SinkConfig {
     SinkConfig::new(bootstrap(), topic, progress, writer)
         .with_mode(DeliveryGuarantee::ExactlyOnce)
-        .with_transaction_timeout(Duration::from_secs(10))
+        .with_transaction_timeout(Duration::from_secs(30))
         .with_property("linger.ms", "5")
 }
 

@@ -231,8 +231,10 @@ public final class Summary {
                     }
                     from = batch;
                 }
+                // A path this run did not measure gets no line (a filtered run, for example).
                 if (!batches.isEmpty()
-                        && score("RowDataJsonBenchmark.flinkPerRow", "shape", shape, "batch", batches.last()) != null) {
+                        && score("RowDataJsonBenchmark.flinkPerRow", "shape", shape, "batch", batches.last()) != null
+                        && score("RowDataJsonBenchmark." + path, "shape", shape, "batch", batches.last()) != null) {
                     crossovers.add(String.format(Locale.ROOT, "  %-4s %-22s %s", shape, path, from == null
                             ? "Flink's serializer is faster at every batch size measured"
                             : "faster than Flink per row from " + from + " rows per batch up"));
