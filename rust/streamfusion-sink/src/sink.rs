@@ -442,32 +442,26 @@ impl Sink {
 
     /// Classifies `error` from `operation` and leaves the sink in the state the error's variant documents.
     fn fail(&mut self, operation: &'static str, error: KafkaError) -> Error {
+        // A producer that is gone or broken cannot go on: it is dropped.
+        let fatal = self.live.as_ref().is_none_or(|live| {
+            matches!(&error, KafkaError::Transaction(e) if e.is_fatal())
+                || live.producer.client().fatal_error().is_some()
+        });
+        if fatal {
+            self.live = None;
+        }
         if authorization_failure(&error).is_some() {
-            // Not retriable: abort what is open (nothing of it becomes visible), then name the missing ACL. A
-            // producer that is broken, or cannot abort, is dropped.
-            let keep = self.live.as_ref().is_some_and(|live| {
-                !matches!(&error, KafkaError::Transaction(e) if e.is_fatal())
-                    && live.producer.client().fatal_error().is_none()
-            });
-            let in_transaction = self.config.mode == DeliveryGuarantee::ExactlyOnce
-                && self.live.as_ref().is_some_and(|live| live.in_transaction);
-            if !keep || (in_transaction && self.abort(operation).is_err()) {
-                self.live = None;
+            // Not retried: abort what is open (nothing of it becomes visible), then name the missing ACL. A
+            // failed abort drops the producer; the refusal is still what the caller must see.
+            let in_transaction = self.live.as_ref().is_some_and(|live| live.in_transaction);
+            if self.config.mode == DeliveryGuarantee::ExactlyOnce && in_transaction {
+                let _ = self.abort(operation);
             }
             return self
                 .unauthorized(operation, error)
                 .expect("an authorisation failure");
         }
-        let Some(live) = self.live.as_mut() else {
-            return Error::Fatal {
-                operation,
-                source: error,
-            };
-        };
-        let fatal = matches!(&error, KafkaError::Transaction(e) if e.is_fatal())
-            || live.producer.client().fatal_error().is_some();
         if fatal {
-            self.live = None;
             return Error::Fatal {
                 operation,
                 source: error,
