@@ -34,7 +34,10 @@ fn produce_values<T: BijouValue>(
     values: &[T],
     mapping: Mapping,
 ) -> Result<(), String> {
+    // Idempotent, so a send retried while the broker auto-creates the topic keeps its place: the tests compare
+    // the values in send order (a clean-clone CI run once read the first value last).
     let producer: BaseProducer<DeliveryErrors> = config()
+        .set("enable.idempotence", "true")
         .create_with_context(DeliveryErrors::default())
         .map_err(|e| e.to_string())?;
     let slab = encode_slab(values, mapping).map_err(|e| e.to_string())?;
