@@ -120,7 +120,9 @@ fn java_len(len: usize) -> jni::errors::Result<jint> {
     jint::try_from(len).map_err(|_| jni::errors::Error::JniCall(jni::errors::JniError::NoMemory))
 }
 
-/// Copies `src[offset .. offset + length]` into `into` (cleared first), after checking the bounds.
+/// Copies `src[offset .. offset + length]` into `into` (cleared first), after checking the bounds as
+/// `java.util.Objects.checkFromIndexSize` does, with its message, so that the native and the pure-Java codec
+/// throw the same `IndexOutOfBoundsException` for the same bad bounds.
 fn read_bytes(
     env: &mut JNIEnv<'_>,
     src: &JByteArray<'_>,
@@ -132,7 +134,7 @@ fn read_bytes(
     let array_len = env.get_array_length(src)?;
     if offset < 0 || length < 0 || offset > array_len - length {
         return Err(JniError::OutOfBounds(format!(
-            "offset {offset} and length {length} outside a byte[{array_len}]"
+            "Range [{offset}, {offset} + {length}) out of bounds for length {array_len}"
         )));
     }
     into.clear();
