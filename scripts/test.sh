@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Runs every test: the license check, Rust (codec, properties, vectors, rdkafka against the broker), Java
-# (codec, JNI, serializers, broker transactions, example app, benchmark generators), the release deployed to a
-# file:// repository with the examples built from it outside the repository and run, a Nexmark-on-Flink smoke
-# run, the cluster failure tests (their own three-node cluster, scripts/cluster-faults.sh), the security tests
-# (a SASL_SSL broker of their own, scripts/security-tests.sh) and a short producer comparison smoke run. Starts
-# the local Kafka broker if none answers, and stops it again at the end (even on failure) if it started it.
+# Runs every test: the license check, Rust (codec, properties, vectors, rdkafka against the broker), Miri, a
+# bounded fuzz pass (scripts/fuzz.sh --ci), Java (codec, JNI, serializers, property tests, broker transactions,
+# example app, benchmark generators), the release deployed to a file:// repository with the examples built from
+# it outside the repository and run, a Nexmark-on-Flink smoke run, the cluster failure tests (their own
+# three-node cluster, scripts/cluster-faults.sh), the security tests (a SASL_SSL broker of their own,
+# scripts/security-tests.sh) and a short producer comparison smoke run. Starts the local Kafka broker if none
+# answers, and stops it again at the end (even on failure) if it started it.
 set -euo pipefail
 usage() { echo "usage: $0   (environment: KAFKA_BOOTSTRAP_SERVERS to use your own cluster)" >&2; exit 2; }
 [ $# -eq 0 ] || usage
@@ -42,6 +43,9 @@ step "Flink parity of streamfusion-json (real Flink goldens)"
 bash scripts/parity.sh
 step "Miri: the unsafe paths of the codec, the JSON writers, the Arrow import and the JNI registry"
 bash scripts/miri.sh
+
+step "Fuzz: every cargo-fuzz target for 25 s under AddressSanitizer (bounded pass; make fuzz runs longer)"
+bash scripts/fuzz.sh --ci
 
 step "Java: build (native library through cargo) and tests"
 mvn -B install -Dkafka.bootstrap.servers="$bootstrap"
