@@ -3,7 +3,7 @@
 # SASL/SCRAM-SHA-512 over TLS and authorises with ACLs (kafka/broker with KAFKA_SECURITY=sasl_ssl, home
 # target/secure-broker, ports 19141/19142; certificates made with keytool), runs the bijou64 serdes' tests
 # against it (security/java: least-privilege ACLs, each one missing, a wrong password, no secret in any log or
-# error) and the exactly-once Rust sink's (security/rust, the same for its ACLs), and stops it at the end, even
+# error), the exactly-once Rust sink's and the streamfusion CLI's (security/rust, the same for their ACLs), and stops it at the end, even
 # on failure. The home is deleted after a pass and kept (the broker's logs) after a failure. Expects the Java
 # modules built and installed and the workspace's tests built (scripts/test.sh runs it after cargo test and mvn
 # install); about 2.5 minutes.
@@ -37,6 +37,6 @@ mvn -B -q -pl security/java test
 echo "security-tests: Java serdes tests done after $((SECONDS - started)) s"
 # The same flags as scripts/test.sh's cargo test, so the binaries it built are reused; one test at a time (each
 # runs Kafka's tools to make its user and ACLs).
-cargo test --workspace --all-features --locked --test sink_acls -- --test-threads=1 --nocapture
-echo "security-tests: Rust sink tests done after $((SECONDS - started)) s"
+cargo test --workspace --all-features --locked --test sink_acls --test cli_acls -- --test-threads=1 --nocapture
+echo "security-tests: Rust sink and CLI tests done after $((SECONDS - started)) s"
 passed=1

@@ -202,7 +202,7 @@ impl BenchJsonArgs {
             },
             topic_prefix: self.topic_prefix.clone(),
             keep_topics: self.keep_topics,
-            producer_properties: self.kafka.properties.clone(),
+            producer_properties: self.kafka.all_properties(),
         }
     }
 }
@@ -255,7 +255,7 @@ impl BenchArgs {
             bootstrap_servers: self.kafka.bootstrap_servers.clone(),
             seed: self.seed,
             keep_topic: self.keep_topic,
-            producer_properties: self.kafka.properties.clone(),
+            producer_properties: self.kafka.all_properties(),
         }
     }
 }

@@ -52,20 +52,19 @@ pub fn parse_properties(text: &str) -> Result<Vec<(String, String)>, String> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let Some((key, value)) = line.split_once('=').filter(|(k, _)| !k.trim().is_empty()) else {
+        let Ok((key, value)) = kafka_util::args::parse_property(line) else {
             return Err(format!(
                 "producer.properties:{}: expected key=value, got '{line}'",
                 number + 1
             ));
         };
-        let key = key.trim();
-        if settings.iter().any(|(k, _)| k == key) {
+        if settings.iter().any(|(k, _)| *k == key) {
             return Err(format!(
                 "producer.properties:{}: {key} is set twice",
                 number + 1
             ));
         }
-        settings.push((key.to_owned(), value.trim().to_owned()));
+        settings.push((key, value));
     }
     Ok(settings)
 }

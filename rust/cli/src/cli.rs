@@ -171,7 +171,7 @@ impl ProduceArgs {
             transaction_timeout: Duration::from_millis(self.transaction_timeout_ms),
             input: self.source.input()?,
             batch_rows: self.batch_rows,
-            producer_properties: self.kafka.properties.clone(),
+            producer_properties: self.kafka.all_properties(),
         })
     }
 }

@@ -52,7 +52,8 @@ pub struct ProduceOptions {
     pub input: Input,
     /// Rows per Arrow batch (at most; a file's batches may be smaller).
     pub batch_rows: usize,
-    /// Extra librdkafka producer properties.
+    /// Extra librdkafka properties of the producer and of the admin client that makes the topic
+    /// (`--command-config`, then each `-X`): security settings, `linger.ms`, ...
     pub producer_properties: Vec<(String, String)>,
 }
 
@@ -106,13 +107,21 @@ pub fn decode_position(bytes: &[u8]) -> Option<u64> {
     <[u8; 8]>::try_from(bytes).ok().map(u64::from_be_bytes)
 }
 
-/// Checks that a broker answers at `bootstrap` (a short wait) and returns its admin client.
-pub(crate) fn connect(bootstrap: &str, role: &str) -> Result<Topics, Error> {
+/// Checks that a broker answers at `bootstrap` (a short wait) and returns its admin client, made with the
+/// command's client `properties` (`--command-config`, `-X`: the security settings among them).
+pub(crate) fn connect(
+    bootstrap: &str,
+    properties: &[(String, String)],
+    role: &str,
+) -> Result<Topics, Error> {
     let mut config = ClientConfig::new();
     config
-        .set("bootstrap.servers", bootstrap)
         .set("client.id", format!("streamfusion-{role}"))
         .set("socket.connection.setup.timeout.ms", "5000");
+    for (key, value) in properties {
+        config.set(key, value);
+    }
+    config.set("bootstrap.servers", bootstrap);
     Ok(Topics::connect(&config, bootstrap, TIMEOUT)?.0)
 }
 
@@ -124,7 +133,11 @@ pub(crate) fn connect(bootstrap: &str, role: &str) -> Result<Topics, Error> {
 /// be encoded; [`Error::Io`] or [`Error::Input`] for an input file that cannot be read.
 pub fn run(options: &ProduceOptions, progress: &mut Progress) -> Result<ProduceSummary, Error> {
     let mut source = RowSource::open(&options.input)?;
-    let topics = connect(&options.bootstrap_servers, "produce-admin")?;
+    let topics = connect(
+        &options.bootstrap_servers,
+        &options.producer_properties,
+        "produce-admin",
+    )?;
     if topics.ensure(&TopicSpec::new(&options.topic, options.partitions))? {
         progress.message(&format!(
             "created topic {} ({} partitions)",

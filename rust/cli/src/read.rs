@@ -70,6 +70,11 @@ pub struct ReadCounts {
     pub offsets: u64,
 }
 
+/// The prefix of the consumer group of `consume` and `verify` (`streamfusion-read-<pid>`): the reads assign
+/// their partitions and commit nothing, but librdkafka asks for the group's coordinator, so on a cluster with
+/// ACLs the principal needs `DESCRIBE` on the groups of this prefix (`--resource-pattern-type prefixed`).
+pub const READ_GROUP_PREFIX: &str = "streamfusion-read-";
+
 /// Reads every partition of `topic` from the beginning to the end offsets captured at the
 /// start, calling `each(key, value)` per record.
 ///
@@ -86,7 +91,7 @@ pub fn read_topic(
 ) -> Result<ReadCounts, Error> {
     let bootstrap = kafka.bootstrap_servers.as_str();
     let mut config = kafka_util::consumer_config(bootstrap, isolation.name());
-    for (key, value) in &kafka.properties {
+    for (key, value) in kafka.all_properties() {
         config.set(key, value);
     }
     config
@@ -94,7 +99,7 @@ pub fn read_topic(
         .set("socket.connection.setup.timeout.ms", "5000")
         .set(
             "group.id",
-            format!("streamfusion-read-{}", std::process::id()),
+            format!("{READ_GROUP_PREFIX}{}", std::process::id()),
         );
     let reader = TopicReader::open(&config, bootstrap, topic, &OpenOptions::default())?;
     let mut counts = ReadCounts {
@@ -195,7 +200,11 @@ pub fn verify(
     input: &Input,
     progress: &mut Progress,
 ) -> Result<Verification, Error> {
-    crate::produce::connect(&kafka.bootstrap_servers, "verify-admin")?;
+    crate::produce::connect(
+        &kafka.bootstrap_servers,
+        &kafka.all_properties(),
+        "verify-admin",
+    )?;
     // (expected count, committed count) per record.
     let mut counts: HashMap<Vec<u8>, (u64, u64)> = HashMap::new();
     let mut source = RowSource::open(input)?;

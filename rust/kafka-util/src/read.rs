@@ -147,6 +147,8 @@ fn watermarks(
 pub struct TopicReader {
     consumer: BaseConsumer,
     topic: String,
+    /// The consumer's `group.id`, for the error that names it.
+    group: String,
     ranges: Vec<PartitionRange>,
 }
 
@@ -158,7 +160,8 @@ impl TopicReader {
     ///
     /// # Errors
     /// [`Error::NoBroker`] when the metadata request fails within [`OpenOptions::metadata_timeout`];
-    /// [`Error::Topic`] (operation `read`) when the topic does not exist or has none of the partitions asked
+    /// [`Error::Topic`] (operation `read`) when the topic does not exist, this principal may not read it (code
+    /// `TopicAuthorizationFailed`, the reason names the ACL to grant) or it has none of the partitions asked
     /// for; [`Error::Kafka`] when the consumer cannot be created, a watermark query or the assignment fails.
     pub fn open(
         config: &ClientConfig,
@@ -178,6 +181,21 @@ impl TopicReader {
                 waited: options.metadata_timeout,
                 source,
             })?;
+        let refused = metadata.topics().iter().any(|t| {
+            t.name() == topic
+                && t.error().map(RDKafkaErrorCode::from)
+                    == Some(RDKafkaErrorCode::TopicAuthorizationFailed)
+        });
+        if refused {
+            return Err(Error::Topic {
+                topic: topic.to_owned(),
+                operation: "read",
+                reason: format!(
+                    "not authorised: grant READ on Topic:{topic} to the client's principal"
+                ),
+                code: Some(RDKafkaErrorCode::TopicAuthorizationFailed),
+            });
+        }
         let partitions: Vec<i32> = metadata
             .topics()
             .iter()
@@ -236,6 +254,7 @@ impl TopicReader {
         Ok(Self {
             consumer,
             topic: topic.to_owned(),
+            group: config.get("group.id").unwrap_or_default().to_owned(),
             ranges,
         })
     }
@@ -285,7 +304,9 @@ impl TopicReader {
     /// partition's new leader, by itself, and `stop` bounds the wait.
     ///
     /// # Errors
-    /// [`Error::Kafka`] when consuming fails; [`Error::Stalled`] or [`Error::TimedOut`] as `stop` says.
+    /// [`Error::Kafka`] when consuming fails; [`Error::Topic`] (operation `read`, code
+    /// `TopicAuthorizationFailed` or `GroupAuthorizationFailed`, naming the ACL to grant) when the principal
+    /// may not read the topic or describe the consumer's group; [`Error::Stalled`] or [`Error::TimedOut`] as `stop` says.
     pub fn read(
         self,
         stop: Stop,
@@ -325,6 +346,28 @@ impl TopicReader {
                 Some(Err(KafkaError::MessageConsumption(
                     RDKafkaErrorCode::BrokerTransportFailure | RDKafkaErrorCode::AllBrokersDown,
                 ))) => check_positions = true,
+                Some(Err(KafkaError::MessageConsumption(
+                    code @ (RDKafkaErrorCode::GroupAuthorizationFailed
+                    | RDKafkaErrorCode::TopicAuthorizationFailed),
+                ))) => {
+                    // A principal that may describe the topic (WRITE implies it) but not read it gets this
+                    // from the fetch; librdkafka looks up the group's coordinator even for assigned
+                    // partitions.
+                    let grant = if code == RDKafkaErrorCode::TopicAuthorizationFailed {
+                        format!("READ on Topic:{topic}")
+                    } else {
+                        format!(
+                            "DESCRIBE on Group:{} (the reader's own group: it commits nothing)",
+                            self.group
+                        )
+                    };
+                    return Err(Error::Topic {
+                        topic: topic.to_owned(),
+                        operation: "read",
+                        reason: format!("not authorised: grant {grant} to the client's principal"),
+                        code: Some(code),
+                    });
+                }
                 Some(Err(error)) => return Err(Error::kafka(format!("consume {topic}"))(error)),
             }
             if check_positions || seen.is_multiple_of(1024) {

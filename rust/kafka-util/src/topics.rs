@@ -96,7 +96,10 @@ impl Topics {
     }
 
     /// Asks the broker to create `spec` unless a topic of that name exists; does not wait for leaders.
-    /// Returns whether it was created.
+    /// Returns whether it was created. A principal without `CREATE` gets `TOPIC_AUTHORIZATION_FAILED` from
+    /// Kafka's `CreateTopics` even for a topic that exists; when this client can see the topic
+    /// ([`exists`](Self::exists)), that is not an error: a topic made beforehand by an operator needs no
+    /// `CREATE`.
     ///
     /// # Errors
     /// [`Error::Kafka`] when the request fails; [`Error::Topic`] (operation `create`, with the broker's code)
@@ -117,13 +120,27 @@ impl Topics {
             match result {
                 Ok(_) => {}
                 Err((_, RDKafkaErrorCode::TopicAlreadyExists)) => created = false,
+                Err((_, RDKafkaErrorCode::TopicAuthorizationFailed))
+                    if self.exists(spec.name).unwrap_or(false) =>
+                {
+                    created = false;
+                }
                 Err((_, code)) => {
+                    let reason = if code == RDKafkaErrorCode::TopicAuthorizationFailed {
+                        format!(
+                            "not authorised: grant CREATE on Topic:{} to the client's principal, or \
+                             create the topic beforehand ({code})",
+                            spec.name
+                        )
+                    } else {
+                        code.to_string()
+                    };
                     return Err(Error::Topic {
                         topic: spec.name.to_owned(),
                         operation: "create",
-                        reason: code.to_string(),
+                        reason,
                         code: Some(code),
-                    })
+                    });
                 }
             }
         }

@@ -327,21 +327,12 @@ impl Sink {
                 operation,
                 source: error.into_kafka_error(),
             })?;
+        // A progress topic the operator made beforehand needs no CREATE (`Topics::create`).
         match topics.create(&spec) {
             Ok(_created) => Ok(()),
-            Err(error) => {
-                let source = error.into_kafka_error();
-                // Kafka refuses CreateTopics without CREATE even for a topic that exists: a progress topic the
-                // operator made beforehand needs no CREATE.
-                if authorization_failure(&source).is_some()
-                    && topics.exists(spec.name).unwrap_or(false)
-                {
-                    return Ok(());
-                }
-                Err(self
-                    .unauthorized(operation, source)
-                    .unwrap_or_else(|source| Error::Kafka { operation, source }))
-            }
+            Err(error) => Err(self
+                .unauthorized(operation, error.into_kafka_error())
+                .unwrap_or_else(|source| Error::Kafka { operation, source })),
         }
     }
 

@@ -36,6 +36,8 @@ pub enum Resource {
     Topic(String),
     /// A consumer group.
     Group(String),
+    /// Every consumer group whose name starts with this prefix (`--resource-pattern-type prefixed`).
+    GroupPrefix(String),
     /// A `transactional.id`.
     TransactionalId(String),
 }
@@ -149,6 +151,49 @@ impl Secure {
         config
     }
 
+    /// The super user's admin client settings: `bootstrap.servers` and its [`properties`](Self::properties).
+    pub fn admin_config(&self) -> ClientConfig {
+        let mut config = ClientConfig::new();
+        config.set("bootstrap.servers", &self.bootstrap);
+        for (key, value) in self.properties(&self.admin) {
+            config.set(key, value);
+        }
+        config
+    }
+
+    /// Asserts that no password of [`secrets`](Self::secrets) is in `texts` (error messages, their `Debug`
+    /// forms) or in any file of the broker's log directory ([`LOG_DIR_ENV`]); a failure shows the text with the
+    /// passwords [redacted](Self::redact).
+    ///
+    /// # Panics
+    /// When one is, or the log directory cannot be read.
+    pub fn assert_no_secret(&self, texts: &[&str]) {
+        let mut logs = Vec::new();
+        if let Ok(dir) = std::env::var(LOG_DIR_ENV) {
+            for entry in fs::read_dir(&dir).unwrap_or_else(|e| panic!("list {dir}: {e}")) {
+                let path = entry.expect("a directory entry").path();
+                if path.is_file() {
+                    logs.push((
+                        path.display().to_string(),
+                        String::from_utf8_lossy(&fs::read(&path).expect("read a log")).into_owned(),
+                    ));
+                }
+            }
+        }
+        for secret in self.secrets() {
+            for text in texts {
+                assert!(
+                    !text.contains(&secret),
+                    "a password in an error: {}",
+                    self.redact(text)
+                );
+            }
+            for (path, log) in &logs {
+                assert!(!log.contains(&secret), "a password in {path}");
+            }
+        }
+    }
+
     /// Every password this broker's tests made or read so far.
     pub fn secrets(&self) -> Vec<String> {
         self.secrets.lock().expect("not poisoned").clone()
@@ -207,10 +252,11 @@ impl Secure {
         fs::remove_file(&file).expect("remove the credential file");
         made.unwrap_or_else(|e| panic!("make user {}: {e}", user.name));
         for acl in acls {
-            let (flag, resource) = match &acl.resource {
-                Resource::Topic(t) => ("--topic", t),
-                Resource::Group(g) => ("--group", g),
-                Resource::TransactionalId(t) => ("--transactional-id", t),
+            let (flag, resource, pattern) = match &acl.resource {
+                Resource::Topic(t) => ("--topic", t, "literal"),
+                Resource::Group(g) => ("--group", g, "literal"),
+                Resource::GroupPrefix(g) => ("--group", g, "prefixed"),
+                Resource::TransactionalId(t) => ("--transactional-id", t, "literal"),
             };
             let principal = format!("User:{}", user.name);
             self.tool(
@@ -223,6 +269,8 @@ impl Secure {
                     acl.operation,
                     flag,
                     resource,
+                    "--resource-pattern-type",
+                    pattern,
                 ],
             )
             .unwrap_or_else(|e| panic!("add {acl:?} for {}: {e}", user.name));

@@ -18,8 +18,7 @@ use std::time::{Duration, Instant};
 use cluster_reliability::records;
 use kafka_util::topics::TopicSpec;
 use kafka_util::Topics;
-use rdkafka::config::ClientConfig;
-use security_tests::{Acl, Resource, Secure, User, LOG_DIR_ENV, TIMEOUT};
+use security_tests::{Acl, Resource, Secure, User, TIMEOUT};
 use streamfusion_sink::{DeliveryGuarantee, Error, Sink, SinkConfig};
 
 /// The sinks' transaction timeout: every failure must come before it.
@@ -59,7 +58,7 @@ impl Case {
     /// test is skipped.
     fn new(name: &str, made_beforehand: bool) -> Option<Self> {
         let secure = Secure::for_test(name)?;
-        let topics = Topics::new(&admin_config(&secure), TIMEOUT).expect("an admin client");
+        let topics = Topics::new(&secure.admin_config(), TIMEOUT).expect("an admin client");
         let data = kafka_util::unique_name("secure", name);
         topics
             .ensure(&TopicSpec::new(&data, 1))
@@ -197,37 +196,9 @@ impl Case {
             visible_before,
             "nothing more visible: {text}"
         );
-        self.no_secret(&[&text, &format!("{error:?}")]);
+        self.secure
+            .assert_no_secret(&[&text, &format!("{error:?}")]);
         format!("without {missing:?}: {text} after {} ms", took.as_millis())
-    }
-
-    /// No password of [`Secure::secrets`] in `texts` or in the broker's logs.
-    fn no_secret(&self, texts: &[&str]) {
-        let mut logs = Vec::new();
-        if let Ok(dir) = std::env::var(LOG_DIR_ENV) {
-            for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("list {dir}: {e}")) {
-                let path = entry.expect("a directory entry").path();
-                if path.is_file() {
-                    logs.push((
-                        path.display().to_string(),
-                        String::from_utf8_lossy(&std::fs::read(&path).expect("read a log"))
-                            .into_owned(),
-                    ));
-                }
-            }
-        }
-        for secret in self.secure.secrets() {
-            for text in texts {
-                assert!(
-                    !text.contains(&secret),
-                    "a password in an error: {}",
-                    self.secure.redact(text)
-                );
-            }
-            for (path, log) in &logs {
-                assert!(!log.contains(&secret), "a password in {path}");
-            }
-        }
     }
 }
 
@@ -241,16 +212,6 @@ impl Drop for Case {
 
 fn without(grants: &[Grant], missing: Grant) -> Vec<Grant> {
     grants.iter().copied().filter(|&g| g != missing).collect()
-}
-
-/// The super user's admin client settings.
-fn admin_config(secure: &Secure) -> ClientConfig {
-    let mut config = ClientConfig::new();
-    config.set("bootstrap.servers", secure.bootstrap());
-    for (key, value) in secure.properties(secure.admin()) {
-        config.set(key, value);
-    }
-    config
 }
 
 /// Runs with `grants`, expects success, exactly rows 0..200 visible, and a second sink of the same writer that
@@ -278,7 +239,7 @@ fn carries_every_row(case: &Case, grants: &[Grant]) -> String {
         (progress.checkpoint_id, progress.source_position.as_slice()),
         (2, &b"200"[..])
     );
-    case.no_secret(&[]);
+    case.secure.assert_no_secret(&[]);
     format!("{grants:?}: 200 rows committed in {} ms, read_committed 200 of 200, missing 0, duplicated 0; recovered checkpoint 2", took.as_millis())
 }
 
@@ -395,7 +356,8 @@ fn a_wrong_password_is_refused() {
         "refused after {took:?}: {text}"
     );
     assert!(case.committed().is_empty(), "nothing visible");
-    case.no_secret(&[&text, &format!("{error:?}")]);
+    case.secure
+        .assert_no_secret(&[&text, &format!("{error:?}")]);
     assert!(
         !text.contains(&user.password),
         "the wrong password in the error: {text}"

@@ -485,8 +485,8 @@ impl Run<'_> {
     fn verify(&self, expected: Digest, progress: &mut Progress) -> Option<String> {
         let mut found = Digest::default();
         let cluster = KafkaArgs {
-            bootstrap_servers: self.options.bootstrap_servers.clone(),
-            properties: Vec::new(),
+            properties: self.options.producer_properties.clone(),
+            ..KafkaArgs::new(&self.options.bootstrap_servers)
         };
         let read = read_topic(
             &cluster,
