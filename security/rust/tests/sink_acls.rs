@@ -6,7 +6,8 @@
 //! * with every needed ACL: exactly the 200 rows, and a second sink of the same writer recovers checkpoint 2;
 //! * without one: [`Error::Unauthorized`] naming the permission and the resource, within the transaction
 //!   timeout (no retry loop), and nothing visible;
-//! * a wrong password: an error, and nothing visible.
+//! * a wrong password: an error, and nothing visible;
+//! * at least once: least privilege (no `TransactionalId`), and `WRITE` on the data and the progress topic removed.
 //!
 //! Every error's text and the broker's logs are searched for every password the test made or read.
 //!
@@ -51,6 +52,7 @@ struct Case {
     data: String,
     progress: String,
     writer: String,
+    mode: DeliveryGuarantee,
 }
 
 impl Case {
@@ -81,6 +83,7 @@ impl Case {
             data,
             progress,
             writer,
+            mode: DeliveryGuarantee::ExactlyOnce,
         })
     }
 
@@ -119,7 +122,7 @@ impl Case {
             &self.progress,
             &self.writer,
         )
-        .with_mode(DeliveryGuarantee::ExactlyOnce)
+        .with_mode(self.mode)
         .with_transaction_timeout(TRANSACTION_TIMEOUT);
         for (key, value) in self.secure.properties(user) {
             config = config.with_property(key, value);
@@ -162,7 +165,8 @@ impl Case {
 
     /// Runs as a user with every grant of `grants` but `missing` and checks the refusal: an
     /// [`Error::Unauthorized`] with `permission` on a resource that contains `resource`, before the transaction
-    /// timeout, with nothing more visible than `visible_before` rows.
+    /// timeout, with nothing more visible than before exactly once (at least once: at most the rows flushed
+    /// before the refusal).
     fn refused(
         &self,
         grants: &[Grant],
@@ -191,14 +195,19 @@ impl Case {
             "an authorisation failure is not retried: {text}"
         );
         assert!(took < TRANSACTION_TIMEOUT, "refused after {took:?}: {text}");
-        assert_eq!(
-            self.committed().len(),
-            visible_before,
-            "nothing more visible: {text}"
-        );
+        let visible = self.committed().len() - visible_before;
+        if self.mode == DeliveryGuarantee::ExactlyOnce {
+            assert_eq!(visible, 0, "nothing more visible: {text}");
+        } else {
+            // At least once, what was flushed before the refusal stays: at most the first 100 rows.
+            assert!(visible <= 100, "{visible} rows visible: {text}");
+        }
         self.secure
             .assert_no_secret(&[&text, &format!("{error:?}")]);
-        format!("without {missing:?}: {text} after {} ms", took.as_millis())
+        format!(
+            "without {missing:?}: {text} after {} ms; {visible} rows more visible",
+            took.as_millis()
+        )
     }
 }
 
@@ -259,6 +268,58 @@ fn least_privilege_when_the_sink_makes_its_progress_topic() {
     let mut grants = LEAST.to_vec();
     grants.push(Grant::ProgressCreate);
     println!("RESULT {}", carries_every_row(&case, &grants));
+}
+
+/// What at least once needs: exactly once's ACLs but the transactional id (the idempotent producer needs no
+/// `IDEMPOTENT_WRITE` since Kafka 3.0, KIP-679).
+const LEAST_AT_LEAST_ONCE: [Grant; 4] = [
+    Grant::DataWrite,
+    Grant::ProgressRead,
+    Grant::ProgressWrite,
+    Grant::RecoveryGroupDescribe,
+];
+
+#[test]
+fn least_privilege_at_least_once() {
+    let Some(mut case) = Case::new("least-privilege-alo", true) else {
+        return;
+    };
+    case.mode = DeliveryGuarantee::AtLeastOnce;
+    println!(
+        "RESULT at least once {}",
+        carries_every_row(&case, &LEAST_AT_LEAST_ONCE)
+    );
+}
+
+#[test]
+fn at_least_once_without_write_on_the_data_topic() {
+    let Some(mut case) = Case::new("no-data-write-alo", true) else {
+        return;
+    };
+    case.mode = DeliveryGuarantee::AtLeastOnce;
+    let data = format!("Topic:{}", case.data);
+    println!(
+        "RESULT at least once {}",
+        case.refused(&LEAST_AT_LEAST_ONCE, Grant::DataWrite, "WRITE", &data)
+    );
+}
+
+#[test]
+fn at_least_once_without_write_on_the_progress_topic() {
+    let Some(mut case) = Case::new("no-progress-write-alo", true) else {
+        return;
+    };
+    case.mode = DeliveryGuarantee::AtLeastOnce;
+    let progress = format!("Topic:{}", case.progress);
+    println!(
+        "RESULT at least once {}",
+        case.refused(
+            &LEAST_AT_LEAST_ONCE,
+            Grant::ProgressWrite,
+            "WRITE",
+            &progress
+        )
+    );
 }
 
 #[test]
