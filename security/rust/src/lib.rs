@@ -313,3 +313,68 @@ fn random_password() -> String {
         .map(|b| ALPHABET[usize::from(*b) % ALPHABET.len()] as char)
         .collect()
 }
+
+/// One test's topics for a sink's writer, made by the super user and deleted when dropped: a data topic of one
+/// partition (`<prefix>-<test>-<pid>-<nanos>`), its compacted progress topic (`<data>-progress`) and the writer
+/// id `<data>-writer`.
+pub struct SinkTopics {
+    /// The super user's admin client.
+    pub topics: kafka_util::Topics,
+    /// The data topic's name.
+    pub data: String,
+    /// The progress topic's name.
+    pub progress: String,
+    /// The writer id.
+    pub writer: String,
+}
+
+impl SinkTopics {
+    /// Names the topics of test `name` and makes the data topic when `make_data` and the progress topic when
+    /// `make_progress` (a test of a missing `CREATE` leaves one to the client).
+    ///
+    /// # Panics
+    /// When the admin client cannot be made or a topic cannot be created.
+    pub fn new(
+        secure: &Secure,
+        prefix: &str,
+        name: &str,
+        make_data: bool,
+        make_progress: bool,
+    ) -> Self {
+        use kafka_util::topics::TopicSpec;
+        let topics =
+            kafka_util::Topics::new(&secure.admin_config(), TIMEOUT).expect("an admin client");
+        let data = kafka_util::unique_name(prefix, name);
+        let progress = format!("{data}-progress");
+        if make_data {
+            topics
+                .ensure(&TopicSpec::new(&data, 1))
+                .unwrap_or_else(|e| panic!("create {data}: {e}"));
+        }
+        if make_progress {
+            topics
+                .ensure(&TopicSpec {
+                    name: &progress,
+                    partitions: 1,
+                    replication: -1,
+                    configs: &[("cleanup.policy", "compact")],
+                })
+                .unwrap_or_else(|e| panic!("create {progress}: {e}"));
+        }
+        let writer = format!("{data}-writer");
+        Self {
+            topics,
+            data,
+            progress,
+            writer,
+        }
+    }
+}
+
+impl Drop for SinkTopics {
+    fn drop(&mut self) {
+        for topic in [&self.data, &self.progress] {
+            let _ = self.topics.delete(topic);
+        }
+    }
+}

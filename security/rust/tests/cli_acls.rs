@@ -17,9 +17,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use kafka_util::topics::TopicSpec;
-use kafka_util::Topics;
-use security_tests::{Acl, Resource, Secure, User, TIMEOUT};
+use security_tests::{Acl, Resource, Secure, SinkTopics, User};
 use streamfusion_cli::cli::{run, Cli};
 use streamfusion_cli::read::READ_GROUP_PREFIX;
 
@@ -29,40 +27,18 @@ const EVENTS: &str = "300";
 /// One test's topics (the data topic made by the super user unless the test says otherwise) and writer.
 struct Case {
     secure: Secure,
-    topics: Topics,
-    data: String,
-    progress: String,
-    writer: String,
+    names: SinkTopics,
     config_file: PathBuf,
 }
 
 impl Case {
     fn new(name: &str, make_data_topic: bool) -> Option<Self> {
         let secure = Secure::for_test(name)?;
-        let topics = Topics::new(&secure.admin_config(), TIMEOUT).expect("an admin client");
-        let data = kafka_util::unique_name("secure-cli", name);
-        let progress = format!("{data}-progress");
-        if make_data_topic {
-            topics
-                .ensure(&TopicSpec::new(&data, 1))
-                .unwrap_or_else(|e| panic!("create {data}: {e}"));
-        }
-        topics
-            .ensure(&TopicSpec {
-                name: &progress,
-                partitions: 1,
-                replication: -1,
-                configs: &[("cleanup.policy", "compact")],
-            })
-            .unwrap_or_else(|e| panic!("create {progress}: {e}"));
-        let writer = format!("{data}-writer");
-        let config_file = std::env::temp_dir().join(format!("{data}.properties"));
+        let names = SinkTopics::new(&secure, "secure-cli", name, make_data_topic, true);
+        let config_file = std::env::temp_dir().join(format!("{}.properties", names.data));
         Some(Self {
             secure,
-            topics,
-            data,
-            progress,
-            writer,
+            names,
             config_file,
         })
     }
@@ -70,15 +46,15 @@ impl Case {
     /// A user with what `produce` needs, and `READ` on the data topic when `read`.
     fn user(&self, read: bool) -> User {
         let mut acls = vec![
-            acl(Resource::Topic(self.data.clone()), "Write"),
-            acl(Resource::Topic(self.progress.clone()), "Read"),
-            acl(Resource::Topic(self.progress.clone()), "Write"),
+            acl(Resource::Topic(self.names.data.clone()), "Write"),
+            acl(Resource::Topic(self.names.progress.clone()), "Read"),
+            acl(Resource::Topic(self.names.progress.clone()), "Write"),
             acl(
-                Resource::TransactionalId(format!("streamfusion-sink-{}", self.writer)),
+                Resource::TransactionalId(format!("streamfusion-sink-{}", self.names.writer)),
                 "Write",
             ),
             acl(
-                Resource::Group(format!("streamfusion-sink-recover-{}", self.writer)),
+                Resource::Group(format!("streamfusion-sink-recover-{}", self.names.writer)),
                 "Describe",
             ),
         ];
@@ -87,7 +63,7 @@ impl Case {
             "Describe",
         ));
         if read {
-            acls.push(acl(Resource::Topic(self.data.clone()), "Read"));
+            acls.push(acl(Resource::Topic(self.names.data.clone()), "Read"));
         }
         self.secure.user("cli", &acls)
     }
@@ -118,7 +94,7 @@ impl Case {
             "streamfusion",
             command,
             "--topic",
-            &self.data,
+            &self.names.data,
             "--events",
             EVENTS,
             "--bootstrap-servers",
@@ -130,9 +106,9 @@ impl Case {
         if command == "produce" {
             args.extend([
                 "--progress-topic",
-                &self.progress,
+                &self.names.progress,
                 "--writer-id",
-                &self.writer,
+                &self.names.writer,
                 "--checkpoint-interval-ms",
                 "200",
                 "--transaction-timeout-ms",
@@ -153,9 +129,6 @@ impl Case {
 
 impl Drop for Case {
     fn drop(&mut self) {
-        for topic in [&self.data, &self.progress] {
-            let _ = self.topics.delete(topic);
-        }
         let _ = std::fs::remove_file(&self.config_file);
     }
 }
@@ -208,7 +181,7 @@ fn verify_without_read_names_the_permission_and_the_topic() {
     assert!(success(&produced), "produce exited with {produced:?}");
     let error = case.command("verify").expect_err("verify without READ");
     assert!(
-        error.contains(&format!("grant READ on Topic:{}", case.data)),
+        error.contains(&format!("grant READ on Topic:{}", case.names.data)),
         "{error}"
     );
     println!("RESULT cli without READ: {error}");
@@ -225,7 +198,7 @@ fn produce_without_create_names_the_permission_and_the_topic() {
         .command("produce")
         .expect_err("produce into a missing topic without CREATE");
     assert!(
-        error.contains(&format!("grant CREATE on Topic:{}", case.data)),
+        error.contains(&format!("grant CREATE on Topic:{}", case.names.data)),
         "{error}"
     );
     println!("RESULT cli without CREATE: {error}");

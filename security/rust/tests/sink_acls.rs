@@ -17,9 +17,7 @@
 use std::time::{Duration, Instant};
 
 use cluster_reliability::records;
-use kafka_util::topics::TopicSpec;
-use kafka_util::Topics;
-use security_tests::{Acl, Resource, Secure, User, TIMEOUT};
+use security_tests::{Acl, Resource, Secure, SinkTopics, User, TIMEOUT};
 use streamfusion_sink::{DeliveryGuarantee, Error, Sink, SinkConfig};
 
 /// The sinks' transaction timeout: every failure must come before it.
@@ -48,10 +46,7 @@ const LEAST: [Grant; 5] = [
 /// One test's data topic (made by the super user), progress topic and writer id.
 struct Case {
     secure: Secure,
-    topics: Topics,
-    data: String,
-    progress: String,
-    writer: String,
+    names: SinkTopics,
     mode: DeliveryGuarantee,
 }
 
@@ -60,29 +55,10 @@ impl Case {
     /// test is skipped.
     fn new(name: &str, made_beforehand: bool) -> Option<Self> {
         let secure = Secure::for_test(name)?;
-        let topics = Topics::new(&secure.admin_config(), TIMEOUT).expect("an admin client");
-        let data = kafka_util::unique_name("secure", name);
-        topics
-            .ensure(&TopicSpec::new(&data, 1))
-            .unwrap_or_else(|e| panic!("create {data}: {e}"));
-        let progress = format!("{data}-progress");
-        if made_beforehand {
-            topics
-                .ensure(&TopicSpec {
-                    name: &progress,
-                    partitions: 1,
-                    replication: -1,
-                    configs: &[("cleanup.policy", "compact")],
-                })
-                .unwrap_or_else(|e| panic!("create {progress}: {e}"));
-        }
-        let writer = format!("{data}-writer");
+        let names = SinkTopics::new(&secure, "secure", name, true, made_beforehand);
         Some(Self {
             secure,
-            topics,
-            data,
-            progress,
-            writer,
+            names,
             mode: DeliveryGuarantee::ExactlyOnce,
         })
     }
@@ -93,16 +69,21 @@ impl Case {
             .iter()
             .map(|grant| {
                 let (resource, operation) = match grant {
-                    Grant::DataWrite => (Resource::Topic(self.data.clone()), "Write"),
-                    Grant::ProgressRead => (Resource::Topic(self.progress.clone()), "Read"),
-                    Grant::ProgressWrite => (Resource::Topic(self.progress.clone()), "Write"),
-                    Grant::ProgressCreate => (Resource::Topic(self.progress.clone()), "Create"),
+                    Grant::DataWrite => (Resource::Topic(self.names.data.clone()), "Write"),
+                    Grant::ProgressRead => (Resource::Topic(self.names.progress.clone()), "Read"),
+                    Grant::ProgressWrite => (Resource::Topic(self.names.progress.clone()), "Write"),
+                    Grant::ProgressCreate => {
+                        (Resource::Topic(self.names.progress.clone()), "Create")
+                    }
                     Grant::TransactionalIdWrite => (
-                        Resource::TransactionalId(format!("streamfusion-sink-{}", self.writer)),
+                        Resource::TransactionalId(format!(
+                            "streamfusion-sink-{}",
+                            self.names.writer
+                        )),
                         "Write",
                     ),
                     Grant::RecoveryGroupDescribe => (
-                        Resource::Group(format!("streamfusion-sink-recover-{}", self.writer)),
+                        Resource::Group(format!("streamfusion-sink-recover-{}", self.names.writer)),
                         "Describe",
                     ),
                 };
@@ -118,9 +99,9 @@ impl Case {
     fn config(&self, user: &User) -> SinkConfig {
         let mut config = SinkConfig::new(
             self.secure.bootstrap(),
-            &self.data,
-            &self.progress,
-            &self.writer,
+            &self.names.data,
+            &self.names.progress,
+            &self.names.writer,
         )
         .with_mode(self.mode)
         .with_transaction_timeout(TRANSACTION_TIMEOUT);
@@ -149,8 +130,8 @@ impl Case {
     fn committed(&self) -> Vec<i64> {
         let mut config = self.secure.consumer_config(self.secure.admin());
         config.set("isolation.level", "read_committed");
-        kafka_util::read_settled_with(&config, &self.data, Instant::now() + TIMEOUT)
-            .unwrap_or_else(|e| panic!("read {}: {e}", self.data))
+        kafka_util::read_settled_with(&config, &self.names.data, Instant::now() + TIMEOUT)
+            .unwrap_or_else(|e| panic!("read {}: {e}", self.names.data))
             .into_iter()
             .map(|record| {
                 let value = String::from_utf8(record.value.unwrap_or_default()).expect("UTF-8");
@@ -208,14 +189,6 @@ impl Case {
             "without {missing:?}: {text} after {} ms; {visible} rows more visible",
             took.as_millis()
         )
-    }
-}
-
-impl Drop for Case {
-    fn drop(&mut self) {
-        for topic in [&self.data, &self.progress] {
-            let _ = self.topics.delete(topic);
-        }
     }
 }
 
@@ -297,7 +270,7 @@ fn at_least_once_without_write_on_the_data_topic() {
         return;
     };
     case.mode = DeliveryGuarantee::AtLeastOnce;
-    let data = format!("Topic:{}", case.data);
+    let data = format!("Topic:{}", case.names.data);
     println!(
         "RESULT at least once {}",
         case.refused(&LEAST_AT_LEAST_ONCE, Grant::DataWrite, "WRITE", &data)
@@ -310,7 +283,7 @@ fn at_least_once_without_write_on_the_progress_topic() {
         return;
     };
     case.mode = DeliveryGuarantee::AtLeastOnce;
-    let progress = format!("Topic:{}", case.progress);
+    let progress = format!("Topic:{}", case.names.progress);
     println!(
         "RESULT at least once {}",
         case.refused(
@@ -327,7 +300,7 @@ fn without_write_on_the_data_topic() {
     let Some(case) = Case::new("no-data-write", true) else {
         return;
     };
-    let data = format!("Topic:{}", case.data);
+    let data = format!("Topic:{}", case.names.data);
     println!(
         "RESULT {}",
         case.refused(&LEAST, Grant::DataWrite, "WRITE", &data)
@@ -339,7 +312,7 @@ fn without_write_on_the_progress_topic() {
     let Some(case) = Case::new("no-progress-write", true) else {
         return;
     };
-    let progress = format!("Topic:{}", case.progress);
+    let progress = format!("Topic:{}", case.names.progress);
     println!(
         "RESULT {}",
         case.refused(&LEAST, Grant::ProgressWrite, "WRITE", &progress)
@@ -353,7 +326,7 @@ fn without_read_on_the_progress_topic() {
     };
     // READ is needed once there is progress to read: another user of the same writer commits first.
     println!("RESULT first {}", carries_every_row(&case, &LEAST));
-    let progress = format!("Topic:{}", case.progress);
+    let progress = format!("Topic:{}", case.names.progress);
     println!(
         "RESULT {}",
         case.refused(&LEAST, Grant::ProgressRead, "READ", &progress)
@@ -367,7 +340,7 @@ fn without_describe_on_the_recovery_group() {
     };
     // The group's coordinator is looked up once there is progress to read.
     println!("RESULT first {}", carries_every_row(&case, &LEAST));
-    let group = format!("Group:streamfusion-sink-recover-{}", case.writer);
+    let group = format!("Group:streamfusion-sink-recover-{}", case.names.writer);
     println!(
         "RESULT {}",
         case.refused(&LEAST, Grant::RecoveryGroupDescribe, "DESCRIBE", &group)
@@ -379,7 +352,7 @@ fn without_write_on_the_transactional_id() {
     let Some(case) = Case::new("no-transactional-id", true) else {
         return;
     };
-    let id = format!("TransactionalId:streamfusion-sink-{}", case.writer);
+    let id = format!("TransactionalId:streamfusion-sink-{}", case.names.writer);
     println!(
         "RESULT {}",
         case.refused(&LEAST, Grant::TransactionalIdWrite, "WRITE", &id)
@@ -391,7 +364,7 @@ fn without_create_when_the_progress_topic_is_missing() {
     let Some(case) = Case::new("no-progress-create", false) else {
         return;
     };
-    let progress = format!("Topic:{}", case.progress);
+    let progress = format!("Topic:{}", case.names.progress);
     let mut grants = LEAST.to_vec();
     grants.push(Grant::ProgressCreate);
     println!(
