@@ -79,7 +79,8 @@ pub const READ_GROUP_PREFIX: &str = "streamfusion-read-";
 /// start, calling `each(key, value)` per record.
 ///
 /// # Errors
-/// [`Error::Kafka`]: no broker answers ([`kafka_util::Error::NoBroker`]), the topic does not exist
+/// [`Error::Kafka`]: no broker answers ([`kafka_util::Error::NoBroker`]), it refuses the credentials
+/// ([`kafka_util::Error::Unauthenticated`]), the topic does not exist
 /// ([`kafka_util::Error::Topic`]), consuming fails, or a partition makes no progress for
 /// [`IDLE_TIMEOUT`] ([`kafka_util::Error::Stalled`]).
 pub fn read_topic(
@@ -101,6 +102,8 @@ pub fn read_topic(
             "group.id",
             format!("{READ_GROUP_PREFIX}{}", std::process::id()),
         );
+    // The reader's own metadata request would retry a refused handshake until it times out.
+    kafka_util::check_broker(&config, bootstrap, kafka_util::BROKER_WAIT)?;
     let reader = TopicReader::open(&config, bootstrap, topic, &OpenOptions::default())?;
     let mut counts = ReadCounts {
         partitions: reader.ranges().len(),

@@ -23,6 +23,22 @@ pub enum Error {
         #[source]
         source: KafkaError,
     },
+    /// The broker refused the client's credentials (SASL: a wrong password, an unknown user, a mechanism it
+    /// does not enable) or the TLS handshake failed ([`check_broker`](crate::check_broker)). Not retried: the
+    /// client's settings must change. `reason` is librdkafka's, which names the broker and the mechanism,
+    /// never a password.
+    #[error(
+        "the Kafka broker at {bootstrap} refused the connection: {reason} ({code:?}). \
+         Check the client's sasl.* and ssl.* settings"
+    )]
+    Unauthenticated {
+        /// The bootstrap servers that were tried.
+        bootstrap: String,
+        /// librdkafka's code: `Authentication`, `SaslAuthenticationFailed` or `SSL`.
+        code: RDKafkaErrorCode,
+        /// librdkafka's report.
+        reason: String,
+    },
     /// A Kafka client call failed; `operation` says which, e.g. `create producer`.
     #[error("{operation}: {source}")]
     Kafka {
@@ -87,12 +103,13 @@ impl Error {
     }
 
     /// The client error behind this one, if there is one: the source of [`Error::NoBroker`] and
-    /// [`Error::Kafka`], `AdminOp(code)` for a [`Error::Topic`] with a broker code, `OperationTimedOut` for
+    /// [`Error::Kafka`], `Global(code)` for [`Error::Unauthenticated`], `AdminOp(code)` for a [`Error::Topic`] with a broker code, `OperationTimedOut` for
     /// [`Error::Stalled`] and [`Error::TimedOut`]. For callers whose own error type wraps a `KafkaError`.
     #[must_use]
     pub fn into_kafka_error(self) -> KafkaError {
         match self {
             Error::NoBroker { source, .. } | Error::Kafka { source, .. } => source,
+            Error::Unauthenticated { code, .. } => KafkaError::Global(code),
             Error::Topic {
                 code: Some(code), ..
             } => KafkaError::AdminOp(code),

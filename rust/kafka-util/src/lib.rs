@@ -13,6 +13,8 @@
 //!   starts ([`TopicReader`]). The consumer's *position*, not the offset of the last record seen, ends a
 //!   partition: a committed transaction ends with a marker that takes an offset but is no record, and
 //!   `read_committed` skips aborted records, so offsets have gaps.
+//! * [`check_broker`]: the first contact with a cluster, which fails at once when the broker refuses the
+//!   client's credentials (librdkafka itself would retry the handshake until the request's timeout).
 //! * [`topics`]: topic creation and deletion through the admin client, waiting until every partition has a
 //!   leader ([`Topics`]).
 //! * the defaults every client here uses: [`DEFAULT_BOOTSTRAP`] (the local broker of `kafka/broker`),
@@ -35,6 +37,7 @@
 
 #[cfg(feature = "cli")]
 pub mod args;
+mod connect;
 pub mod delivery;
 mod error;
 pub mod read;
@@ -44,6 +47,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rdkafka::config::ClientConfig;
 
+pub use connect::check_broker;
 pub use delivery::DeliveryErrors;
 pub use error::Error;
 pub use read::{

@@ -63,26 +63,20 @@ impl Topics {
         Ok(Self { admin, timeout })
     }
 
-    /// [`new`](Self::new), then checks that a broker answers a metadata request within [`BROKER_WAIT`];
-    /// returns the cluster id when the broker reports one. `bootstrap` names the cluster in the error.
+    /// Checks that a broker answers within [`BROKER_WAIT`] ([`check_broker`](crate::check_broker)), then
+    /// [`new`](Self::new); returns the cluster id when the broker reports one. `bootstrap` names the cluster
+    /// in the error.
     ///
     /// # Errors
-    /// [`Error::Kafka`] when the client cannot be created; [`Error::NoBroker`] when no broker answers.
+    /// [`Error::Kafka`] when the client cannot be created; [`Error::NoBroker`] when no broker answers;
+    /// [`Error::Unauthenticated`] when the broker refuses the credentials or the TLS handshake.
     pub fn connect(
         config: &ClientConfig,
         bootstrap: &str,
         timeout: Duration,
     ) -> Result<(Self, Option<String>), Error> {
+        crate::check_broker(config, bootstrap, BROKER_WAIT)?;
         let topics = Self::new(config, timeout)?;
-        topics
-            .admin
-            .inner()
-            .fetch_metadata(None, BROKER_WAIT)
-            .map_err(|source| Error::NoBroker {
-                bootstrap: bootstrap.to_owned(),
-                waited: BROKER_WAIT,
-                source,
-            })?;
         let cluster_id = topics.admin.inner().fetch_cluster_id(timeout);
         Ok((topics, cluster_id))
     }

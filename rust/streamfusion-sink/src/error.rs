@@ -1,6 +1,6 @@
 //! The crate's [`Error`] and what the caller should do about each.
 
-use rdkafka::error::KafkaError;
+use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 
 /// Everything a [`Sink`](crate::Sink) can fail with. The variant says what the caller must do next:
 ///
@@ -10,6 +10,7 @@ use rdkafka::error::KafkaError;
 /// | [`Fatal`](Error::Fatal) | the producer was dropped; the next call builds a new one (`init_transactions` fences and aborts the old transaction) | call [`recover`](crate::Sink::recover) and replay from what it returns |
 /// | [`Delivery`](Error::Delivery) | at-least-once: a record was not acknowledged | replay from the last checkpoint |
 /// | [`Unauthorized`](Error::Unauthorized) | a request lacked an ACL; the open transaction, if any, was aborted | grant the permission it names, then recover and replay |
+/// | [`Unauthenticated`](Error::Unauthenticated) | nothing was sent | fix the credentials or TLS settings |
 /// | others | no Kafka state changed | fix the cause (configuration, topic) |
 ///
 /// Retriable errors (librdkafka `is_retriable`) never surface: the sink retries the same call until the
@@ -82,6 +83,23 @@ pub enum Error {
         /// The broker's refusal (boxed: the variant's other fields make it larger than the rest).
         #[source]
         source: Box<KafkaError>,
+    },
+    /// At the first contact ([`Sink::new`](crate::Sink::new)), the broker refused the sink's credentials
+    /// (SASL: a wrong password, an unknown user, a mechanism it does not enable) or the TLS handshake failed
+    /// (`kafka_util::check_broker`). Not retried, since librdkafka would retry the handshake until the
+    /// transaction timeout: fix the `sasl.*` or `ssl.*` producer properties. `reason` is librdkafka's: it
+    /// names the broker and the mechanism, never a password.
+    #[error(
+        "connect to {bootstrap}: the broker refused the sink's credentials: {reason} ({code:?}); \
+         check the sasl.* and ssl.* producer properties"
+    )]
+    Unauthenticated {
+        /// The bootstrap servers of the sink's configuration.
+        bootstrap: String,
+        /// librdkafka's code: `Authentication`, `SaslAuthenticationFailed` or `SSL`.
+        code: RDKafkaErrorCode,
+        /// librdkafka's report.
+        reason: String,
     },
     /// A record in the progress topic under this writer's key is not a progress record this crate wrote.
     #[error("progress record at offset {offset} is corrupt: {reason}")]

@@ -63,8 +63,9 @@ impl Sink {
     ///
     /// # Errors
     /// [`Error::Config`] for an invalid configuration; [`Error::UnknownTopic`] when the data topic does not
-    /// exist (it is never created here); [`Error::Kafka`] when the broker cannot be reached or the topic cannot be
-    /// created; [`Error::Fatal`] when `init_transactions` fails; [`Error::Unauthorized`] when the principal may
+    /// exist (it is never created here); [`Error::Kafka`] when no broker answers within the transaction timeout
+    /// or the topic cannot be created; [`Error::Unauthenticated`] when the broker refuses the credentials or
+    /// the TLS handshake; [`Error::Fatal`] when `init_transactions` fails; [`Error::Unauthorized`] when the principal may
     /// not create the missing progress topic (`CREATE`; a progress topic that exists needs none), use the
     /// transactional id (`WRITE`) or see a topic (`WRITE` on the data topic, `READ` and `WRITE` on the progress
     /// topic).
@@ -98,6 +99,7 @@ impl Sink {
             round_robin: 0,
             consumer_config,
         };
+        sink.check_broker()?;
         sink.create_progress_topic()?;
         sink.live()?;
         Ok(sink)
@@ -310,6 +312,29 @@ impl Sink {
             partitions,
             progress_partition: partition_for_key(config.writer_id.as_bytes(), progress_partitions),
             in_transaction: false,
+        })
+    }
+
+    /// Waits until a broker answers (at most the transaction timeout), and fails at once when it refuses the
+    /// sink's credentials: the first request after this one goes through rust-rdkafka's admin client, which
+    /// would only time out (`kafka_util::check_broker`).
+    fn check_broker(&self) -> Result<(), Error> {
+        let bootstrap = &self.config.bootstrap_servers;
+        kafka_util::check_broker(
+            &connection(&self.config),
+            bootstrap,
+            self.config.transaction_timeout,
+        )
+        .map_err(|error| match error {
+            kafka_util::Error::Unauthenticated { code, reason, .. } => Error::Unauthenticated {
+                bootstrap: bootstrap.clone(),
+                code,
+                reason,
+            },
+            other => Error::Kafka {
+                operation: "connect",
+                source: other.into_kafka_error(),
+            },
         })
     }
 

@@ -8,6 +8,8 @@
 //!   groups of prefix `streamfusion-read-` (its own group, which it commits nothing to). Every row read back.
 //! * Without `READ` on the data topic, `verify` fails naming the permission and the topic.
 //! * Without `CREATE`, `produce` into a topic that does not exist fails naming the permission and the topic.
+//! * With a wrong password, `produce`, `verify` and `consume` are refused at once, naming the authentication
+//!   failure.
 //!
 //! Every error's text and the broker's logs are searched for every password the test made or read. Skipped,
 //! with the reason printed, unless `scripts/security-tests.sh` set the environment ([`Secure::for_test`]).
@@ -15,6 +17,7 @@
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
 use clap::Parser;
 use security_tests::{Acl, Resource, Secure, SinkTopics, User};
@@ -86,8 +89,8 @@ impl Case {
         std::io::Write::write_all(&mut file, text.as_bytes()).expect("write the config file");
     }
 
-    /// Runs `streamfusion COMMAND --topic DATA ... --command-config FILE` and returns its exit code or error
-    /// text.
+    /// Runs `streamfusion COMMAND --topic DATA ... --command-config FILE` (`--events` for `produce` and
+    /// `verify`) and returns its exit code or error text.
     fn command(&self, command: &str) -> Result<ExitCode, String> {
         let config = self.config_file.to_str().expect("a UTF-8 path");
         let mut args = vec![
@@ -95,14 +98,15 @@ impl Case {
             command,
             "--topic",
             &self.names.data,
-            "--events",
-            EVENTS,
             "--bootstrap-servers",
             self.secure.bootstrap(),
             "--command-config",
             config,
             "--ci",
         ];
+        if command != "consume" {
+            args.extend(["--events", EVENTS]);
+        }
         if command == "produce" {
             args.extend([
                 "--progress-topic",
@@ -202,4 +206,42 @@ fn produce_without_create_names_the_permission_and_the_topic() {
         "{error}"
     );
     println!("RESULT cli without CREATE: {error}");
+}
+
+#[test]
+fn a_wrong_password_is_refused_at_once_by_every_command() {
+    let Some(case) = Case::new("cli-wrong-password", true) else {
+        return;
+    };
+    let mut user = case.user(true);
+    user.password = "not-the-password-0123456789".to_owned();
+    case.write_config(&user);
+    for command in ["produce", "verify", "consume"] {
+        let started = Instant::now();
+        let error = case
+            .command(command)
+            .expect_err("refused with a wrong password");
+        let took = started.elapsed();
+        // librdkafka alone would retry the handshake until the broker check's wait (10 s) passed and report
+        // `BrokerTransportFailure`; the check stops at the first authentication failure it reports.
+        assert!(
+            error.contains("refused the connection")
+                && error.contains("Authentication failed")
+                && error.contains("Check the client's sasl.* and ssl.* settings"),
+            "{command}: {error}"
+        );
+        assert!(
+            took < kafka_util::BROKER_WAIT,
+            "{command}: refused after {took:?}: {error}"
+        );
+        assert!(
+            !error.contains(&user.password),
+            "{command}: the password in {error}"
+        );
+        println!(
+            "RESULT cli wrong password, {command}: {error} after {} ms",
+            took.as_millis()
+        );
+    }
+    case.secure.assert_no_secret(&[]);
 }
