@@ -1,7 +1,7 @@
 //! The harness of the cluster failure tests (issue #17, `docs/reliability.md`). Not published.
 //!
 //! * [`Cluster`]: the three-node cluster of `kafka/cluster`, one test at a time: kill a node (SIGKILL), start it
-//!   again, pause and resume it (SIGSTOP, SIGCONT), find a partition's leader, a transactional id's coordinator
+//!   again, pause and resume it (SIGSTOP, SIGCONT), restart every node in turn, find a partition's leader, a transactional id's coordinator
 //!   or the active controller. Nodes a test leaves paused or down are resumed or started again when its
 //!   `Cluster` is dropped, so the next test finds three.
 //! * [`Writer`]: an exactly-once writer over [`Sink`] whose source is "rows 0, 1, 2, ...", the source position
@@ -120,6 +120,15 @@ impl Cluster {
             kafka_cluster(&["start-node", &node.to_string()]);
             started.elapsed()
         })
+    }
+
+    /// `kafka/cluster rolling-restart` on a thread of its own while the test goes on: each node in turn stopped
+    /// (a controlled shutdown), started and waited for until no partition is under-replicated, the active
+    /// controller last. The thread returns the command's report (a line per node and step) or its error. A
+    /// failed restart can leave a node down: the next test's [`kill`](Self::kill)s and checks then fail, and
+    /// `scripts/cluster-faults.sh` stops the cluster at the end either way.
+    pub fn rolling_restart_in_background(&self) -> JoinHandle<Result<String, String>> {
+        std::thread::spawn(|| try_kafka_cluster(&["rolling-restart"]))
     }
 
     /// SIGSTOPs node `node` (`kafka/cluster pause`, which returns once `/proc` shows it stopped): alive, its
@@ -349,6 +358,17 @@ impl Writer {
             }
             Err(error) => Err(self.failed(error)),
         }
+    }
+
+    /// Writes and commits intervals until `done()` holds after a commit, then `then` intervals more; returns
+    /// the intervals committed. Errors as in [`run_until`](Self::run_until).
+    pub fn run_while(&mut self, mut done: impl FnMut() -> bool, then: i64) -> i64 {
+        let first = self.committed_rows;
+        while !done() {
+            self.run_until(self.committed_rows + INTERVAL, |_| {});
+        }
+        self.run_until(self.committed_rows + then * INTERVAL, |_| {});
+        (self.committed_rows - first) / INTERVAL
     }
 
     /// Writes and commits intervals until rows `0 .. end` are committed, calling `after_commit` with the

@@ -2,7 +2,8 @@
 //! 2): SIGKILL of a data partition's leader between a flush and the commit, SIGKILL of the transaction
 //! coordinator of the sink's `transactional.id` at the same point, SIGKILL of a leader and of the active
 //! controller during a long run of transactions, the node rejoining while the run goes on, and a leader
-//! SIGSTOPped (silent, as if cut off the network) for longer than the broker session timeout. Each ends with [`verify_exactly_once`] and prints one
+//! SIGSTOPped (silent, as if cut off the network) for longer than the broker session timeout, and a rolling
+//! restart of all three nodes during a long run. Each ends with [`verify_exactly_once`] and prints one
 //! `RESULT` line with what the writer saw (docs/reliability.md quotes them).
 //!
 //! Skipped, with the reason printed, unless `KAFKA_CLUSTER_BOOTSTRAP_SERVERS` is set
@@ -265,5 +266,35 @@ fn partition_leader_paused_beyond_the_session_timeout_during_a_long_run() {
          leader of partition 0, paused after checkpoint 9 for {:.1?} until checkpoint 19; new leader node \
          {new_leader}): {result}",
         paused_for.expect("resumed at checkpoint 19")
+    );
+}
+
+#[test]
+fn rolling_restart_of_every_node_during_a_long_run() {
+    let Some(cluster) = Cluster::for_test("rolling_restart_of_every_node_during_a_long_run") else {
+        return;
+    };
+    let (topic, mut writer) = committed_once(&cluster, "rolling-restart", TRANSACTION_TIMEOUT);
+    let started = Instant::now();
+    let restart = cluster.rolling_restart_in_background();
+    // Transactions go on while the nodes restart one by one, and five more once all three are back in sync.
+    let intervals = writer.run_while(|| restart.is_finished(), 5);
+    let run = started.elapsed();
+    let report = restart
+        .join()
+        .expect("the rolling restart's thread")
+        .unwrap_or_else(|error| panic!("{error}"));
+    let end = writer.committed_rows();
+    let read = verify_exactly_once(cluster.bootstrap(), &topic, 0..end);
+    let steps = report.lines().collect::<Vec<_>>().join("; ");
+    let report = &writer.report;
+    eprintln!(
+        "RESULT rolling restart of the three nodes during a run of {intervals} transactions ({steps}): run \
+         {run:.1?}; longest checkpoint {:.1?}, median {:.1?}; errors {:?}; {} rows replayed; read_committed \
+         {read} of {end}, missing 0, duplicated 0",
+        report.longest_checkpoint(),
+        report.median_checkpoint(),
+        report.errors,
+        report.replayed_rows,
     );
 }

@@ -3,6 +3,7 @@ package org.bijou64.reliability;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -10,8 +11,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntToLongFunction;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -34,10 +37,11 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The bijou64 serializer under an idempotent {@code acks=all} producer through node failures of the three-node
  * cluster (issue #17 item 2), one test each: a SIGKILL of partition 0's leader, a SIGKILL of the active controller
- * (both restarted once every send was acknowledged), and a SIGSTOP of partition 0's leader for {@link #PAUSE},
+ * (both restarted once every send was acknowledged), a SIGSTOP of partition 0's leader for {@link #PAUSE},
  * past the brokers' session timeout (9 s), then a SIGCONT (the test fails unless partition 0 gets another leader
- * meanwhile). Each test sends {@link #VALUES} values and fails the node after {@link #FAULT_AT}; every send must
- * succeed, and every value is read back exactly once ({@code read_committed}, decoded with the bijou64
+ * meanwhile), and a rolling restart of all three nodes during the run. Each test sends {@link #VALUES} values
+ * (the rolling restart's run: until the restart is done, and {@link #FAULT_AT} more) and fails the node after
+ * {@link #FAULT_AT}; every send must succeed, and every value is read back exactly once ({@code read_committed}, decoded with the bijou64
  * deserializer), none missing, none twice, in send order per partition. Each prints one {@code RESULT} line with
  * what the producer's user saw: the longest time without an acknowledgement per partition and on any partition,
  * failed sends, the producer's retries (docs/reliability.md quotes it).
@@ -58,6 +62,11 @@ class Bijou64LeaderFailoverTest {
      * fences it and partition 0 gets another leader, and shorter than the producer's request timeout (30 s).
      */
     private static final Duration PAUSE = Duration.ofSeconds(13);
+    /**
+     * The pause after each {@link #STEP} sends of a rolling restart's run, longer than the others' 10 ms: the run lasts
+     * as long as the restart (minutes), and the values must stay distinct (fewer than 2^20 sends).
+     */
+    private static final int ROLLING_STEP_PAUSE_MS = 50;
     /** Bound on waiting for the acknowledgement or failure of every send (the producer's delivery timeout, 120 s). */
     private static final Duration DELIVERY = Duration.ofSeconds(120);
 
@@ -69,7 +78,12 @@ class Bijou64LeaderFailoverTest {
          * SIGSTOP after {@code FAULT_AT} sends; SIGCONT {@code PAUSE} later, or once another node leads partition 0
          * if that takes longer.
          */
-        SIGSTOP
+        SIGSTOP,
+        /**
+         * {@code kafka/cluster rolling-restart} started after {@code FAULT_AT} sends; the run goes on until it is done,
+         * then {@code FAULT_AT} sends more.
+         */
+        ROLLING_RESTART
     }
 
     /** Picks the node a test fails. */
@@ -125,10 +139,24 @@ class Bijou64LeaderFailoverTest {
         }
     }
 
+    @Test
+    @Timeout(value = 480, unit = TimeUnit.SECONDS)
+    void idempotentAcksAllProducerThroughARollingRestartLosesAndDuplicatesNothing() throws Exception {
+        try (Cluster cluster = Cluster.forTest("Bijou64LeaderFailoverTest, rolling restart")) {
+            Run run = produceThrough(cluster, "rolling-restart", Failure.ROLLING_RESTART, (c, topic) -> -1);
+            System.err.printf("RESULT bijou64 idempotent acks=all producer, rolling restart of the three nodes"
+                + " (%s): %s; restart done in %.1f s (%s)%n", run.describeFault(), run.measurements(),
+                run.healed().toMillis() / 1e3, run.restart().replace("\n", "; "));
+            run.checkEveryValueOnce();
+        }
+    }
+
     /**
      * Creates a topic of {@link #PARTITIONS} partitions and sends {@link #VALUES} values round robin to it with an
      * idempotent {@code acks=all} producer (100 sends, then 10 ms), failing the node {@code victim} picks after
-     * {@link #FAULT_AT} sends as {@code failure} says, and bringing it back; returns what the producer saw.
+     * {@link #FAULT_AT} sends as {@code failure} says, and bringing it back; returns what the producer saw. A rolling
+     * restart (no victim: {@code victim} returns -1) runs beside the sends, which go on until it is done and then
+     * {@link #FAULT_AT} more (100 sends, then {@link #ROLLING_STEP_PAUSE_MS}).
      */
     private static Run produceThrough(Cluster cluster, String scenario, Failure failure, Victim victim)
         throws Exception {
@@ -136,7 +164,7 @@ class Bijou64LeaderFailoverTest {
             + System.nanoTime();
         cluster.createTopic(topic, PARTITIONS);
         int node = victim.choose(cluster, topic);
-        List<Integer> led = cluster.ledBy(topic, PARTITIONS, node);
+        List<Integer> led = node < 0 ? List.of() : cluster.ledBy(topic, PARTITIONS, node);
 
         Map<String, Object> configs = new HashMap<>();
         configs.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrap());
@@ -146,7 +174,11 @@ class Bijou64LeaderFailoverTest {
         configs.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         configs.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, Bijou64Serializer.class.getName());
         ConcurrentLinkedQueue<Exception> failures = new ConcurrentLinkedQueue<>();
-        CountDownLatch completed = new CountDownLatch(VALUES);
+        AtomicInteger completed = new AtomicInteger();
+        CompletableFuture<String> restart = null;
+        String restartReport = "";
+        int sends = VALUES;
+        int pause = failure == Failure.ROLLING_RESTART ? ROLLING_STEP_PAUSE_MS : 10;
         long faultAt = 0;
         int leaderDuringPause = -1;
         Duration healed = Duration.ZERO;
@@ -154,7 +186,7 @@ class Bijou64LeaderFailoverTest {
         try {
             long started = System.nanoTime();
             AckGaps gaps = new AckGaps(started);
-            for (int i = 0; i < VALUES; i++) {
+            for (int i = 0; i < sends; i++) {
                 int partition = i % PARTITIONS;
                 producer.send(new ProducerRecord<>(topic, partition, null, value(i)), (metadata, error) -> {
                     if (error != null) {
@@ -162,19 +194,33 @@ class Bijou64LeaderFailoverTest {
                     } else {
                         gaps.acked(partition, System.nanoTime());
                     }
-                    completed.countDown();
+                    completed.incrementAndGet();
                 });
                 if (i == FAULT_AT) {
-                    if (failure == Failure.SIGKILL) {
-                        cluster.kill(node);
-                    } else {
-                        cluster.pause(node);
+                    switch (failure) {
+                        case SIGKILL -> cluster.kill(node);
+                        case SIGSTOP -> cluster.pause(node);
+                        case ROLLING_RESTART -> restart = CompletableFuture.supplyAsync(() -> {
+                            try {
+                                return cluster.rollingRestart();
+                            } catch (IOException | InterruptedException e) {
+                                throw new CompletionException(e);
+                            }
+                        });
                     }
                     faultAt = System.nanoTime();
                 }
-                if (i % STEP == STEP - 1) {
-                    Thread.sleep(10);
+                if (restart != null && !restart.isDone()) {
+                    sends = i + 1 + FAULT_AT;
+                    assertTrue(sends < 1 << 20, "the values stay distinct: fewer than 2^20 sends");
                 }
+                if (i % STEP == STEP - 1) {
+                    Thread.sleep(pause);
+                }
+            }
+            if (restart != null) {
+                restartReport = restart.join();
+                healed = Duration.ofNanos(System.nanoTime() - faultAt);
             }
             if (failure == Failure.SIGSTOP) {
                 leaderDuringPause = cluster.leaderOtherThan(topic, 0, node);
@@ -182,8 +228,12 @@ class Bijou64LeaderFailoverTest {
                 cluster.resume(node);
                 healed = Duration.ofNanos(System.nanoTime() - faultAt);
             }
-            assertTrue(completed.await(DELIVERY.toSeconds(), TimeUnit.SECONDS), topic + ": " + completed.getCount()
-                + " of " + VALUES + " sends neither acknowledged nor failed within " + DELIVERY);
+            long deadline = System.nanoTime() + DELIVERY.toNanos();
+            while (completed.get() < sends && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertEquals(sends, completed.get(), topic + ": sends acknowledged or failed within " + DELIVERY
+                + " (of " + sends + ")");
             long run = System.nanoTime() - started;
             long retries = (long) metric(producer.metrics(), "record-retry-total");
             if (failure == Failure.SIGKILL) {
@@ -191,8 +241,8 @@ class Bijou64LeaderFailoverTest {
                 cluster.startNode(node);
                 healed = Duration.ofNanos(System.nanoTime() - restartStarted);
             }
-            return new Run(cluster.bootstrap(), topic, node, led, Duration.ofNanos(run), gaps, List.copyOf(failures),
-                retries, healed, leaderDuringPause);
+            return new Run(cluster.bootstrap(), topic, node, led, sends, Duration.ofNanos(run), gaps,
+                List.copyOf(failures), retries, healed, leaderDuringPause, restartReport);
         } finally {
             producer.close(Duration.ofSeconds(5));
         }
@@ -205,21 +255,25 @@ class Bijou64LeaderFailoverTest {
      * @param topic the topic the values went to
      * @param victim the node failed
      * @param led the partitions {@code victim} led when the run started
+     * @param sends the values sent
      * @param run from the first send to the last acknowledgement
      * @param gaps the acknowledgement times per partition, from the first send
      * @param failures the sends that failed (their callbacks' errors)
      * @param retries the producer's {@code record-retry-total}
-     * @param healed how long the node took to start again ({@link Failure#SIGKILL}), or how long it was paused
-     *     ({@link Failure#SIGSTOP})
-     * @param leaderDuringPause the leader of partition 0 once the paused node was fenced, or -1 for a SIGKILL
+     * @param healed how long the node took to start again ({@link Failure#SIGKILL}), how long it was paused
+     *     ({@link Failure#SIGSTOP}), or how long the rolling restart took
+     * @param leaderDuringPause the leader of partition 0 once the paused node was fenced, or -1
+     * @param restart the report of {@code kafka/cluster rolling-restart}, or empty
      */
-    private record Run(String bootstrap, String topic, int victim, List<Integer> led, Duration run, AckGaps gaps,
-        List<Exception> failures, long retries, Duration healed, int leaderDuringPause) {
+    private record Run(String bootstrap, String topic, int victim, List<Integer> led, int sends, Duration run,
+        AckGaps gaps, List<Exception> failures, long retries, Duration healed, int leaderDuringPause,
+        String restart) {
 
         /** The node and when: "node N, leading partitions [..], after F of V sends". */
         String describeFault() {
-            return String.format("node %d, leading partitions %s, after %d of %d sends", victim, led, FAULT_AT,
-                VALUES);
+            return victim < 0
+                ? String.format("started after %d of %d sends", FAULT_AT, sends)
+                : String.format("node %d, leading partitions %s, after %d of %d sends", victim, led, FAULT_AT, sends);
         }
 
         /** The measurements every RESULT line has. */
@@ -234,7 +288,7 @@ class Bijou64LeaderFailoverTest {
         /** Every send succeeded, and a {@code read_committed} read holds every value once, in order. */
         void checkEveryValueOnce() {
             assertTrue(failures.isEmpty(), "failed sends: " + failures);
-            verifyEveryValueOnce(bootstrap, topic);
+            verifyEveryValueOnce(bootstrap, topic, sends);
         }
 
         private static String perPartition(IntToLongFunction nanos) {
@@ -243,8 +297,11 @@ class Bijou64LeaderFailoverTest {
         }
     }
 
-    /** Reads the topic {@code read_committed} to its end offsets and checks every value once, in order. */
-    private static void verifyEveryValueOnce(String bootstrap, String topic) {
+    /**
+     * Reads the topic {@code read_committed} to its end offsets and checks the values of the first {@code sends}
+     * sends, each once, in order.
+     */
+    private static void verifyEveryValueOnce(String bootstrap, String topic, int sends) {
         Map<String, Object> configs = new HashMap<>();
         configs.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         configs.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -273,7 +330,7 @@ class Bijou64LeaderFailoverTest {
             }
         }
         List<Integer> missing = new ArrayList<>();
-        for (int i = 0; i < VALUES; i++) {
+        for (int i = 0; i < sends; i++) {
             if (!seen.containsKey(value(i))) {
                 missing.add(i);
             }
@@ -281,10 +338,10 @@ class Bijou64LeaderFailoverTest {
         List<Long> duplicated = seen.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey).toList();
         assertTrue(missing.isEmpty() && duplicated.isEmpty(), topic + ": " + missing.size() + " missing (sends "
             + missing.subList(0, Math.min(10, missing.size())) + "), " + duplicated.size() + " duplicated");
-        assertEquals(VALUES, seen.size(), topic + ": distinct values read");
+        assertEquals(sends, seen.size(), topic + ": distinct values read");
         for (int p = 0; p < PARTITIONS; p++) {
             List<Long> expected = new ArrayList<>();
-            for (int i = p; i < VALUES; i += PARTITIONS) {
+            for (int i = p; i < sends; i += PARTITIONS) {
                 expected.add(value(i));
             }
             assertEquals(expected, perPartition.get(p), topic + "-" + p + ": the values in send order");

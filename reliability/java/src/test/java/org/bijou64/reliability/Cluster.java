@@ -38,6 +38,11 @@ final class Cluster implements AutoCloseable {
     static final String BOOTSTRAP_ENV = "KAFKA_CLUSTER_BOOTSTRAP_SERVERS";
     /** Bound on every wait: a topic's creation, a leader, a script command, a read to the end. */
     static final Duration TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * Bound on a rolling restart: three nodes, each stopped, started (a start may take most of {@link #TIMEOUT})
+     * and waited for until in sync.
+     */
+    static final Duration ROLLING_RESTART = Duration.ofMinutes(6);
     /** The cluster's nodes. */
     private static final int NODES = 3;
 
@@ -177,6 +182,16 @@ final class Cluster implements AutoCloseable {
     }
 
     /**
+     * Restarts every node in turn as an operator does ({@code kafka/cluster rolling-restart}): a controlled shutdown,
+     * a start, and a wait until no partition is under-replicated before the next node, the active controller last.
+     * Returns the command's report, a line per node and step; fails the test when the command fails or takes longer
+     * than {@link #ROLLING_RESTART}.
+     */
+    String rollingRestart() throws IOException, InterruptedException {
+        return script(ROLLING_RESTART, "rolling-restart");
+    }
+
+    /**
      * Resumes the nodes this test left paused and starts those it left down (a failed test may leave them so),
      * then closes the admin client; fails if a node could not be brought back.
      */
@@ -206,6 +221,11 @@ final class Cluster implements AutoCloseable {
      * when it fails or takes longer than twice {@link #TIMEOUT} (a node's start may take most of one).
      */
     private static String script(String... args) throws IOException, InterruptedException {
+        return script(TIMEOUT.multipliedBy(2), args);
+    }
+
+    /** {@link #script(String...)}, bounded by {@code limit}. */
+    private static String script(Duration limit, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(System.getProperty("reliability.cluster.script", "kafka/cluster"));
         command.addAll(List.of(args));
@@ -213,9 +233,9 @@ final class Cluster implements AutoCloseable {
         File err = File.createTempFile("kafka-cluster-", ".err");
         try {
             Process process = new ProcessBuilder(command).redirectOutput(out).redirectError(err).start();
-            if (!process.waitFor(TIMEOUT.toSeconds() * 2, TimeUnit.SECONDS)) {
+            if (!process.waitFor(limit.toSeconds(), TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                throw new AssertionError(command + " did not finish within " + TIMEOUT.multipliedBy(2) + ": "
+                throw new AssertionError(command + " did not finish within " + limit + ": "
                     + read(out) + read(err));
             }
             String stdout = read(out).trim();
