@@ -94,6 +94,14 @@ pub enum Error {
     /// arrow-csv's [`ReaderBuilder::build`] refused the schema.
     #[error("not CSV: {0}")]
     NotCsv(ArrowError),
+    /// arrow panicked on the input instead of returning an error: arrow-ipc 60.1 slices a message body with a
+    /// buffer offset and length taken from the message unchecked (`read_buffer`), so a malformed IPC input
+    /// panics in arrow-buffer's `Buffer::slice_with_length` (docs/reliability.md, *Fuzzing*, finding 5). The
+    /// panic is caught where this crate calls arrow ([`open`] and each [`BatchReader::next`]) and becomes this
+    /// error, carrying the panic's message; the reader ends after it. The process's panic hook still runs
+    /// (the default one prints the panic to stderr).
+    #[error("malformed input (arrow panicked reading it: {0})")]
+    Panicked(String),
     /// A batch could not be read: arrow-ipc refused a message or a batch that does not validate, or arrow-csv
     /// a row that does not parse as its inferred column type. The reason is arrow's error as it is.
     #[error("{0}")]
@@ -106,6 +114,8 @@ pub enum Error {
 #[derive(Debug)]
 pub struct BatchReader<R: Read + Seek> {
     inner: Inner<R>,
+    /// Set once arrow panicked: the reader's state is unknown, so it reads no further.
+    panicked: bool,
 }
 
 #[derive(Debug)]
@@ -131,25 +141,50 @@ impl<R: Read + Seek> Iterator for BatchReader<R> {
     type Item = Result<RecordBatch, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let next = match &mut self.inner {
+        if self.panicked {
+            return None;
+        }
+        let next = guard(|| match &mut self.inner {
             Inner::IpcFile(reader) => reader.next(),
             Inner::IpcStream(reader) => reader.next(),
             Inner::Csv(reader) => reader.next(),
-        };
-        Some(next?.map_err(Error::Read))
+        });
+        match next {
+            Ok(next) => Some(next?.map_err(Error::Read)),
+            Err(error) => {
+                self.panicked = true;
+                Some(Err(error))
+            }
+        }
     }
+}
+
+/// `f()`, or [`Error::Panicked`] when it panics: the boundary around every call into arrow-ipc and arrow-csv.
+/// Unwind safety is asserted because nothing `f` may have left half-changed is used after a panic (a
+/// panicked [`BatchReader`] reads no further; a panicked [`open`] returns no reader).
+fn guard<T>(f: impl FnOnce() -> T) -> Result<T, Error> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|payload| {
+        let message = payload
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+            .unwrap_or_else(|| "a panic without a message".to_owned());
+        Error::Panicked(message)
+    })
 }
 
 /// The CSV schema arrow-csv's [`Format::infer_schema`] infers from every row of `reader` (header row on,
 /// `Format` defaults otherwise). Reads `reader` to its end.
 ///
 /// # Errors
-/// [`Error::NotCsvWithHeader`] when arrow-csv cannot infer one.
+/// [`Error::NotCsvWithHeader`] when arrow-csv cannot infer one; [`Error::Panicked`] when it panics.
 pub fn infer_csv_schema<R: Read>(reader: R) -> Result<SchemaRef, Error> {
-    let (schema, _) = Format::default()
-        .with_header(true)
-        .infer_schema(BufReader::new(reader), None)
-        .map_err(Error::NotCsvWithHeader)?;
+    let (schema, _) = guard(|| {
+        Format::default()
+            .with_header(true)
+            .infer_schema(BufReader::new(reader), None)
+    })?
+    .map_err(Error::NotCsvWithHeader)?;
     Ok(Arc::new(schema))
 }
 
@@ -172,7 +207,8 @@ pub fn infer_csv_schema_file(path: &Path) -> Result<SchemaRef, Error> {
 ///
 /// # Errors
 /// [`Error::Io`] when seeking fails; [`Error::NotIpcFile`], [`Error::NotIpc`], [`Error::NotCsvWithHeader`],
-/// [`Error::NotCsv`] when arrow refuses the input's start as the format.
+/// [`Error::NotCsv`] when arrow refuses the input's start as the format; [`Error::Panicked`] when arrow panics
+/// on it (an IPC file's dictionaries are read here).
 pub fn open<R: Read + Seek>(
     mut input: R,
     format: FileFormat,
@@ -185,11 +221,13 @@ pub fn open<R: Read + Seek>(
             input.seek(SeekFrom::Start(0))?;
             if is_file_format {
                 Inner::IpcFile(
-                    FileReader::try_new_buffered(input, None).map_err(Error::NotIpcFile)?,
+                    guard(|| FileReader::try_new_buffered(input, None))?
+                        .map_err(Error::NotIpcFile)?,
                 )
             } else {
                 Inner::IpcStream(
-                    StreamReader::try_new_buffered(input, None).map_err(Error::NotIpc)?,
+                    guard(|| StreamReader::try_new_buffered(input, None))?
+                        .map_err(Error::NotIpc)?,
                 )
             }
         }
@@ -211,7 +249,10 @@ pub fn open<R: Read + Seek>(
             ))
         }
     };
-    Ok(BatchReader { inner })
+    Ok(BatchReader {
+        inner,
+        panicked: false,
+    })
 }
 
 /// [`open`] of the file at `path`.
@@ -349,6 +390,28 @@ mod tests {
         let mut reader = open(Cursor::new(&b"a\nx\n"[..]), FileFormat::Csv, Some(schema)).unwrap();
         let error = reader.next().unwrap().unwrap_err();
         assert!(matches!(error, Error::Read(_)), "{error}");
+    }
+
+    /// Finding 5 of the `ipc_reader` fuzz target: a stream whose record batch has a buffer offset past its
+    /// body. arrow-ipc 60.1 panics slicing the body; the reader returns `Panicked` once, then ends.
+    #[test]
+    fn an_arrow_panic_on_a_malformed_ipc_stream_is_an_error_and_ends_the_reader() {
+        let bytes = include_bytes!(
+            "../../../fuzz/findings/ipc_reader/crash-8cf7f17a67108d5e609e6b9d2a024fba08ea4fde"
+        );
+        let mut reader = open(Cursor::new(&bytes[..]), FileFormat::Ipc, None).unwrap();
+        let outcome: Vec<Result<RecordBatch, Error>> = reader.by_ref().collect();
+        let Some(Err(error)) = outcome.last() else {
+            panic!("no error: {outcome:?}");
+        };
+        assert!(matches!(error, Error::Panicked(_)), "{error}");
+        assert!(
+            error
+                .to_string()
+                .starts_with("malformed input (arrow panicked reading it: "),
+            "{error}"
+        );
+        assert!(reader.next().is_none());
     }
 
     #[test]
