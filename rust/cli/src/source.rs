@@ -6,16 +6,10 @@
 //! restarted or replaying run continues after the last committed row, and `verify`
 //! regenerates exactly the records `produce` wrote.
 //!
-//! A file is read as a stream of Arrow batches and never held whole in memory:
-//!
-//! * Arrow IPC: the file format (`ARROW1` magic, what `pyarrow.ipc.new_file` and Arrow
-//!   Java's `ArrowFileWriter` write) or the stream format (`ArrowStreamWriter`), told
-//!   apart by the magic bytes. Dictionary, nested and every other type `streamfusion-json`
-//!   encodes are accepted as they are.
-//! * CSV: a header row names the columns; arrow-csv infers each column's type from the
-//!   whole file (one extra pass: `Int64`, `Float64`, `Boolean`, `Date32`, timestamps,
-//!   otherwise `Utf8`; every column nullable, an empty field is null), with its
-//!   `Format` defaults (comma, `"` quotes).
+//! A file is read as a stream of Arrow batches and never held whole in memory, by
+//! [`streamfusion_input`]: Arrow IPC, file or stream format (told apart by the magic bytes; dictionary,
+//! nested and every other type `streamfusion-json` encodes are accepted as they are), or CSV with a header
+//! row, each column's type inferred by arrow-csv from the whole file (one extra pass).
 //!
 //! Rows are read in order, so row `n` of a file is the same on every run as long as the file does not change
 //! (for CSV also its column types: a value appended to a file can change what arrow-csv infers, e.g. `7.5` in
@@ -25,14 +19,12 @@
 //! given `key.fields`, as for the bids.
 
 use std::fs::File;
-use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use arrow_array::{RecordBatch, RecordBatchReader};
-use arrow_csv::reader::{Format, ReaderBuilder};
-use arrow_ipc::reader::{FileReader, StreamReader};
+use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
+use streamfusion_input::BatchReader;
+pub use streamfusion_input::FileFormat;
 use streamfusion_json::{EncodedRecords, EncoderOptions, JsonEncoder};
 
 use crate::bids::{BidOptions, BidSource};
@@ -55,35 +47,6 @@ impl JsonMode {
         match self {
             JsonMode::Flink => "flink",
             JsonMode::Plain => "plain",
-        }
-    }
-}
-
-/// The first bytes of an Arrow IPC file (file format, not stream format).
-const IPC_FILE_MAGIC: &[u8; 6] = b"ARROW1";
-
-/// Rows per batch read from a CSV file.
-const CSV_BATCH_ROWS: usize = 8192;
-
-/// The kind of an input file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum FileFormat {
-    /// Arrow IPC, file or stream format (told apart by the magic bytes).
-    Ipc,
-    /// CSV with a header row; column types inferred by arrow-csv.
-    Csv,
-}
-
-impl FileFormat {
-    /// The format named by a file's extension: `.arrow`, `.arrows`, `.ipc`, `.feather` are
-    /// Arrow IPC, `.csv` is CSV (case-insensitive); `None` for anything else.
-    #[must_use]
-    pub fn from_extension(path: &Path) -> Option<Self> {
-        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
-        match extension.as_str() {
-            "arrow" | "arrows" | "ipc" | "feather" => Some(Self::Ipc),
-            "csv" => Some(Self::Csv),
-            _ => None,
         }
     }
 }
@@ -245,7 +208,7 @@ struct FileRows {
     format: FileFormat,
     schema: SchemaRef,
     encoder: JsonEncoder,
-    reader: Box<dyn RecordBatchReader>,
+    reader: BatchReader<File>,
     /// The part of the last batch read that is not encoded yet.
     pending: Option<RecordBatch>,
     /// The row position of `pending`'s first row, or of the next batch when none pends.
@@ -259,11 +222,8 @@ impl FileRows {
         key_fields: &str,
         mode: JsonMode,
     ) -> Result<Self, Error> {
-        let schema = match format {
-            FileFormat::Ipc => None,
-            FileFormat::Csv => Some(infer_csv_schema(path)?),
-        };
-        let reader = open_reader(path, format, schema.clone())?;
+        let reader = streamfusion_input::open_file(path, format, None)
+            .map_err(|error| input_error(path, error))?;
         let schema = reader.schema();
         let options =
             EncoderOptions::from_pairs([("mode", mode.name()), ("key.fields", key_fields)])?;
@@ -287,7 +247,9 @@ impl FileRows {
         out: &mut EncodedRecords,
     ) -> Result<usize, Error> {
         if position < self.next_row {
-            self.reader = open_reader(&self.path, self.format, Some(self.schema.clone()))?;
+            self.reader =
+                streamfusion_input::open_file(&self.path, self.format, Some(self.schema.clone()))
+                    .map_err(|error| input_error(&self.path, error))?;
             self.pending = None;
             self.next_row = 0;
         }
@@ -297,7 +259,7 @@ impl FileRows {
                 Some(batch) => batch,
                 None => match self.reader.next() {
                     Some(Ok(batch)) => batch,
-                    Some(Err(error)) => return Err(self.error(error.to_string())),
+                    Some(Err(error)) => return Err(input_error(&self.path, error)),
                     None if self.next_row < position => {
                         return Err(self.error(format!(
                             "has {} rows, but the run resumes at row {position} \
@@ -336,67 +298,18 @@ impl FileRows {
     }
 }
 
-fn open_file(path: &Path) -> Result<File, Error> {
-    File::open(path).map_err(|source| Error::Io {
-        path: path.to_owned(),
-        source,
-    })
-}
-
-fn input_error(path: &Path, what: &str, error: impl std::fmt::Display) -> Error {
-    Error::Input {
-        path: path.to_owned(),
-        reason: format!("{what}: {error}"),
-    }
-}
-
-/// The CSV schema arrow-csv infers from every row of the file.
-fn infer_csv_schema(path: &Path) -> Result<SchemaRef, Error> {
-    let file = open_file(path)?;
-    let (schema, _) = Format::default()
-        .with_header(true)
-        .infer_schema(BufReader::new(file), None)
-        .map_err(|e| input_error(path, "not CSV with a header row", e))?;
-    Ok(Arc::new(schema))
-}
-
-/// A reader positioned at row 0. `csv_schema` is the CSV's schema (required for CSV).
-fn open_reader(
-    path: &Path,
-    format: FileFormat,
-    csv_schema: Option<SchemaRef>,
-) -> Result<Box<dyn RecordBatchReader>, Error> {
-    let mut file = open_file(path)?;
-    match format {
-        FileFormat::Ipc => {
-            let mut magic = [0_u8; 6];
-            let is_file_format = file.read_exact(&mut magic).is_ok() && &magic == IPC_FILE_MAGIC;
-            file.seek(SeekFrom::Start(0)).map_err(|source| Error::Io {
-                path: path.to_owned(),
-                source,
-            })?;
-            if is_file_format {
-                let reader = FileReader::try_new_buffered(file, None)
-                    .map_err(|e| input_error(path, "not an Arrow IPC file", e))?;
-                Ok(Box::new(reader))
-            } else {
-                let reader = StreamReader::try_new_buffered(file, None)
-                    .map_err(|e| input_error(path, "not an Arrow IPC file or stream", e))?;
-                Ok(Box::new(reader))
-            }
-        }
-        FileFormat::Csv => {
-            let schema = match csv_schema {
-                Some(schema) => schema,
-                None => infer_csv_schema(path)?,
-            };
-            let reader = ReaderBuilder::new(schema)
-                .with_header(true)
-                .with_batch_size(CSV_BATCH_ROWS)
-                .build(BufReader::new(file))
-                .map_err(|e| input_error(path, "not CSV", e))?;
-            Ok(Box::new(reader))
-        }
+/// The command's error for `path` failing as `error` says: [`Error::Io`] for the operating system's error,
+/// otherwise [`Error::Input`] with the reader's reason.
+fn input_error(path: &Path, error: streamfusion_input::Error) -> Error {
+    match error {
+        streamfusion_input::Error::Io(source) => Error::Io {
+            path: path.to_owned(),
+            source,
+        },
+        error => Error::Input {
+            path: path.to_owned(),
+            reason: error.to_string(),
+        },
     }
 }
 
@@ -407,6 +320,7 @@ mod tests {
     use arrow_array::{ArrayRef, Float64Array, Int64Array, StringArray};
     use arrow_ipc::writer::{FileWriter, StreamWriter};
     use arrow_schema::{DataType, Field, Schema};
+    use std::sync::Arc;
 
     /// A file under the temporary folder, deleted when dropped.
     struct TempFile(PathBuf);
