@@ -53,12 +53,8 @@ for target in "${targets[@]}"; do
   start=$SECONDS
   # The first corpus folder receives the new inputs; the seeds stay as committed.
   status=0
-  # ipc_reader: arrow-ipc allocates what a fuzzed footer claims before reading it (finding 6), and under
-  # AddressSanitizer (shadow memory, quarantine) the process grows to about 4.5 GiB in a 120 s run.
-  rss=2048
-  [ "$target" = ipc_reader ] && rss=6144
   cargo +nightly fuzz run --fuzz-dir fuzz "$target" "fuzz/corpus/$target" "fuzz/seeds/$target" -- \
-    -max_total_time="$seconds" -print_final_stats=1 -timeout=10 -rss_limit_mb="$rss" \
+    -max_total_time="$seconds" -print_final_stats=1 -timeout=10 -rss_limit_mb=2048 \
     >"$logs/$target.log" 2>&1 || status=$?
   took=$((SECONDS - start))
   executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$logs/$target.log" | tail -1)

@@ -220,6 +220,7 @@ pub fn open<R: Read + Seek>(
             let is_file_format = input.read_exact(&mut magic).is_ok() && &magic == IPC_FILE_MAGIC;
             input.seek(SeekFrom::Start(0))?;
             if is_file_format {
+                check_ipc_file_blocks(&mut input)?;
                 Inner::IpcFile(
                     guard(|| FileReader::try_new_buffered(input, None))?
                         .map_err(Error::NotIpcFile)?,
@@ -253,6 +254,61 @@ pub fn open<R: Read + Seek>(
         inner,
         panicked: false,
     })
+}
+
+/// The bytes after an IPC file's footer: its length (`i32`, little-endian) and the magic.
+const IPC_FILE_TRAILER: u64 = 4 + IPC_FILE_MAGIC.len() as u64;
+
+/// Refuses an IPC file whose footer declares a block (a dictionary or a record batch: offset, metadata and
+/// body length) that does not lie within the file's bytes before the footer, then seeks `input` back to the
+/// start. arrow-ipc 60.1's `FileReader` allocates and zeroes a block's declared length before it reads it, so
+/// a file of a few hundred bytes could make it reserve gigabytes (docs/reliability.md, *Fuzzing*, finding 7).
+/// A trailer or footer arrow cannot parse is left to `FileReader`, which refuses it.
+///
+/// # Errors
+/// [`Error::NotIpcFile`] naming the block; [`Error::Io`] when seeking or reading fails.
+fn check_ipc_file_blocks<R: Read + Seek>(input: &mut R) -> Result<(), Error> {
+    let length = input.seek(SeekFrom::End(0))?;
+    let mut outside = None;
+    if length >= IPC_FILE_TRAILER {
+        input.seek(SeekFrom::Start(length - IPC_FILE_TRAILER))?;
+        let mut footer_length = [0_u8; 4];
+        input.read_exact(&mut footer_length)?;
+        let footer_length = u64::try_from(i32::from_le_bytes(footer_length)).unwrap_or(u64::MAX);
+        if let Some(data) = (length - IPC_FILE_TRAILER).checked_sub(footer_length) {
+            input.seek(SeekFrom::Start(data))?;
+            let mut footer = vec![0_u8; usize::try_from(footer_length).unwrap_or(usize::MAX)];
+            input.read_exact(&mut footer)?;
+            if let Ok(footer) = arrow_ipc::root_as_footer(&footer) {
+                let blocks = footer.dictionaries().into_iter().flatten();
+                outside = blocks
+                    .chain(footer.recordBatches().into_iter().flatten())
+                    .find(|block| {
+                        let end = i128::from(block.offset())
+                            + i128::from(block.metaDataLength())
+                            + i128::from(block.bodyLength());
+                        block.offset() < 0
+                            || block.metaDataLength() < 0
+                            || block.bodyLength() < 0
+                            || end > i128::from(data)
+                    })
+                    .map(|block| {
+                        format!(
+                            "its footer declares a block at offset {} of {} + {} bytes, outside the {data} \
+                             bytes before the footer",
+                            block.offset(),
+                            block.metaDataLength(),
+                            block.bodyLength()
+                        )
+                    });
+            }
+        }
+    }
+    input.seek(SeekFrom::Start(0))?;
+    match outside {
+        Some(reason) => Err(Error::NotIpcFile(ArrowError::IpcError(reason))),
+        None => Ok(()),
+    }
 }
 
 /// [`open`] of the file at `path`.
@@ -412,6 +468,39 @@ mod tests {
             "{error}"
         );
         assert!(reader.next().is_none());
+    }
+
+    #[test]
+    fn an_ipc_footer_block_past_the_data_is_refused_before_arrow_allocates_it() {
+        // Findings 6 (a block of about 6 TB) and 7 (a dictionary block of gigabytes) of the ipc_reader target.
+        for bytes in [
+            &include_bytes!(
+                "../../../fuzz/findings/ipc_reader/crash-feb5168e58c5745ec4bf93506b9f55afef1d6d89"
+            )[..],
+            &include_bytes!(
+                "../../../fuzz/findings/ipc_reader/timeout-a4317abf7d0dc5a9e45ef2e594f63b8144fb460a"
+            )[..],
+        ] {
+            let error = open(Cursor::new(bytes), FileFormat::Ipc, None).unwrap_err();
+            let text = error.to_string();
+            assert!(matches!(error, Error::NotIpcFile(_)), "{text}");
+            assert!(
+                text.starts_with(
+                    "not an Arrow IPC file: Ipc error: its footer declares a block at offset "
+                ),
+                "{text}"
+            );
+        }
+        // A valid file's blocks all lie before its footer.
+        let mut file = Vec::new();
+        let mut writer = FileWriter::try_new(&mut file, &batches()[0].schema()).unwrap();
+        for batch in batches() {
+            writer.write(&batch).unwrap();
+        }
+        writer.finish().unwrap();
+        drop(writer);
+        let read = read_all(open(Cursor::new(&file[..]), FileFormat::Ipc, None).unwrap());
+        assert_eq!(read, batches());
     }
 
     #[test]
