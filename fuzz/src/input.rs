@@ -21,7 +21,7 @@
 use std::io::Cursor;
 use std::sync::Once;
 
-use arrow_array::RecordBatch;
+use arrow_array::{RecordBatch, RecordBatchOptions};
 use arrow_schema::{DataType, SchemaRef};
 use streamfusion_input::{open, BatchReader, Error, FileFormat, CSV_BATCH_ROWS};
 
@@ -83,7 +83,9 @@ fn check_batch(schema: &SchemaRef, batch: &RecordBatch) {
         *schema,
         "a batch's schema is not the reader's"
     );
-    RecordBatch::try_new(batch.schema(), batch.columns().to_vec())
+    // With its row count: a batch of no columns (an IPC schema without fields) still has rows.
+    let options = RecordBatchOptions::new().with_row_count(Some(batch.num_rows()));
+    RecordBatch::try_new_with_options(batch.schema(), batch.columns().to_vec(), &options)
         .expect("a batch read is a valid RecordBatch");
     for (i, column) in batch.columns().iter().enumerate() {
         column
