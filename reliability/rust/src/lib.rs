@@ -94,10 +94,12 @@ impl Cluster {
             .unwrap_or_else(|_| panic!("kafka/cluster {}: not a node id: {out}", args.join(" ")))
     }
 
-    /// SIGKILLs node `node` (`kafka/cluster kill`, which returns once the process is gone); returns the moment it
-    /// was gone.
+    /// SIGKILLs node `node` (`kafka/cluster kill`, which returns once the process is gone), paused or not;
+    /// returns the moment it was gone.
     pub fn kill(&mut self, node: u32) -> Instant {
         kafka_cluster(&["kill", &node.to_string()]);
+        // A paused node is killed too (SIGKILL ends a stopped process); it is then down, not paused.
+        self.paused.retain(|&n| n != node);
         self.down.push(node);
         Instant::now()
     }

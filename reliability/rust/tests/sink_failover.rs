@@ -1,6 +1,6 @@
 //! The exactly-once sink (`streamfusion-sink`) through node failures of the three-node cluster (issue #17 item
-//! 2): SIGKILL of a data partition's leader between a flush and the commit, SIGKILL of the transaction
-//! coordinator of the sink's `transactional.id` at the same point, SIGKILL of a leader and of the active
+//! 2): SIGKILL of a data partition's leader between a flush and the commit and during the commit, SIGKILL of the
+//! transaction coordinator of the sink's `transactional.id` at the same points, SIGKILL of a leader and of the active
 //! controller during a long run of transactions, the node rejoining while the run goes on, and a leader
 //! SIGSTOPped (silent, as if cut off the network) for longer than the broker session timeout, and a rolling
 //! restart of all three nodes during a long run. Each ends with [`verify_exactly_once`] and prints one
@@ -38,19 +38,52 @@ fn committed_once(
     (topic, writer)
 }
 
-/// Kills `victim` once interval 1 (rows 100..200) is written and flushed, then commits it and goes on to row
-/// 300; verifies rows 0..300 and starts the node again. Returns the RESULT line's measurements.
-fn kill_between_flush_and_commit(
+/// When a test kills its node, interval 1 (rows 100..200) being written and flushed.
+#[derive(Clone, Copy)]
+enum When {
+    /// Before `checkpoint 1` is called.
+    BetweenFlushAndCommit,
+    /// While `checkpoint 1` runs: the node is SIGSTOPped first, so the commit's requests (the progress record's
+    /// produce, which every replica must acknowledge, then `EndTxn` and the markers) wait on it; after
+    /// [`IN_FLIGHT`] of the commit the silent node is SIGKILLed.
+    DuringTheCommit,
+}
+
+/// How long `checkpoint 1` runs against the silent node before it is killed ([`When::DuringTheCommit`]).
+const IN_FLIGHT: Duration = Duration::from_secs(2);
+
+/// Kills `victim` as `when` says, commits interval 1 and goes on to row 300; verifies rows 0..300 and starts
+/// the node again. Returns the RESULT line's measurements.
+fn kill_around_the_commit(
     cluster: &mut Cluster,
     topic: &str,
     mut writer: Writer,
     victim: u32,
+    when: When,
 ) -> String {
     writer.write(INTERVAL).expect("write interval 1");
     writer.flush().expect("flush interval 1");
-    let killed = cluster.kill(victim);
-    let outcome = writer.checkpoint();
-    let commit = killed.elapsed();
+    let (outcome, commit) = match when {
+        When::BetweenFlushAndCommit => {
+            let killed = cluster.kill(victim);
+            let outcome = writer.checkpoint();
+            (outcome, killed.elapsed())
+        }
+        When::DuringTheCommit => {
+            cluster.pause(victim);
+            std::thread::scope(|scope| {
+                let committing = scope.spawn(|| writer.checkpoint());
+                std::thread::sleep(IN_FLIGHT);
+                assert!(
+                    !committing.is_finished(),
+                    "checkpoint 1 returned within {IN_FLIGHT:?} of a silent node"
+                );
+                let killed = cluster.kill(victim);
+                let outcome = committing.join().expect("the commit's thread");
+                (outcome, killed.elapsed())
+            })
+        }
+    };
     let next = Instant::now();
     writer.run_until(3 * INTERVAL, |_| {});
     let rest = next.elapsed();
@@ -65,10 +98,14 @@ fn kill_between_flush_and_commit(
         writer.report.replayed_rows
     );
     format!(
-        "checkpoint 1 returned {} {commit:.1?} after the kill; intervals 2-3 took {rest:.1?}; errors {:?}; \
+        "checkpoint 1 returned {} {commit:.1?} after the kill{}; intervals 2-3 took {rest:.1?}; errors {:?}; \
          {} rows replayed; read_committed {read} of 300, missing 0, duplicated 0; {in_log} records in the log; \
          node {victim} restarted in {restart:.1?}",
         outcome.map_or_else(|e| format!("Err({e})"), |()| "Ok".to_owned()),
+        match when {
+            When::BetweenFlushAndCommit => String::new(),
+            When::DuringTheCommit => format!(" ({IN_FLIGHT:?} into the commit, the node silent until then)"),
+        },
         writer.report.errors,
         writer.report.replayed_rows,
     )
@@ -87,11 +124,54 @@ fn partition_leader_killed_between_flush_and_commit() {
         .map(|p| (p, cluster.leader(&topic, p)))
         .find(|&(_, leader)| leader != coordinator)
         .expect("three partitions on three nodes, not all led by the coordinator");
-    let result = kill_between_flush_and_commit(&mut cluster, &topic, writer, leader);
+    let result = kill_around_the_commit(
+        &mut cluster,
+        &topic,
+        writer,
+        leader,
+        When::BetweenFlushAndCommit,
+    );
     eprintln!(
         "RESULT leader SIGKILL between flush and commit (node {leader} leads partition {partition}, \
          coordinator node {coordinator}): {result}"
     );
+}
+
+#[test]
+fn partition_leader_killed_during_the_commit() {
+    let Some(mut cluster) = Cluster::for_test("partition_leader_killed_during_the_commit") else {
+        return;
+    };
+    let (topic, writer) = committed_once(&cluster, "leader-kill-commit", TRANSACTION_TIMEOUT);
+    let coordinator = cluster.coordinator(&writer.transactional_id());
+    let (partition, leader) = (0..PARTITIONS)
+        .map(|p| (p, cluster.leader(&topic, p)))
+        .find(|&(_, leader)| leader != coordinator)
+        .expect("three partitions on three nodes, not all led by the coordinator");
+    let result =
+        kill_around_the_commit(&mut cluster, &topic, writer, leader, When::DuringTheCommit);
+    eprintln!(
+        "RESULT leader SIGKILL during the commit (node {leader} leads partition {partition}, coordinator \
+         node {coordinator}): {result}"
+    );
+}
+
+#[test]
+fn transaction_coordinator_killed_during_the_commit() {
+    let Some(mut cluster) = Cluster::for_test("transaction_coordinator_killed_during_the_commit")
+    else {
+        return;
+    };
+    let (topic, writer) = committed_once(&cluster, "coordinator-kill-commit", TRANSACTION_TIMEOUT);
+    let coordinator = cluster.coordinator(&writer.transactional_id());
+    let result = kill_around_the_commit(
+        &mut cluster,
+        &topic,
+        writer,
+        coordinator,
+        When::DuringTheCommit,
+    );
+    eprintln!("RESULT coordinator SIGKILL during the commit (node {coordinator}): {result}");
 }
 
 #[test]
@@ -103,7 +183,13 @@ fn transaction_coordinator_killed_between_flush_and_commit() {
     };
     let (topic, writer) = committed_once(&cluster, "coordinator-kill", TRANSACTION_TIMEOUT);
     let coordinator = cluster.coordinator(&writer.transactional_id());
-    let result = kill_between_flush_and_commit(&mut cluster, &topic, writer, coordinator);
+    let result = kill_around_the_commit(
+        &mut cluster,
+        &topic,
+        writer,
+        coordinator,
+        When::BetweenFlushAndCommit,
+    );
     eprintln!("RESULT coordinator SIGKILL between flush and commit (node {coordinator}): {result}");
 }
 
