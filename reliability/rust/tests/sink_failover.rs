@@ -49,6 +49,16 @@ enum When {
     DuringTheCommit,
 }
 
+impl When {
+    /// As the RESULT lines say it.
+    fn name(self) -> &'static str {
+        match self {
+            When::BetweenFlushAndCommit => "between flush and commit",
+            When::DuringTheCommit => "during the commit",
+        }
+    }
+}
+
 /// How long `checkpoint 1` runs against the silent node before it is killed ([`When::DuringTheCommit`]).
 const IN_FLIGHT: Duration = Duration::from_secs(2);
 
@@ -111,86 +121,74 @@ fn kill_around_the_commit(
     )
 }
 
-#[test]
-fn partition_leader_killed_between_flush_and_commit() {
-    let Some(mut cluster) = Cluster::for_test("partition_leader_killed_between_flush_and_commit")
-    else {
+/// The leader of a data partition that is not the coordinator (so the kill hits the data only), killed
+/// `when`; prints the RESULT line.
+fn partition_leader_killed(test: &str, name: &str, when: When) {
+    let Some(mut cluster) = Cluster::for_test(test) else {
         return;
     };
-    let (topic, writer) = committed_once(&cluster, "leader-kill", TRANSACTION_TIMEOUT);
+    let (topic, writer) = committed_once(&cluster, name, TRANSACTION_TIMEOUT);
     let coordinator = cluster.coordinator(&writer.transactional_id());
-    // A partition led by another node than the coordinator: this kill hits the data only.
     let (partition, leader) = (0..PARTITIONS)
         .map(|p| (p, cluster.leader(&topic, p)))
         .find(|&(_, leader)| leader != coordinator)
         .expect("three partitions on three nodes, not all led by the coordinator");
-    let result = kill_around_the_commit(
-        &mut cluster,
-        &topic,
-        writer,
-        leader,
-        When::BetweenFlushAndCommit,
-    );
+    let result = kill_around_the_commit(&mut cluster, &topic, writer, leader, when);
     eprintln!(
-        "RESULT leader SIGKILL between flush and commit (node {leader} leads partition {partition}, \
-         coordinator node {coordinator}): {result}"
+        "RESULT leader SIGKILL {} (node {leader} leads partition {partition}, coordinator node \
+         {coordinator}): {result}",
+        when.name()
+    );
+}
+
+/// The transaction coordinator of the writer's `transactional.id`, killed `when`; prints the RESULT line.
+fn coordinator_killed(test: &str, name: &str, when: When) {
+    let Some(mut cluster) = Cluster::for_test(test) else {
+        return;
+    };
+    let (topic, writer) = committed_once(&cluster, name, TRANSACTION_TIMEOUT);
+    let coordinator = cluster.coordinator(&writer.transactional_id());
+    let result = kill_around_the_commit(&mut cluster, &topic, writer, coordinator, when);
+    eprintln!(
+        "RESULT coordinator SIGKILL {} (node {coordinator}): {result}",
+        when.name()
+    );
+}
+
+#[test]
+fn partition_leader_killed_between_flush_and_commit() {
+    partition_leader_killed(
+        "partition_leader_killed_between_flush_and_commit",
+        "leader-kill",
+        When::BetweenFlushAndCommit,
     );
 }
 
 #[test]
 fn partition_leader_killed_during_the_commit() {
-    let Some(mut cluster) = Cluster::for_test("partition_leader_killed_during_the_commit") else {
-        return;
-    };
-    let (topic, writer) = committed_once(&cluster, "leader-kill-commit", TRANSACTION_TIMEOUT);
-    let coordinator = cluster.coordinator(&writer.transactional_id());
-    let (partition, leader) = (0..PARTITIONS)
-        .map(|p| (p, cluster.leader(&topic, p)))
-        .find(|&(_, leader)| leader != coordinator)
-        .expect("three partitions on three nodes, not all led by the coordinator");
-    let result =
-        kill_around_the_commit(&mut cluster, &topic, writer, leader, When::DuringTheCommit);
-    eprintln!(
-        "RESULT leader SIGKILL during the commit (node {leader} leads partition {partition}, coordinator \
-         node {coordinator}): {result}"
+    partition_leader_killed(
+        "partition_leader_killed_during_the_commit",
+        "leader-kill-commit",
+        When::DuringTheCommit,
+    );
+}
+
+#[test]
+fn transaction_coordinator_killed_between_flush_and_commit() {
+    coordinator_killed(
+        "transaction_coordinator_killed_between_flush_and_commit",
+        "coordinator-kill",
+        When::BetweenFlushAndCommit,
     );
 }
 
 #[test]
 fn transaction_coordinator_killed_during_the_commit() {
-    let Some(mut cluster) = Cluster::for_test("transaction_coordinator_killed_during_the_commit")
-    else {
-        return;
-    };
-    let (topic, writer) = committed_once(&cluster, "coordinator-kill-commit", TRANSACTION_TIMEOUT);
-    let coordinator = cluster.coordinator(&writer.transactional_id());
-    let result = kill_around_the_commit(
-        &mut cluster,
-        &topic,
-        writer,
-        coordinator,
+    coordinator_killed(
+        "transaction_coordinator_killed_during_the_commit",
+        "coordinator-kill-commit",
         When::DuringTheCommit,
     );
-    eprintln!("RESULT coordinator SIGKILL during the commit (node {coordinator}): {result}");
-}
-
-#[test]
-fn transaction_coordinator_killed_between_flush_and_commit() {
-    let Some(mut cluster) =
-        Cluster::for_test("transaction_coordinator_killed_between_flush_and_commit")
-    else {
-        return;
-    };
-    let (topic, writer) = committed_once(&cluster, "coordinator-kill", TRANSACTION_TIMEOUT);
-    let coordinator = cluster.coordinator(&writer.transactional_id());
-    let result = kill_around_the_commit(
-        &mut cluster,
-        &topic,
-        writer,
-        coordinator,
-        When::BetweenFlushAndCommit,
-    );
-    eprintln!("RESULT coordinator SIGKILL between flush and commit (node {coordinator}): {result}");
 }
 
 /// Intervals of the long runs.
