@@ -6,7 +6,7 @@
 //!   [`Error::Io`] (an in-memory input cannot fail to read or seek). The one exception is the guarded
 //!   outcome: a panic inside arrow that `streamfusion-input` catches and returns as [`Error::Panicked`]
 //!   (finding 5: arrow-ipc slices a message body with an unchecked buffer offset). libFuzzer's panic hook
-//!   aborts on every panic, caught or not, so [`allow_caught_arrow_panics`] lets a panic raised in an arrow
+//!   aborts on every panic, caught or not, so [`allow_caught_arrow_panics`](crate::allow_caught_arrow_panics) lets a panic raised in an arrow
 //!   crate's source unwind to that guard; one that escapes it still reaches libfuzzer-sys's `catch_unwind`,
 //!   which aborts, and every other panic (the checks here) aborts at once as before.
 //! - **Every batch read is valid**: its schema is the reader's, `RecordBatch::try_new` accepts its columns
@@ -19,29 +19,10 @@
 //!   its inference gives (`Null`, `Boolean`, `Int64`, `Float64`, `Date32`, a timestamp without zone, `Utf8`).
 
 use std::io::Cursor;
-use std::sync::Once;
 
 use arrow_array::{RecordBatch, RecordBatchOptions};
 use arrow_schema::{DataType, SchemaRef};
 use streamfusion_input::{open, BatchReader, Error, FileFormat, CSV_BATCH_ROWS};
-
-/// Installs, once, a panic hook that ignores panics raised in an arrow crate's source (`arrow-*/src/`) and
-/// hands every other one to the hook that was there (libFuzzer's, which aborts).
-fn allow_caught_arrow_panics() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            let in_arrow = info.location().is_some_and(|l| {
-                let file = l.file();
-                file.contains("/arrow-") && !file.contains("streamfusion")
-            });
-            if !in_arrow {
-                previous(info);
-            }
-        }));
-    });
-}
 
 /// How a read of one input ended: the batches read, and the error that stopped it, if any (as text: the
 /// errors are not comparable).
@@ -115,7 +96,7 @@ fn open_and_read(
 /// format), read twice; for a file, the bytes after its 8-byte magic and padding (where a file's stream
 /// starts) read as a stream too, so that both readers run on every file-format input.
 pub fn check_ipc(data: &[u8]) {
-    allow_caught_arrow_panics();
+    crate::allow_caught_arrow_panics();
     check_ipc_once(data);
     if data.starts_with(b"ARROW1") && data.len() >= 8 {
         check_ipc_once(&data[8..]);
@@ -133,7 +114,7 @@ fn check_ipc_once(data: &[u8]) {
 /// The `csv_reader` target: `data` as CSV with a header row, its schema inferred, read twice (the second
 /// time with the first schema, as a replay does).
 pub fn check_csv(data: &[u8]) {
-    allow_caught_arrow_panics();
+    crate::allow_caught_arrow_panics();
     let Some(first) = open_and_read(data, FileFormat::Csv, None) else {
         return;
     };
