@@ -11,7 +11,8 @@
 //! structs over, checks and imports the batch: `encode` passes the addresses of one exported `ArrowArray` per
 //! column (`Data.exportVector`), `encodeFlat` the words of the flat handoff (per column the value count and the
 //! address and capacity of each buffer, Java holding a reference on every buffer until the call returns),
-//! `encodeBinaryRows` Flink binary rows copied out of a `byte[]` with their `int[]` offsets. The
+//! `encodeBinaryRows` Flink binary rows copied out of a `byte[]` with their `int[]` offsets,
+//! `encodeBinaryRowsAt` the same rows read in place from native memory the caller holds. The
 //! schema crosses (`Data.exportSchema`) only when it is not the one that crossed last; the handle keeps it.
 //! This module only converts: `long`s to addresses and words, the result to JVM arrays, errors to exceptions.
 //!
@@ -311,6 +312,57 @@ pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonEncoder_encodeBinar
         // SAFETY: the schema address as for `encode`; the rows are owned copies.
         let handoff =
             unsafe { Handoff::binary_rows(data, offsets, arity, schema, row_count.into()) }?;
+        let handle = Handle::from(handle);
+        let out = encode_with(handle, handoff, |records| to_java(env, records))?;
+        Ok(Some(out.into_raw()))
+    })
+    .unwrap_or(std::ptr::null_mut())
+}
+
+/// `private static native Object[] encodeBinaryRowsAt(long handle, long address, long capacity, int length,
+/// int[] rowOffsets, int rowCount, int arity, long arrowSchemaAddress)`: as `encodeBinaryRows`, with the rows
+/// read in place from the first `length` bytes of the `capacity` bytes at `address` (an `ArrowBuf` the Java
+/// caller holds until this returns), so a batch is not copied in. Throws `IllegalArgumentException` for a zero
+/// address, or a negative `length` or one past `capacity`, `IndexOutOfBoundsException` when `rowCount + 1`
+/// exceeds the offsets, else as `encodeBinaryRows` does.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)] // the Java method's parameters, one to one
+pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonEncoder_encodeBinaryRowsAt<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    handle: jlong,
+    rows_address: jlong,
+    capacity: jlong,
+    length: jint,
+    row_offsets: JIntArray<'local>,
+    row_count: jint,
+    arity: jint,
+    arrow_schema_address: jlong,
+) -> jobjectArray {
+    throwing(&mut env, |env| {
+        non_null(&row_offsets, "rowOffsets")?;
+        let offsets = region_len(
+            row_count.saturating_add(1),
+            env.get_array_length(&row_offsets)?,
+            "rowCount + 1",
+        )?;
+        let mut offsets = vec![0; offsets];
+        env.get_int_array_region(&row_offsets, 0, &mut offsets)?;
+        let schema = address(arrow_schema_address);
+        // SAFETY: the Java caller holds the buffer of `capacity` bytes at `rows_address` (and does not write
+        // it) until this call returns, and the handoff is consumed by `encode_with` within it; the schema
+        // address as for `encode`.
+        let handoff = unsafe {
+            Handoff::binary_rows_at(
+                rows_address,
+                capacity,
+                length,
+                offsets,
+                arity,
+                schema,
+                row_count.into(),
+            )
+        }?;
         let handle = Handle::from(handle);
         let out = encode_with(handle, handoff, |records| to_java(env, records))?;
         Ok(Some(out.into_raw()))

@@ -101,13 +101,26 @@ impl JsonEncoder {
     /// As [`encode`](Self::encode).
     pub fn encode_into(&mut self, batch: &RecordBatch, out: &mut EncodedRecords) -> Result<()> {
         out.clear();
-        self.plan(batch.schema_ref())?;
-        let plan = self.plan.as_ref().expect("planned above");
-        let result = plan.encode(batch, out);
+        let result = self.append_into(batch, out, 0);
         if result.is_err() {
             out.clear();
         }
         result
+    }
+
+    /// Appends `batch`'s records to `out` (not cleared), as rows `first_row..` of a larger batch whose other
+    /// rows are appended by other calls: errors name the rows by their index in that batch. On error `out`
+    /// holds part of the batch, which the caller discards.
+    pub(crate) fn append_into(
+        &mut self,
+        batch: &RecordBatch,
+        out: &mut EncodedRecords,
+        first_row: usize,
+    ) -> Result<()> {
+        self.plan(batch.schema_ref())?;
+        let plan = self.plan.as_ref().expect("planned above");
+        plan.encode(batch, out)
+            .map_err(|e| e.of_row_in_batch(first_row))
     }
 }
 

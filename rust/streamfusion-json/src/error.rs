@@ -126,6 +126,15 @@ impl Error {
             Error::ArrowImport(_) => "ARROW_IMPORT",
         }
     }
+
+    /// This error of a run of rows that starts at row `first` of its batch, with its row (if it names one)
+    /// counted from the start of the batch.
+    pub(crate) fn of_row_in_batch(mut self, first: usize) -> Self {
+        if let Error::NullMapKey { row, .. } | Error::InvalidValue { row, .. } = &mut self {
+            *row += first;
+        }
+        self
+    }
 }
 
 /// Result with this crate's [`Error`].

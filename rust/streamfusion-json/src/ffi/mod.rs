@@ -60,7 +60,7 @@ mod utf8;
 use std::sync::Arc;
 
 use arrow_array::ffi::{FFI_ArrowArray, FFI_ArrowSchema};
-use arrow_array::{make_array, RecordBatch, RecordBatchOptions};
+use arrow_array::{make_array, ArrayRef, RecordBatch, RecordBatchOptions};
 use arrow_schema::{Schema, SchemaRef};
 
 use crate::error::{Error, Result};
@@ -86,11 +86,44 @@ enum Columns {
     Flat(Vec<i64>),
     /// Flink binary rows of `arity` fields: row `i` is `data[offsets[i]..offsets[i + 1]]`.
     BinaryRows {
-        data: Vec<u8>,
+        data: RowBytes,
         offsets: Vec<i32>,
         arity: usize,
     },
 }
+
+/// Where the bytes of binary rows are: copied into Rust, or in the caller's memory, read in place.
+#[derive(Debug)]
+enum RowBytes {
+    Owned(Vec<u8>),
+    /// `len` bytes at `address`, readable and unchanged until the handoff is dropped (the contract of
+    /// [`Handoff::binary_rows_at`]); a zero `len` may have any address.
+    InPlace {
+        address: usize,
+        len: usize,
+    },
+}
+
+impl RowBytes {
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            Self::Owned(data) => data,
+            Self::InPlace { len: 0, .. } => &[],
+            // SAFETY: `InPlace` is only made by `Handoff::binary_rows_at`, checked there to be non-null, whose
+            // caller guarantees `len` readable bytes at `address` that stay unchanged while the handoff lives;
+            // the slice borrows `self`, so it cannot outlive the handoff.
+            Self::InPlace { address, len } => unsafe {
+                std::slice::from_raw_parts(*address as *const u8, *len)
+            },
+        }
+    }
+}
+
+/// Binary rows are decoded and encoded in runs of about this many bytes of rows, so that the columns a run
+/// decodes are still in the core's cache (with the rows and the run's JSON, about three times this) when the
+/// encoder reads them: a batch of several MiB of rows decoded whole, then encoded, reads its decoded columns
+/// back from farther away.
+const BINARY_RUN_BYTES: i64 = 512 * 1024;
 
 impl Handoff {
     /// Takes over one batch exported through the C Data Interface: the `ArrowArray` struct of each column at
@@ -175,6 +208,59 @@ impl Handoff {
     ) -> Result<Self> {
         // SAFETY: forwarded from the caller.
         let schema = unsafe { c_data::take_schema(schema_address) }?;
+        Self::binary(RowBytes::Owned(data), offsets, arity, schema, rows)
+    }
+
+    /// Like [`binary_rows`](Self::binary_rows), with the rows read in place: the first `len` bytes at
+    /// `address` (in a buffer of `capacity` bytes), so that a batch of rows is not copied once more on its way
+    /// in. Signed, as a JVM `long` and `int` carry them: an address is the word's bits.
+    ///
+    /// # Errors
+    /// [`Error::InvalidHandoff`] for a zero `address` (unless `len` is 0), a negative `len` or one past
+    /// `capacity`, and as [`binary_rows`](Self::binary_rows).
+    ///
+    /// # Safety
+    /// `capacity` bytes at a non-zero `address` must be readable and stay valid and unchanged until the returned
+    /// handoff, and every batch imported from it, is dropped; a non-zero `schema_address` as in
+    /// [`take_c_data`](Self::take_c_data).
+    pub unsafe fn binary_rows_at(
+        address: i64,
+        capacity: i64,
+        len: i32,
+        offsets: Vec<i32>,
+        arity: i32,
+        schema_address: usize,
+        rows: i64,
+    ) -> Result<Self> {
+        // SAFETY: forwarded from the caller.
+        let schema = unsafe { c_data::take_schema(schema_address) }?;
+        let len = usize::try_from(len)
+            .ok()
+            .filter(|&len| i64::try_from(len).is_ok_and(|len| len <= capacity))
+            .ok_or_else(|| {
+                Error::InvalidHandoff(format!(
+                    "{len} bytes of binary rows in a buffer of {capacity} bytes"
+                ))
+            })?;
+        if address == 0 && len > 0 {
+            return Err(Error::InvalidHandoff(format!(
+                "{len} bytes of binary rows at address 0"
+            )));
+        }
+        let data = RowBytes::InPlace {
+            address: address as usize,
+            len,
+        };
+        Self::binary(data, offsets, arity, schema, rows)
+    }
+
+    fn binary(
+        data: RowBytes,
+        offsets: Vec<i32>,
+        arity: i32,
+        schema: Option<FFI_ArrowSchema>,
+        rows: i64,
+    ) -> Result<Self> {
         let arity = usize::try_from(arity)
             .map_err(|_| Error::InvalidHandoff(format!("binary rows of {arity} fields")))?;
         Ok(Self {
@@ -204,24 +290,7 @@ impl Handoff {
     /// [`Error::ArrowImport`] when Arrow rejects the schema or a column; [`Error::InvalidValue`]
     /// (naming the field and row) for a string that is not valid UTF-8.
     pub fn import(self, held: &mut Option<SchemaRef>) -> Result<RecordBatch> {
-        let Self {
-            columns,
-            schema,
-            rows,
-        } = self;
-        let decoded = matches!(columns, Columns::BinaryRows { .. });
-        if let Some(schema) = schema {
-            *held = None;
-            *held = Some(Arc::new(
-                Schema::try_from(&schema).map_err(Error::ArrowImport)?,
-            ));
-        }
-        let schema = held.clone().ok_or_else(|| {
-            Error::InvalidHandoff(
-                "no schema has crossed for this handle yet: the first batch must export its schema"
-                    .to_owned(),
-            )
-        })?;
+        let (schema, columns, rows) = self.resolve(held)?;
         let fields = schema.fields();
         let exported = |count: usize| {
             if fields.len() == count {
@@ -255,20 +324,60 @@ impl Handoff {
                 data,
                 offsets,
                 arity,
-            } => binary_row::import_columns(fields, arity, &data, &offsets, rows)?,
-        };
-        if !decoded {
-            for (field, array) in fields.iter().zip(&arrays) {
-                utf8::check(field.name(), &array.to_data())?;
+            } => {
+                let arrays =
+                    binary_row::import_columns(fields, arity, data.as_slice(), &offsets, rows, 0)?;
+                return record_batch(schema, arrays, rows);
             }
+        };
+        for (field, array) in fields.iter().zip(&arrays) {
+            utf8::check(field.name(), &array.to_data())?;
         }
-        RecordBatch::try_new_with_options(
-            schema,
-            arrays,
-            &RecordBatchOptions::new().with_row_count(Some(rows)),
-        )
-        .map_err(Error::ArrowImport)
+        record_batch(schema, arrays, rows)
     }
+
+    /// The schema the columns are read with (one that crossed replaces `held`, keeping the root's own
+    /// metadata; without one, `held`), the columns and the row count.
+    fn resolve(self, held: &mut Option<SchemaRef>) -> Result<(SchemaRef, Columns, usize)> {
+        let Self {
+            columns,
+            schema,
+            rows,
+        } = self;
+        if let Some(schema) = schema {
+            *held = None;
+            *held = Some(Arc::new(
+                Schema::try_from(&schema).map_err(Error::ArrowImport)?,
+            ));
+        }
+        let schema = held.clone().ok_or_else(|| {
+            Error::InvalidHandoff(
+                "no schema has crossed for this handle yet: the first batch must export its schema"
+                    .to_owned(),
+            )
+        })?;
+        Ok((schema, columns, rows))
+    }
+}
+
+fn record_batch(schema: SchemaRef, arrays: Vec<ArrayRef>, rows: usize) -> Result<RecordBatch> {
+    RecordBatch::try_new_with_options(
+        schema,
+        arrays,
+        &RecordBatchOptions::new().with_row_count(Some(rows)),
+    )
+    .map_err(Error::ArrowImport)
+}
+
+/// The end of the run of binary rows that starts at row `start`: rows are added until they hold at least
+/// `run_bytes` (at least one row; offsets are checked when the run is decoded).
+fn run_end(offsets: &[i32], start: usize, rows: usize, run_bytes: i64) -> usize {
+    let limit = i64::from(offsets[start]) + run_bytes;
+    let mut end = (start + 1).min(rows);
+    while end < rows && i64::from(offsets[end]) < limit {
+        end += 1;
+    }
+    end
 }
 
 fn row_count(rows: i64) -> Result<usize> {
@@ -284,6 +393,8 @@ pub struct Encoder {
     encoder: JsonEncoder,
     records: EncodedRecords,
     schema: Option<SchemaRef>,
+    /// [`BINARY_RUN_BYTES`], smaller in tests that cross run boundaries.
+    run_bytes: i64,
 }
 
 impl Encoder {
@@ -296,25 +407,78 @@ impl Encoder {
             encoder: JsonEncoder::new(options)?,
             records: EncodedRecords::new(),
             schema: None,
+            run_bytes: BINARY_RUN_BYTES,
         })
     }
 
+    /// Runs of binary rows of about `run_bytes` instead of [`BINARY_RUN_BYTES`], for tests (under Miri too)
+    /// that cross run boundaries with few rows.
+    #[cfg(test)]
+    pub(crate) fn with_run_bytes(mut self, run_bytes: i64) -> Self {
+        self.run_bytes = run_bytes;
+        self
+    }
+
     /// Imports `handoff` ([`Handoff::import`], with the schema this encoder holds), encodes it into the reused
-    /// records and returns them. The imported batch is dropped (the exports' release callbacks run) before this
-    /// returns, on every path. After a failed batch the scratch is given back (it may have grown to the 2 GiB
-    /// slab limit) and the encoder stays usable.
+    /// records and returns them. Binary rows are decoded and encoded in runs of about 512 KiB of rows (the same
+    /// records and errors as one batch, with the decoded columns still in cache when they are encoded). The
+    /// imported batch is dropped (the exports' release callbacks run) before this returns, on every path. After
+    /// a failed batch the scratch is given back (it may have grown to the 2 GiB slab limit) and the encoder
+    /// stays usable.
     ///
     /// # Errors
-    /// As [`Handoff::import`] and [`JsonEncoder::encode_into`].
+    /// As [`Handoff::import`] and [`JsonEncoder::encode_into`]; with binary rows, the first error in row order
+    /// (a run is decoded, then encoded, before the next is read).
     pub fn encode(&mut self, handoff: Handoff) -> Result<&EncodedRecords> {
-        let batch = handoff.import(&mut self.schema)?;
-        let result = self.encoder.encode_into(&batch, &mut self.records);
-        drop(batch);
+        self.records.clear();
+        let result = self.append(handoff);
         if result.is_err() {
             self.records = EncodedRecords::new();
         }
         result?;
         Ok(&self.records)
+    }
+
+    fn append(&mut self, handoff: Handoff) -> Result<()> {
+        if !matches!(handoff.columns, Columns::BinaryRows { .. }) {
+            let batch = handoff.import(&mut self.schema)?;
+            return self.encoder.append_into(&batch, &mut self.records, 0);
+        }
+        let (schema, columns, rows) = handoff.resolve(&mut self.schema)?;
+        let Columns::BinaryRows {
+            data,
+            offsets,
+            arity,
+        } = columns
+        else {
+            unreachable!("matched above");
+        };
+        if offsets.len() != rows + 1 {
+            return Err(Error::InvalidHandoff(format!(
+                "{} row offsets for {rows} binary rows (expected {})",
+                offsets.len(),
+                rows + 1
+            )));
+        }
+        let data = data.as_slice();
+        let mut start = 0;
+        loop {
+            let end = run_end(&offsets, start, rows, self.run_bytes);
+            let arrays = binary_row::import_columns(
+                schema.fields(),
+                arity,
+                data,
+                &offsets[start..=end],
+                end - start,
+                start,
+            )?;
+            let run = record_batch(schema.clone(), arrays, end - start)?;
+            self.encoder.append_into(&run, &mut self.records, start)?;
+            if end == rows {
+                return Ok(());
+            }
+            start = end;
+        }
     }
 }
 

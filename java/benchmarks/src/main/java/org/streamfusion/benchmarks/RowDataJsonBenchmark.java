@@ -98,7 +98,7 @@ public class RowDataJsonBenchmark {
         nativeEncoder = new NativeJsonEncoder(Map.of());
         forcedNative = new RowDataJsonEncoder(type, Map.of(RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS, "0",
                 RowDataJsonEncoder.NATIVE_HANDOFF, "arrow"));
-        binary = new RowDataBinaryWriter(type, null);
+        binary = new RowDataBinaryWriter(type, allocator, null);
         binary.write(rows);
         binaryEncoder = new NativeJsonEncoder(Map.of());
         forcedBinary = new RowDataJsonEncoder(type, Map.of(RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS, "0"));
@@ -129,6 +129,7 @@ public class RowDataJsonBenchmark {
         binaryEncoder.close();
         forcedNative.close();
         nativeEncoder.close();
+        binary.close();
         arrow.close();
         allocator.close();
     }

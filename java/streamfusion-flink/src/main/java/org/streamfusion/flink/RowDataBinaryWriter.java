@@ -4,7 +4,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.TimestampData;
@@ -20,13 +23,14 @@ import org.streamfusion.kafka.EncodedBatch;
 import org.streamfusion.kafka.NativeJsonEncoder;
 
 /**
- * Copies a batch of Flink {@link RowData} into one growing {@code byte[]} in Flink's own binary row format
- * ({@link BinaryRowData}), with per-row offsets: what {@link NativeJsonEncoder#encodeBinaryRows} decodes
- * natively, so no Arrow vector is filled on the JVM. Each row is serialized by
- * {@link RowDataSerializer#toBinaryRow} (a {@code BinaryRowData} is taken as it is) and its bytes copied at
- * once; the buffers are allocated once and grow (doubling) to the largest batch. A batch is written all at once
- * ({@link #write}) or row by row as rows arrive ({@link #reset}, {@link #append}), then encoded
- * ({@link #encode}).
+ * Copies a batch of Flink {@link RowData} into one growing native buffer (an {@link ArrowBuf} of the
+ * allocator it is given) in Flink's own binary row format ({@link BinaryRowData}), with per-row offsets: what
+ * {@link NativeJsonEncoder#encodeBinaryRows(Schema, int, ArrowBuf, int, int[], int)} decodes natively, in place,
+ * so no Arrow vector is filled on the JVM and the batch is not copied again on its way in. Each row is
+ * serialized by {@link RowDataSerializer#toBinaryRow} (a {@code BinaryRowData} is taken as it is) and its bytes
+ * copied at once; the buffers are allocated once and grow (doubling) to the largest batch, and are freed by
+ * {@link #close()}. A batch is written all at once ({@link #write}) or row by row as rows arrive
+ * ({@link #reset}, {@link #append}), then encoded ({@link #encode}).
  *
  * <p><b>Types.</b> Those of {@link RowDataArrowWriter}, with the same Arrow schema
  * ({@code RowDataArrowWriter.schema}), so the native encoder writes the same bytes from either: the native
@@ -45,7 +49,7 @@ import org.streamfusion.kafka.NativeJsonEncoder;
  *
  * <p>Not thread-safe: one writer per task.
  */
-public final class RowDataBinaryWriter {
+public final class RowDataBinaryWriter implements AutoCloseable {
     /** Checks that field {@code pos} of {@code row} (known non-null) has a binary form that loses nothing. */
     @FunctionalInterface
     private interface ValueCheck {
@@ -61,7 +65,11 @@ public final class RowDataBinaryWriter {
     private final ValueCheck[] checks;
     /** For each checked field, whether a {@link BinaryRowData} needs the check too. */
     private final boolean[] checkBinary;
-    private byte[] bytes = new byte[4096];
+    private final BufferAllocator allocator;
+    /** The batch's rows, {@link #length} bytes from byte 0; null once closed. */
+    private ArrowBuf bytes;
+    /** A row whose bytes are not in one heap segment is gathered here first. */
+    private byte[] gather = new byte[0];
     private int length;
     /** Row {@code i} of the batch spans {@code offsets[i]..offsets[i + 1]} of {@link #bytes}. */
     private int[] offsets = new int[65];
@@ -69,16 +77,19 @@ public final class RowDataBinaryWriter {
     private int appended;
 
     /**
-     * A writer for rows of {@code rowType}.
+     * A writer for rows of {@code rowType}, whose buffer comes from {@code allocator}.
      *
      * @param rowType the rows' type (field names become the Arrow field names)
+     * @param allocator the allocator of the rows' buffer (4 KiB at first, then as large as the largest batch);
+     *     it must outlive this writer
      * @param rowKindColumn the name of the Int8 column that receives each row's {@code RowKind} byte natively
      *     (as {@link RowDataArrowWriter}'s), or null for none
      * @throws IllegalArgumentException for a type {@link RowDataArrowWriter} rejects (naming the field and
      *     type), or a {@code rowKindColumn} that is also a field name
      */
-    public RowDataBinaryWriter(RowType rowType, String rowKindColumn) {
+    public RowDataBinaryWriter(RowType rowType, BufferAllocator allocator, String rowKindColumn) {
         this.rowType = Objects.requireNonNull(rowType, "rowType");
+        this.allocator = Objects.requireNonNull(allocator, "allocator");
         this.schema = RowDataArrowWriter.schema(rowType, rowKindColumn);
         this.arity = rowType.getFieldCount();
         this.serializer = new RowDataSerializer(rowType);
@@ -112,6 +123,7 @@ public final class RowDataBinaryWriter {
         for (int i = 0; i < checkBinary.length; i++) {
             checkBinary[i] = binary.get(i);
         }
+        this.bytes = allocator.buffer(4096);
     }
 
     /** @return the Flink row type this writer was built for */
@@ -156,10 +168,12 @@ public final class RowDataBinaryWriter {
      * @throws NullPointerException if {@code row} is null
      * @throws UnrepresentableValueException for a value its column cannot hold exactly (see the class comment);
      *     the row is then not appended ({@link #appended()} is unchanged) and the batch so far stays valid
-     * @throws IllegalStateException if the batch's rows would pass 2^31 - 1 bytes (a Java array's limit)
+     * @throws IllegalStateException if the batch's rows would pass 2^31 - 1 bytes (the limit of the offsets), or
+     *     this writer is closed
      */
     public void append(RowData row) {
         Objects.requireNonNull(row, "row");
+        ensureOpen();
         boolean binary = row instanceof BinaryRowData;
         for (int c = 0; c < checked.length; c++) {
             int pos = checked[c];
@@ -173,11 +187,10 @@ public final class RowDataBinaryWriter {
             throw new IllegalStateException("binary rows: the batch would pass 2^31 - 1 bytes at row " + appended
                     + "; flush smaller batches");
         }
-        if (length + size > bytes.length) {
-            bytes = Arrays.copyOf(bytes, (int) Math.min(Integer.MAX_VALUE - 8,
-                    Math.max(2L * bytes.length, (long) length + size)));
+        if (length + size > bytes.capacity()) {
+            grow(Math.min(Integer.MAX_VALUE - 8, Math.max(2L * bytes.capacity(), (long) length + size)));
         }
-        BinarySegmentUtils.copyToBytes(form.getSegments(), form.getOffset(), bytes, length, size);
+        copy(form.getSegments(), form.getOffset(), size);
         if (appended + 2 > offsets.length) {
             offsets = Arrays.copyOf(offsets, 2 * offsets.length);
         }
@@ -193,16 +206,60 @@ public final class RowDataBinaryWriter {
     }
 
     /**
-     * Encodes the current batch with {@code encoder} in one JNI crossing ({@link NativeJsonEncoder#encodeBinaryRows}).
-     * The batch stays in this writer until the next {@link #reset()}.
+     * Encodes the current batch with {@code encoder} in one JNI crossing, the rows read in place
+     * ({@link NativeJsonEncoder#encodeBinaryRows(Schema, int, ArrowBuf, int, int[], int)}). The batch stays in
+     * this writer until the next {@link #reset()}.
      *
      * @param encoder an open native encoder
      * @return the records, one per appended row, in order
-     * @throws org.streamfusion.kafka.StreamFusionException as {@link NativeJsonEncoder#encodeBinaryRows} throws
+     * @throws IllegalStateException if this writer is closed
+     * @throws org.streamfusion.kafka.StreamFusionException as {@code encodeBinaryRows} throws
      */
     public EncodedBatch encode(NativeJsonEncoder encoder) {
+        ensureOpen();
         offsets[appended] = length;
         return encoder.encodeBinaryRows(schema, arity, bytes, length, offsets, appended);
+    }
+
+    /** Frees the rows' buffer; the writer is unusable afterwards. Idempotent. */
+    @Override
+    public void close() {
+        if (bytes != null) {
+            bytes.close();
+            bytes = null;
+        }
+    }
+
+    private void ensureOpen() {
+        if (bytes == null) {
+            throw new IllegalStateException("RowDataBinaryWriter is closed");
+        }
+    }
+
+    /** Replaces the buffer with one of {@code capacity} bytes holding the batch so far. */
+    private void grow(long capacity) {
+        ArrowBuf larger = allocator.buffer(capacity);
+        larger.setBytes(0, bytes, 0, length);
+        bytes.close();
+        bytes = larger;
+    }
+
+    /**
+     * Copies the {@code size} bytes at {@code offset} of {@code segments} (Flink's view of a row, which may span
+     * segments) to byte {@link #length} of the buffer: straight from a heap segment's array, else gathered
+     * first ({@link BinarySegmentUtils#copyToBytes}).
+     */
+    private void copy(MemorySegment[] segments, int offset, int size) {
+        MemorySegment first = segments[0];
+        if (!first.isOffHeap() && offset + size <= first.size()) {
+            bytes.setBytes(length, first.getArray(), offset, size);
+            return;
+        }
+        if (gather.length < size) {
+            gather = new byte[Math.max(size, 2 * gather.length)];
+        }
+        BinarySegmentUtils.copyToBytes(segments, offset, gather, 0, size);
+        bytes.setBytes(length, gather, 0, size);
     }
 
     private static ValueCheck decimal(String name, DecimalType type) {

@@ -191,13 +191,13 @@ public final class RowDataJsonEncoder implements AutoCloseable {
         if (NativeLibrary.isLoaded()) {
             // The options are checked by the native parser, the layout against the schema by planning an
             // empty batch now, so every mistake surfaces here, with the native encoder's message.
-            allocator = handoff == Handoff.ARROW ? new RootAllocator() : null;
+            allocator = new RootAllocator();
             NativeBatch w = null;
             NativeJsonEncoder e = null;
             try {
                 String rowKinds = upsert ? ROW_KIND_COLUMN : null;
-                w = allocator != null ? new ArrowBatch(new RowDataArrowWriter(rowType, allocator, rowKinds))
-                        : new BinaryBatch(new RowDataBinaryWriter(rowType, rowKinds));
+                w = handoff == Handoff.ARROW ? new ArrowBatch(new RowDataArrowWriter(rowType, allocator, rowKinds))
+                        : new BinaryBatch(new RowDataBinaryWriter(rowType, allocator, rowKinds));
                 e = new NativeJsonEncoder(copy);
                 w.reset();
                 w.encode(e);
@@ -640,7 +640,7 @@ public final class RowDataJsonEncoder implements AutoCloseable {
 
         @Override
         public void close() {
-            // heap buffers only: nothing to free
+            writer.close();
         }
     }
 

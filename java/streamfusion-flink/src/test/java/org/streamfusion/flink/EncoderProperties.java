@@ -1,5 +1,6 @@
 package org.streamfusion.flink;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -14,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -169,7 +171,7 @@ class EncoderProperties {
         Schema schema = RowDataArrowWriter.schema(ALL, null);
         RowDataSerializer serializer = new RowDataSerializer(ALL);
         int[] outcomes = new int[3];
-        try (NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of())) {
+        try (BufferAllocator allocator = new RootAllocator(); NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of())) {
             qt().withExamples(3_000).forAll(Generate.longRange(0, Long.MAX_VALUE), Generate.range(1, 4), Generate.range(0, 3))
                     .checkAssert((seed, n, how) -> {
                         Random random = new Random(seed);
@@ -185,9 +187,25 @@ class EncoderProperties {
                         String change = corrupt(random, how, bytes, offsets);
                         String where = change + ", seed " + seed;
                         EncodedBatch batch = null;
+                        RuntimeException refused = null;
                         try {
                             batch = encoder.encodeBinaryRows(schema, ALL.getFieldCount(), bytes, bytes.length, offsets, n);
                         } catch (IllegalArgumentException | StreamFusionException e) {
+                            refused = e;
+                        }
+                        // The same rows read in place from native memory: the same records or the same refusal.
+                        try (ArrowBuf inPlace = allocator.buffer(Math.max(1, bytes.length))) {
+                            inPlace.setBytes(0, bytes);
+                            EncodedBatch read = encoder.encodeBinaryRows(schema, ALL.getFieldCount(), inPlace,
+                                    bytes.length, offsets, n);
+                            assertTrue(refused == null, () -> "refused from byte[] only: " + where);
+                            for (int i = 0; i < n; i++) {
+                                assertArrayEquals(batch.value(i), read.value(i), "row " + i + " in place, " + where);
+                            }
+                        } catch (IllegalArgumentException | StreamFusionException e) {
+                            assertEquals(String.valueOf(refused), String.valueOf(e), "refusal in place, " + where);
+                        }
+                        if (refused != null) {
                             outcomes[0]++;
                             return; // refused: allowed for any corruption
                         }
@@ -207,8 +225,9 @@ class EncoderProperties {
                         outcomes["none".equals(change) ? 2 : 1]++;
                     });
             // The encoder is still usable after every refusal.
-            RowDataBinaryWriter writer = new RowDataBinaryWriter(ALL, null).write(RandomRows.allTypes(1, 3));
-            assertEquals(3, writer.encode(encoder).size());
+            try (RowDataBinaryWriter writer = new RowDataBinaryWriter(ALL, allocator, null)) {
+                assertEquals(3, writer.write(RandomRows.allTypes(1, 3)).encode(encoder).size());
+            }
         }
         assertTrue(outcomes[0] > 100 && outcomes[1] > 100, () -> "refused / accepted corrupt / intact: "
                 + java.util.Arrays.toString(outcomes) + ": the corruptions should land on both sides");

@@ -7,9 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.formats.common.TimestampFormat;
+import org.apache.flink.formats.json.JsonFormatOptions;
+import org.apache.flink.formats.json.JsonRowDataSerializationSchema;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
@@ -40,7 +46,13 @@ class RowDataBinaryWriterTest {
 
     @Test
     void theBufferHoldsEachRowsBinaryFormInOrder() throws Exception {
-        RowDataBinaryWriter writer = new RowDataBinaryWriter(TYPE, null);
+        try (BufferAllocator allocator = new RootAllocator();
+                RowDataBinaryWriter writer = new RowDataBinaryWriter(TYPE, allocator, null)) {
+            theBufferHoldsEachRowsBinaryFormInOrder(writer);
+        }
+    }
+
+    private static void theBufferHoldsEachRowsBinaryFormInOrder(RowDataBinaryWriter writer) throws Exception {
         RowDataSerializer serializer = new RowDataSerializer(TYPE);
         List<byte[]> expected = new ArrayList<>();
         // One instance reused for every row (Flink's object reuse), 3000 rows to make both buffers grow.
@@ -59,16 +71,25 @@ class RowDataBinaryWriterTest {
         java.lang.reflect.Field offsetsField = RowDataBinaryWriter.class.getDeclaredField("offsets");
         bytesField.setAccessible(true);
         offsetsField.setAccessible(true);
-        byte[] bytes = (byte[]) bytesField.get(writer);
+        ArrowBuf bytes = (ArrowBuf) bytesField.get(writer);
         int[] offsets = (int[]) offsetsField.get(writer);
         for (int i = 0; i < 3000; i++) {
-            assertArrayEquals(expected.get(i), Arrays.copyOfRange(bytes, offsets[i], offsets[i + 1]), "row " + i);
+            byte[] row = new byte[offsets[i + 1] - offsets[i]];
+            bytes.getBytes(offsets[i], row);
+            assertArrayEquals(expected.get(i), row, "row " + i);
         }
-        try (NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of("key.fields", "id"))) {
+        // 3000 rows of about 60 bytes: the native side decodes and encodes them in more than one run.
+        JsonRowDataSerializationSchema flink = new JsonRowDataSerializationSchema(TYPE, TimestampFormat.SQL,
+                JsonFormatOptions.MapNullKeyMode.FAIL, "null", false, false);
+        flink.open(null);
+        try (NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of())) {
             EncodedBatch batch = writer.encode(encoder);
             assertEquals(3000, batch.size());
             assertEquals("{\"id\":2999,\"name\":\"name number 2999\",\"ts6\":\"1970-01-01 00:00:02.999001\"}",
                     new String(batch.value(2999), StandardCharsets.UTF_8));
+            for (int i = 0; i < 3000; i++) {
+                assertArrayEquals(flink.serialize(row(i, "name number " + i)), batch.value(i), "row " + i);
+            }
         }
     }
 
@@ -80,7 +101,7 @@ class RowDataBinaryWriterTest {
 
     @Test
     void corruptRowsAreErrorsNamingTheFieldAndRow() {
-        RowDataBinaryWriter writer = new RowDataBinaryWriter(TYPE, null);
+        Schema schema = RowDataArrowWriter.schema(TYPE, null);
         byte[] good = bytes(new RowDataSerializer(TYPE).toBinaryRow(row(1, "a name longer than 7")));
         byte[] bad = good.clone();
         // Field 1's slot (after 8 bytes of header and null bits, and field 0's 8): a length past the row.
@@ -91,21 +112,66 @@ class RowDataBinaryWriterTest {
         int[] offsets = {0, good.length, rows.length};
         try (NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of())) {
             IllegalArgumentException outside = assertThrows(IllegalArgumentException.class,
-                    () -> encoder.encodeBinaryRows(writer.schema(), 3, rows, rows.length, offsets, 2));
+                    () -> encoder.encodeBinaryRows(schema, 3, rows, rows.length, offsets, 2));
             assertTrue(outside.getMessage().contains("field `name`, binary row 1"), outside.getMessage());
             IllegalArgumentException order = assertThrows(IllegalArgumentException.class,
-                    () -> encoder.encodeBinaryRows(writer.schema(), 3, rows, rows.length,
+                    () -> encoder.encodeBinaryRows(schema, 3, rows, rows.length,
                             new int[] {0, rows.length, good.length}, 2));
             assertTrue(order.getMessage().contains("binary row 1"), order.getMessage());
             IllegalArgumentException shortRow = assertThrows(IllegalArgumentException.class,
-                    () -> encoder.encodeBinaryRows(writer.schema(), 3, rows, 20, new int[] {0, 20}, 1));
+                    () -> encoder.encodeBinaryRows(schema, 3, rows, 20, new int[] {0, 20}, 1));
             assertTrue(shortRow.getMessage().contains("shorter than"), shortRow.getMessage());
             assertThrows(IndexOutOfBoundsException.class,
-                    () -> encoder.encodeBinaryRows(writer.schema(), 3, rows, rows.length + 1, offsets, 2));
+                    () -> encoder.encodeBinaryRows(schema, 3, rows, rows.length + 1, offsets, 2));
             assertThrows(IndexOutOfBoundsException.class,
-                    () -> encoder.encodeBinaryRows(writer.schema(), 3, rows, rows.length, offsets, 3));
+                    () -> encoder.encodeBinaryRows(schema, 3, rows, rows.length, offsets, 3));
             // The encoder stays usable.
-            assertEquals(1, encoder.encodeBinaryRows(writer.schema(), 3, rows, good.length, offsets, 1).size());
+            assertEquals(1, encoder.encodeBinaryRows(schema, 3, rows, good.length, offsets, 1).size());
+        }
+    }
+
+    @Test
+    void rowsInNativeMemoryAreReadInPlaceWithTheSameChecks() {
+        Schema schema = RowDataArrowWriter.schema(TYPE, null);
+        byte[] good = bytes(new RowDataSerializer(TYPE).toBinaryRow(row(1, "a name longer than 7")));
+        byte[] bad = good.clone();
+        bad[16] = 100; // field 1's length, past the row
+        try (BufferAllocator allocator = new RootAllocator();
+                NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of())) {
+            ArrowBuf rows = allocator.buffer(2L * good.length);
+            rows.setBytes(0, good);
+            rows.setBytes(good.length, bad);
+            int[] offsets = {0, good.length, 2 * good.length};
+            IllegalArgumentException outside = assertThrows(IllegalArgumentException.class,
+                    () -> encoder.encodeBinaryRows(schema, 3, rows, 2 * good.length, offsets, 2));
+            assertTrue(outside.getMessage().contains("field `name`, binary row 1"), outside.getMessage());
+            assertThrows(IndexOutOfBoundsException.class,
+                    () -> encoder.encodeBinaryRows(schema, 3, rows, (int) rows.capacity() + 1, offsets, 2));
+            assertThrows(IndexOutOfBoundsException.class,
+                    () -> encoder.encodeBinaryRows(schema, 3, rows, -1, offsets, 2));
+            assertThrows(IndexOutOfBoundsException.class,
+                    () -> encoder.encodeBinaryRows(schema, 3, rows, good.length, offsets, 3));
+            EncodedBatch one = encoder.encodeBinaryRows(schema, 3, rows, good.length, offsets, 1);
+            assertEquals("{\"id\":1,\"name\":\"a name longer than 7\",\"ts6\":\"1970-01-01 00:00:00.001001\"}",
+                    new String(one.value(0), StandardCharsets.UTF_8));
+            rows.close();
+            // A released buffer is refused before its (freed) memory could be read.
+            assertThrows(IllegalStateException.class,
+                    () -> encoder.encodeBinaryRows(schema, 3, rows, good.length, offsets, 1));
+            assertEquals(1, encoder.encodeBinaryRows(schema, 3, good, good.length, offsets, 1).size());
+        }
+    }
+
+    @Test
+    void aClosedWriterRefusesRowsAndFreesItsBuffer() {
+        try (BufferAllocator allocator = new RootAllocator()) {
+            RowDataBinaryWriter writer = new RowDataBinaryWriter(TYPE, allocator, null);
+            writer.append(row(1, "x"));
+            assertTrue(allocator.getAllocatedMemory() > 0);
+            writer.close();
+            writer.close();
+            assertEquals(0, allocator.getAllocatedMemory());
+            assertThrows(IllegalStateException.class, () -> writer.append(row(2, "y")));
         }
     }
 

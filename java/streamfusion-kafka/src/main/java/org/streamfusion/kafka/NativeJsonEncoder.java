@@ -213,6 +213,49 @@ public final class NativeJsonEncoder implements AutoCloseable {
     }
 
     /**
+     * Encodes one batch of Flink binary rows as {@link #encodeBinaryRows(Schema, int, byte[], int, int[], int)}
+     * does, read in place from {@code rows}' native memory: the batch is not copied on its way in (for a batch of
+     * several MiB, one pass over memory less). A reference on {@code rows} is held until the call returns, so
+     * closing it meanwhile cannot free it; the caller must not write it during the call, and may reuse it right
+     * after.
+     *
+     * @param schema as for the {@code byte[]} overload
+     * @param arity the fields of each binary row
+     * @param rows the rows, concatenated from byte 0; only the first {@code length} bytes are read
+     * @param length bytes of {@code rows} holding the batch
+     * @param rowOffsets row {@code i} spans bytes {@code rowOffsets[i]} to {@code rowOffsets[i + 1]} of
+     *     {@code rows}; the first {@code rowCount + 1} entries are read
+     * @param rowCount rows in the batch
+     * @return the batch's records, one per row
+     * @throws NullPointerException if {@code rows}, {@code rowOffsets} or {@code schema} is null
+     * @throws IllegalStateException if this encoder is closed (checked before any native call), or {@code rows}
+     *     is already released
+     * @throws IndexOutOfBoundsException if {@code length} is negative or exceeds {@code rows.capacity()}, or
+     *     {@code rowCount + 1} is negative or exceeds {@code rowOffsets}
+     * @throws IllegalArgumentException as for the {@code byte[]} overload; the encoder stays usable
+     * @throws StreamFusionException as for the {@code byte[]} overload; the encoder stays usable
+     */
+    public EncodedBatch encodeBinaryRows(Schema schema, int arity, ArrowBuf rows, int length, int[] rowOffsets,
+            int rowCount) {
+        Objects.requireNonNull(schema, "schema");
+        Objects.requireNonNull(rows, "rows");
+        Objects.requireNonNull(rowOffsets, "rowOffsets");
+        Objects.checkFromIndexSize(0, length, rows.capacity());
+        return crossing(() -> withSchema(schema, null, address -> {
+            if (rows.getReferenceManager().getRefCount() < 1) {
+                throw new IllegalStateException("rows: the ArrowBuf is released; its memory may be freed");
+            }
+            rows.getReferenceManager().retain();
+            try {
+                return encodeBinaryRowsAt(handle, rows.memoryAddress(), rows.capacity(), length, rowOffsets,
+                        rowCount, arity, address);
+            } finally {
+                rows.getReferenceManager().release();
+            }
+        }));
+    }
+
+    /**
      * Runs one native crossing while the encoder is open and no other encode runs (the export structs are
      * reused), and counts its batch.
      */
@@ -558,6 +601,14 @@ public final class NativeJsonEncoder implements AutoCloseable {
      */
     private static native Object[] encodeBinaryRows(long handle, byte[] rows, int length, int[] rowOffsets,
             int rowCount, int arity, long arrowSchemaAddress);
+
+    /**
+     * As {@link #encodeBinaryRows(long, byte[], int, int[], int, int, long)}, with the rows read in place from
+     * the first {@code length} of the {@code capacity} bytes at {@code address}, which the caller holds until
+     * this returns. IllegalArgumentException for a zero address or a length past the capacity.
+     */
+    private static native Object[] encodeBinaryRowsAt(long handle, long address, long capacity, int length,
+            int[] rowOffsets, int rowCount, int arity, long arrowSchemaAddress);
 
     /** Unregisters the handle; IllegalStateException if it is not open. */
     private static native void close(long handle);
