@@ -298,16 +298,9 @@ pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonEncoder_encodeBinar
 ) -> jobjectArray {
     throwing(&mut env, |env| {
         non_null(&rows, "rows")?;
-        non_null(&row_offsets, "rowOffsets")?;
         let bytes = region_len(length, env.get_array_length(&rows)?, "length")?;
-        let offsets = region_len(
-            row_count.saturating_add(1),
-            env.get_array_length(&row_offsets)?,
-            "rowCount + 1",
-        )?;
+        let offsets = row_offsets_in(env, &row_offsets, row_count)?;
         let data = copy_bytes(env, &rows, bytes)?;
-        let mut offsets = vec![0; offsets];
-        env.get_int_array_region(&row_offsets, 0, &mut offsets)?;
         let schema = address(arrow_schema_address);
         // SAFETY: the schema address as for `encode`; the rows are owned copies.
         let handoff =
@@ -340,14 +333,7 @@ pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonEncoder_encodeBinar
     arrow_schema_address: jlong,
 ) -> jobjectArray {
     throwing(&mut env, |env| {
-        non_null(&row_offsets, "rowOffsets")?;
-        let offsets = region_len(
-            row_count.saturating_add(1),
-            env.get_array_length(&row_offsets)?,
-            "rowCount + 1",
-        )?;
-        let mut offsets = vec![0; offsets];
-        env.get_int_array_region(&row_offsets, 0, &mut offsets)?;
+        let offsets = row_offsets_in(env, &row_offsets, row_count)?;
         let schema = address(arrow_schema_address);
         // SAFETY: the Java caller holds the buffer of `capacity` bytes at `rows_address` (and does not write
         // it) until this call returns, and the handoff is consumed by `encode_with` within it; the schema
@@ -368,6 +354,24 @@ pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonEncoder_encodeBinar
         Ok(Some(out.into_raw()))
     })
     .unwrap_or(std::ptr::null_mut())
+}
+
+/// The first `row_count + 1` entries of `row_offsets` copied in; a null array is `NullPointerException`, a count
+/// past the array (or negative) [`JniError::OutOfBounds`].
+fn row_offsets_in(
+    env: &mut JNIEnv<'_>,
+    row_offsets: &JIntArray<'_>,
+    row_count: jint,
+) -> Result<Vec<i32>, JniError> {
+    non_null(row_offsets, "rowOffsets")?;
+    let count = region_len(
+        row_count.saturating_add(1),
+        env.get_array_length(row_offsets)?,
+        "rowCount + 1",
+    )?;
+    let mut offsets = vec![0; count];
+    env.get_int_array_region(row_offsets, 0, &mut offsets)?;
+    Ok(offsets)
 }
 
 /// The first `len` bytes of `array` (at least that long: checked by the caller) copied into a new `Vec`, in one
