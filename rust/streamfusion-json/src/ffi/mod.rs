@@ -18,10 +18,11 @@
 //!   that offsets stay inside their data, so a corrupt buffer is an error, not a read outside its memory.
 //!   Nothing is released: the caller keeps the buffers alive and unchanged until the imported batch is
 //!   dropped.
-//! - **Binary rows** ([`Handoff::binary_rows`]), for a Flink front end: the rows themselves in Flink's binary
-//!   row format (`BinaryRowData`), concatenated in one buffer that Rust owns, with their offsets. They are
-//!   decoded into Arrow columns of the schema's types (the module `binary_row` has the layout), every read
-//!   checked against the buffer, so no Arrow vector is filled on the JVM.
+//! - **Binary rows** ([`Handoff::binary_rows`], or [`Handoff::binary_rows_at`] to read them in place), for a
+//!   Flink front end: the rows themselves in Flink's binary row format (`BinaryRowData`), concatenated in one
+//!   buffer that Rust owns or the caller holds for the call, with their offsets. They are decoded into Arrow
+//!   columns of the schema's types (the module `binary_row` has the layout), every read checked against the
+//!   buffer, so no Arrow vector is filled on the JVM; [`Encoder::encode`] does it a run of rows at a time.
 //!
 //! [`Handoff::import`] then makes a [`RecordBatch`] and checks that every non-null string is valid UTF-8 (Arrow
 //! promises it and the encoder relies on it, but Arrow Java's vectors and Flink's `StringData.fromBytes` take
