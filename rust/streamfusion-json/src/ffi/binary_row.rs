@@ -70,6 +70,19 @@ pub(super) fn null_bits_bytes(arity: usize) -> usize {
     (arity + 63 + HEADER_BITS) / 64 * 8
 }
 
+/// Checks that there are `rows + 1` offsets for `rows` binary rows.
+pub(super) fn check_offset_count(offsets: &[i32], rows: usize) -> Result<()> {
+    if offsets.len() == rows + 1 {
+        Ok(())
+    } else {
+        Err(Error::InvalidHandoff(format!(
+            "{} row offsets for {rows} binary rows (expected {})",
+            offsets.len(),
+            rows + 1
+        )))
+    }
+}
+
 /// The rows of one batch (or of a run of its rows), checked to lie inside the buffer and to hold their fixed
 /// part.
 struct Rows<'a> {
@@ -98,13 +111,7 @@ impl<'a> Rows<'a> {
         arity: usize,
         first: usize,
     ) -> Result<Self> {
-        if offsets.len() != rows + 1 {
-            return Err(Error::InvalidHandoff(format!(
-                "{} row offsets for {rows} binary rows (expected {})",
-                offsets.len(),
-                rows + 1
-            )));
-        }
+        check_offset_count(offsets, rows)?;
         let null_bits = null_bits_bytes(arity);
         let fixed = null_bits + 8 * arity;
         let mut spans = Vec::with_capacity(rows);

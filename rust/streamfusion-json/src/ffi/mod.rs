@@ -291,7 +291,12 @@ impl Handoff {
     /// [`Error::ArrowImport`] when Arrow rejects the schema or a column; [`Error::InvalidValue`]
     /// (naming the field and row) for a string that is not valid UTF-8.
     pub fn import(self, held: &mut Option<SchemaRef>) -> Result<RecordBatch> {
-        let (schema, columns, rows) = self.resolve(held)?;
+        let Self {
+            columns,
+            schema,
+            rows,
+        } = self;
+        let schema = resolve_schema(schema, held)?;
         let fields = schema.fields();
         let exported = |count: usize| {
             if fields.len() == count {
@@ -336,29 +341,26 @@ impl Handoff {
         }
         record_batch(schema, arrays, rows)
     }
+}
 
-    /// The schema the columns are read with (one that crossed replaces `held`, keeping the root's own
-    /// metadata; without one, `held`), the columns and the row count.
-    fn resolve(self, held: &mut Option<SchemaRef>) -> Result<(SchemaRef, Columns, usize)> {
-        let Self {
-            columns,
-            schema,
-            rows,
-        } = self;
-        if let Some(schema) = schema {
-            *held = None;
-            *held = Some(Arc::new(
-                Schema::try_from(&schema).map_err(Error::ArrowImport)?,
-            ));
-        }
-        let schema = held.clone().ok_or_else(|| {
-            Error::InvalidHandoff(
-                "no schema has crossed for this handle yet: the first batch must export its schema"
-                    .to_owned(),
-            )
-        })?;
-        Ok((schema, columns, rows))
+/// The schema a batch's columns are read with: one that crossed replaces `held` (the root's own metadata
+/// kept); without one, `held`.
+fn resolve_schema(
+    crossed: Option<FFI_ArrowSchema>,
+    held: &mut Option<SchemaRef>,
+) -> Result<SchemaRef> {
+    if let Some(schema) = crossed {
+        *held = None;
+        *held = Some(Arc::new(
+            Schema::try_from(&schema).map_err(Error::ArrowImport)?,
+        ));
     }
+    held.clone().ok_or_else(|| {
+        Error::InvalidHandoff(
+            "no schema has crossed for this handle yet: the first batch must export its schema"
+                .to_owned(),
+        )
+    })
 }
 
 fn record_batch(schema: SchemaRef, arrays: Vec<ArrayRef>, rows: usize) -> Result<RecordBatch> {
@@ -441,26 +443,27 @@ impl Encoder {
     }
 
     fn append(&mut self, handoff: Handoff) -> Result<()> {
-        if !matches!(handoff.columns, Columns::BinaryRows { .. }) {
-            let batch = handoff.import(&mut self.schema)?;
-            return self.encoder.append_into(&batch, &mut self.records, 0);
-        }
-        let (schema, columns, rows) = handoff.resolve(&mut self.schema)?;
+        let Handoff {
+            columns,
+            schema,
+            rows,
+        } = handoff;
         let Columns::BinaryRows {
             data,
             offsets,
             arity,
         } = columns
         else {
-            unreachable!("matched above");
+            let batch = Handoff {
+                columns,
+                schema,
+                rows,
+            }
+            .import(&mut self.schema)?;
+            return self.encoder.append_into(&batch, &mut self.records, 0);
         };
-        if offsets.len() != rows + 1 {
-            return Err(Error::InvalidHandoff(format!(
-                "{} row offsets for {rows} binary rows (expected {})",
-                offsets.len(),
-                rows + 1
-            )));
-        }
+        let schema = resolve_schema(schema, &mut self.schema)?;
+        binary_row::check_offset_count(&offsets, rows)?;
         let data = data.as_slice();
         let mut start = 0;
         loop {
