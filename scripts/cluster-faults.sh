@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
 # The cluster failure tests (issue #17, docs/reliability.md): starts a fresh local three-node cluster
-# (kafka/cluster, home target/cluster-faults), runs the Rust sink's failover tests (reliability/rust) and the
-# bijou64 serdes' (reliability/java) against it with KAFKA_CLUSTER_BOOTSTRAP_SERVERS set, and stops the cluster at
-# the end, even on failure. The home is deleted after a pass and kept (logs of every node) after a failure.
-# Expects the workspace's test binaries and the Java modules built and installed (scripts/test.sh runs it after
-# cargo test and mvn install); about 3-4 minutes on two cores.
+# (kafka/cluster, home target/cluster-faults), runs the Rust sink's failover tests (reliability/rust), the bijou64
+# serdes' and the Flink connector's (reliability/java) against it with KAFKA_CLUSTER_BOOTSTRAP_SERVERS set, and
+# stops the cluster at the end, even on failure. The home is deleted after a pass and kept (logs of every node)
+# after a failure. Expects the workspace's test binaries and the Java modules built and installed (scripts/test.sh
+# runs it after cargo test and mvn install); about 7 minutes on two cores.
+#
+# --soak (make soak) also runs the long tests CI leaves out: the rolling restarts of the Rust sink and of the
+# Flink connector (two to three minutes each).
 set -euo pipefail
-[ $# -eq 0 ] || { echo "usage: $0" >&2; exit 2; }
+usage() { echo "usage: $0 [--soak]" >&2; exit 2; }
+soak=0
+case $# in
+  0) ;;
+  1) [ "$1" = --soak ] || usage; soak=1 ;;
+  *) usage ;;
+esac
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 require_toolchain
 cd "$ROOT"
@@ -32,8 +41,14 @@ export KAFKA_CLUSTER_BOOTSTRAP_SERVERS
 echo "cluster-faults: cluster up after $((SECONDS - started)) s"
 
 # The same flags as scripts/test.sh's cargo test, so the binaries it built are reused.
-cargo test --workspace --all-features --locked --test sink_failover -- --test-threads=1 --nocapture
+rust_args=(--test-threads=1 --nocapture)
+java_args=()
+if [ "$soak" = 1 ]; then
+  rust_args+=(--include-ignored)
+  java_args+=(-Dreliability.excludedGroups=none)
+fi
+cargo test --workspace --all-features --locked --test sink_failover -- "${rust_args[@]}"
 echo "cluster-faults: Rust sink tests done after $((SECONDS - started)) s"
-mvn -B -q -pl reliability/java test
-echo "cluster-faults: Java serdes tests done after $((SECONDS - started)) s"
+mvn -B -q -pl reliability/java test "${java_args[@]}"
+echo "cluster-faults: Java tests (bijou64 serdes, Flink connector) done after $((SECONDS - started)) s"
 passed=1

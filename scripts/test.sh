@@ -39,6 +39,13 @@ cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
 step "Rust: tests (codec, properties, vectors, the sink against the broker)"
 KAFKA_BOOTSTRAP_SERVERS=$bootstrap cargo test --workspace --all-features --locked
 
+# The smoke runs below (Nexmark's chart, the producer comparison's Rust modes) check outputs, not speed: they use
+# the streamfusion-bench that cargo test just built (the test profile, optimised) instead of building a release one
+# with LTO (about 5 minutes on two cores).
+if [ -z "${STREAMFUSION_BENCH_BIN:-}" ] && [ -x "${CARGO_TARGET_DIR:-$ROOT/target}/debug/streamfusion-bench" ]; then
+  export STREAMFUSION_BENCH_BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/streamfusion-bench"
+fi
+
 step "Flink parity of streamfusion-json (real Flink goldens)"
 bash scripts/parity.sh
 step "Miri: the unsafe paths of the codec, the JSON writers, the Arrow import and the JNI registry"

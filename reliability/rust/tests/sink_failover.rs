@@ -354,6 +354,7 @@ fn partition_leader_paused_beyond_the_session_timeout_during_a_long_run() {
 }
 
 #[test]
+#[ignore = "soak: two minutes or more; run by make soak (scripts/cluster-faults.sh --soak)"]
 fn rolling_restart_of_every_node_during_a_long_run() {
     let Some(cluster) = Cluster::for_test("rolling_restart_of_every_node_during_a_long_run") else {
         return;

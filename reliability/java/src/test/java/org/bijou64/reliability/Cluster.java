@@ -20,8 +20,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.admin.TransactionListing;
+import org.apache.kafka.clients.admin.TransactionState;
 import org.apache.kafka.common.Node;
 
 /**
@@ -142,6 +145,36 @@ final class Cluster implements AutoCloseable {
             }
         }
         return led;
+    }
+
+    /**
+     * The transaction coordinator of an ongoing transaction whose transactional id starts with {@code prefix}, and that
+     * id ({@code Admin.listTransactions} filtered to {@link TransactionState#ONGOING}, then
+     * {@code describeTransactions}), asking again while there is none or a request fails; fails the test after
+     * {@link #TIMEOUT}.
+     */
+    Map.Entry<String, Integer> coordinatorOfOngoingTransaction(String prefix) throws InterruptedException {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        String last = "none ongoing";
+        do {
+            try {
+                List<String> ongoing = admin.listTransactions(new ListTransactionsOptions()
+                        .filterStates(List.of(TransactionState.ONGOING)))
+                    .all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).stream()
+                    .map(TransactionListing::transactionalId).filter(id -> id.startsWith(prefix)).sorted().toList();
+                if (!ongoing.isEmpty()) {
+                    String id = ongoing.get(0);
+                    int coordinator = admin.describeTransactions(List.of(id)).description(id)
+                        .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).coordinatorId();
+                    return Map.entry(id, coordinator);
+                }
+            } catch (ExecutionException | TimeoutException e) {
+                last = e.toString();
+            }
+            Thread.sleep(20);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("no ongoing transaction of prefix " + prefix + " within " + TIMEOUT + " (last: "
+            + last + ")");
     }
 
     /** The active controller, the node leading the metadata quorum ({@code kafka/cluster controller}). */
