@@ -89,7 +89,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class FlinkConnectorClusterFailoverTest {
     private static final int PARTITIONS = 3;
     private static final int PARALLELISM = 2;
-    private static final long IDS = 6_000;
+    /**
+     * The ids of a test: at 1 ms per row and subtask the rows last about 15 s, so the job outlives the stall a fault
+     * causes (10-15 s) with rows to write after it.
+     */
+    private static final long IDS = 30_000;
     /**
      * The rolling restart's ids: at 4 ms per row and subtask the job writes about 500 rows per second, so the
      * rows last about five minutes, longer than the restart; the rest go at full speed once it is done.
@@ -342,6 +346,7 @@ class FlinkConnectorClusterFailoverTest {
             Thread.sleep(50);
         }
         long fullSpeedAt = System.nanoTime();
+        long rowsAtFullSpeed = Plan.rows.get();
         Plan.throttle = false;
         job.getJobExecutionResult().get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         Duration run = Duration.ofNanos(System.nanoTime() - faultAt);
@@ -360,9 +365,10 @@ class FlinkConnectorClusterFailoverTest {
         List<Duration> sorted = gaps.stream().sorted().toList();
         System.err.printf("RESULT Flink connector exactly once, %s (%s, at checkpoint %d after %d rows): %d of %d"
                 + " ids committed once by each connector, the two equal; %s; job restarts %d %s; %d checkpoints"
-                + " completed from the fault until full speed, the longest %.1f s after the one before, the median"
-                + " %.2f s; records written then aborted %s; job done %.1f s after the fault%n", fault, what,
-            Plan.faultCheckpoint, ROWS_BEFORE_FAULT, ids, ids, healing, Plan.maxAttempt.get(), restarts, gaps.size(),
+                + " completed from the fault until full speed (after %d rows), the longest %.1f s after the one"
+                + " before, the median %.2f s; records written then aborted %s; job done %.1f s after the fault%n",
+            fault, what, Plan.faultCheckpoint, ROWS_BEFORE_FAULT, ids, ids, healing, Plan.maxAttempt.get(), restarts,
+            gaps.size(), rowsAtFullSpeed,
             sorted.isEmpty() ? 0 : sorted.get(sorted.size() - 1).toMillis() / 1e3,
             sorted.isEmpty() ? 0 : sorted.get(sorted.size() / 2).toMillis() / 1e3, aborted, run.toMillis() / 1e3);
         assertEquals(committed.get(stock), committed.get(ours), "the committed records of both connectors");
