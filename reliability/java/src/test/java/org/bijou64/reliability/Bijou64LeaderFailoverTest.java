@@ -39,7 +39,8 @@ import org.junit.jupiter.api.Timeout;
  * cluster (issue #17 item 2), one test each: a SIGKILL of partition 0's leader, a SIGKILL of the active controller
  * (both restarted once every send was acknowledged), a SIGSTOP of partition 0's leader for {@link #PAUSE},
  * past the brokers' session timeout (9 s), then a SIGCONT (the test fails unless partition 0 gets another leader
- * meanwhile), and a rolling restart of all three nodes during the run. Each test sends {@link #VALUES} values
+ * meanwhile), the same for {@link #LONG_PAUSE} with the producer's {@code request.timeout.ms} less than half the
+ * pause ({@link #SHORT_REQUEST_TIMEOUT}), and a rolling restart of all three nodes during the run. Each test sends {@link #VALUES} values
  * (the rolling restart's run: until the restart is done, and {@link #FAULT_AT} more) and fails the node after
  * {@link #FAULT_AT}; every send must succeed, and every value is read back exactly once ({@code read_committed}, decoded with the bijou64
  * deserializer), none missing, none twice, in send order per partition. Each prints one {@code RESULT} line with
@@ -62,6 +63,14 @@ class Bijou64LeaderFailoverTest {
      * fences it and partition 0 gets another leader, and shorter than the producer's request timeout (30 s).
      */
     private static final Duration PAUSE = Duration.ofSeconds(13);
+    /**
+     * The producer's {@code request.timeout.ms} in the test that pauses the leader past it: shorter than
+     * {@link #PAUSE}, and longer than the session timeout (9 s), so the partition has another leader when the
+     * requests to the silent one time out.
+     */
+    private static final Duration SHORT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
+    /** How long the leader stays paused in that test: more than twice {@link #SHORT_REQUEST_TIMEOUT}. */
+    private static final Duration LONG_PAUSE = Duration.ofSeconds(25);
     /**
      * The pause after each {@link #STEP} sends of a rolling restart's run, longer than the others' 10 ms: the run lasts
      * as long as the restart (minutes), and the values must stay distinct (fewer than 2^20 sends).
@@ -140,6 +149,20 @@ class Bijou64LeaderFailoverTest {
     }
 
     @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void idempotentAcksAllProducerThroughALeaderPausedPastItsRequestTimeoutLosesAndDuplicatesNothing()
+        throws Exception {
+        try (Cluster cluster = Cluster.forTest("Bijou64LeaderFailoverTest, leader SIGSTOP past request.timeout.ms")) {
+            Run run = produceThrough(cluster, "leader-pause-request-timeout", Failure.SIGSTOP,
+                (c, topic) -> c.leaderOf(topic, 0), SHORT_REQUEST_TIMEOUT, LONG_PAUSE);
+            System.err.printf("RESULT bijou64 idempotent acks=all producer, request.timeout.ms %d, leader SIGSTOP (%s):"
+                + " %s; resumed after %.1f s, partition 0 then led by node %d%n", SHORT_REQUEST_TIMEOUT.toMillis(),
+                run.describeFault(), run.measurements(), run.healed().toMillis() / 1e3, run.leaderDuringPause());
+            run.checkEveryValueOnce();
+        }
+    }
+
+    @Test
     @Timeout(value = 480, unit = TimeUnit.SECONDS)
     void idempotentAcksAllProducerThroughARollingRestartLosesAndDuplicatesNothing() throws Exception {
         try (Cluster cluster = Cluster.forTest("Bijou64LeaderFailoverTest, rolling restart")) {
@@ -160,6 +183,16 @@ class Bijou64LeaderFailoverTest {
      */
     private static Run produceThrough(Cluster cluster, String scenario, Failure failure, Victim victim)
         throws Exception {
+        return produceThrough(cluster, scenario, failure, victim, null, PAUSE);
+    }
+
+    /**
+     * As {@link #produceThrough(Cluster, String, Failure, Victim)}, with the producer's {@code request.timeout.ms}
+     * set to {@code requestTimeout} (Kafka's default, 30 s, when null) and a SIGSTOPped node resumed after
+     * {@code silence}.
+     */
+    private static Run produceThrough(Cluster cluster, String scenario, Failure failure, Victim victim,
+        Duration requestTimeout, Duration silence) throws Exception {
         String topic = "reliability-bijou64-" + scenario + "-" + ProcessHandle.current().pid() + "-"
             + System.nanoTime();
         cluster.createTopic(topic, PARTITIONS);
@@ -171,6 +204,9 @@ class Bijou64LeaderFailoverTest {
         configs.put(ProducerConfig.ACKS_CONFIG, "all");
         configs.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         configs.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        if (requestTimeout != null) {
+            configs.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) requestTimeout.toMillis());
+        }
         configs.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         configs.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, Bijou64Serializer.class.getName());
         ConcurrentLinkedQueue<Exception> failures = new ConcurrentLinkedQueue<>();
@@ -224,7 +260,7 @@ class Bijou64LeaderFailoverTest {
             }
             if (failure == Failure.SIGSTOP) {
                 leaderDuringPause = cluster.leaderOtherThan(topic, 0, node);
-                TimeUnit.NANOSECONDS.sleep(faultAt + PAUSE.toNanos() - System.nanoTime());
+                TimeUnit.NANOSECONDS.sleep(faultAt + silence.toNanos() - System.nanoTime());
                 cluster.resume(node);
                 healed = Duration.ofNanos(System.nanoTime() - faultAt);
             }
