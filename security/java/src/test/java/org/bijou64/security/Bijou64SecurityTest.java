@@ -1,21 +1,18 @@
 package org.bijou64.security;
 
+import static org.bijou64.security.SecureBroker.allow;
+import static org.bijou64.security.SecureBroker.jaas;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,16 +20,9 @@ import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.ScramCredentialInfo;
-import org.apache.kafka.clients.admin.ScramMechanism;
-import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -41,16 +31,12 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
-import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.errors.GroupAuthorizationException;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
-import org.apache.kafka.common.resource.PatternType;
-import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -86,70 +72,47 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(120)
 class Bijou64SecurityTest {
-    private static final String BOOTSTRAP = System.getenv("KAFKA_SECURE_BOOTSTRAP_SERVERS");
-    private static final String ADMIN_CONFIG = System.getenv("KAFKA_SECURE_ADMIN_CONFIG");
-    private static final String BROKER_LOGS = System.getenv("KAFKA_SECURE_LOG_DIR");
     /** The clients' bound on every blocking call ({@code max.block.ms}, {@code default.api.timeout.ms}). */
     private static final Duration TIMEOUT = Duration.ofSeconds(15);
     private static final int VALUES = 2_000;
-    private static final Pattern JAAS_PASSWORD = Pattern.compile("password=\"([^\"]*)\"");
 
-    private static Properties base;
+    /** The broker, its super user, and every password the tests made or were given. */
+    private static SecureBroker broker;
     private static Admin admin;
     private static String topic;
-    /** Every password the tests made or were given; none may show up in a log or an error. */
-    private static final List<String> SECRETS = new ArrayList<>();
     /** Every error a test saw, checked for secrets at the end. */
     private static final List<Throwable> ERRORS = new ArrayList<>();
 
     @BeforeAll
     static void setUp() throws Exception {
-        assumeTrue(BOOTSTRAP != null && ADMIN_CONFIG != null,
-                "KAFKA_SECURE_BOOTSTRAP_SERVERS and KAFKA_SECURE_ADMIN_CONFIG are not set: run scripts/security-tests.sh");
-        Properties adminProps = new Properties();
-        try (InputStream in = Files.newInputStream(Paths.get(ADMIN_CONFIG))) {
-            adminProps.load(in);
-        }
-        adminProps.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, BOOTSTRAP);
-        Matcher m = JAAS_PASSWORD.matcher(adminProps.getProperty(SaslConfigs.SASL_JAAS_CONFIG));
-        assertTrue(m.find(), "the admin settings hold a SCRAM login");
-        SECRETS.add(m.group(1));
-        SECRETS.add(adminProps.getProperty("ssl.truststore.password"));
-        base = new Properties();
-        for (String key : List.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, CommonClientConfigs.SECURITY_PROTOCOL_CONFIG,
-                SaslConfigs.SASL_MECHANISM, "ssl.truststore.type", "ssl.truststore.location", "ssl.truststore.password")) {
-            base.put(key, adminProps.getProperty(key));
-        }
-        admin = Admin.create(adminProps);
+        assumeTrue(SecureBroker.configured(), SecureBroker.NOT_CONFIGURED);
+        broker = SecureBroker.connect();
+        admin = broker.admin();
         topic = "bijou64-secure-" + UUID.randomUUID();
         admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
     }
 
     @AfterAll
     static void nothingElseWrittenAndNoSecretInLogsOrErrors() throws Exception {
-        if (admin == null) {
+        if (broker == null) {
             return;
         }
         // The refused clients wrote nothing: the topic holds the least-privilege test's values alone.
         TopicPartition partition = new TopicPartition(topic, 0);
         long end = admin.listOffsets(Map.of(partition, OffsetSpec.latest())).partitionResult(partition).get().offset();
-        admin.close();
+        broker.close();
         assertEquals(VALUES, end, "records in " + topic + " (only the least-privilege producer may write)");
         for (Throwable error : ERRORS) {
             for (Throwable t = error; t != null; t = t.getCause()) {
-                assertNoSecret(String.valueOf(t.getMessage()), "the message of " + t.getClass().getName());
+                broker.assertNoSecret(String.valueOf(t.getMessage()), "the message of " + t.getClass().getName());
             }
         }
         List<Path> logs = new ArrayList<>();
         logs.add(Paths.get("target/security-clients.log"));
-        if (BROKER_LOGS != null) {
-            try (Stream<Path> files = Files.list(Paths.get(BROKER_LOGS))) {
-                files.filter(Files::isRegularFile).forEach(logs::add);
-            }
-        }
+        logs.addAll(SecureBroker.logFiles());
         assertTrue(Files.size(logs.get(0)) > 0, "the clients logged at INFO into " + logs.get(0));
         for (Path log : logs) {
-            assertNoSecret(Files.readString(log), log.toString());
+            broker.assertNoSecret(Files.readString(log), log.toString());
         }
         System.out.printf("RESULT no secret in %d error messages and %d log files (%s)%n", ERRORS.size(), logs.size(),
                 logs);
@@ -158,8 +121,8 @@ class Bijou64SecurityTest {
     @Test
     void leastPrivilegeAclsCarryEveryValueExactlyOnce() throws Exception {
         String group = "bijou64-secure-readers-" + UUID.randomUUID();
-        Properties producer = user("writer", List.of(allow("writer", ResourceType.TOPIC, topic, AclOperation.WRITE)));
-        Properties consumer = user("reader", List.of(allow("reader", ResourceType.TOPIC, topic, AclOperation.READ),
+        Properties producer = broker.user("writer", List.of(allow("writer", ResourceType.TOPIC, topic, AclOperation.WRITE)));
+        Properties consumer = broker.user("reader", List.of(allow("reader", ResourceType.TOPIC, topic, AclOperation.READ),
                 allow("reader", ResourceType.GROUP, group, AclOperation.READ)));
         List<Long> sent = new ArrayList<>();
         try (KafkaProducer<byte[], Long> p = producer(producer)) {
@@ -192,7 +155,7 @@ class Bijou64SecurityTest {
     @Test
     void producerWithoutTopicWriteFailsFastNamingTheTopic() throws Exception {
         // Leave a WRITE on another topic, so only the one on ours is missing.
-        Properties props = user("no-write", List.of(allow("no-write", ResourceType.TOPIC, topic + "-other",
+        Properties props = broker.user("no-write", List.of(allow("no-write", ResourceType.TOPIC, topic + "-other",
                 AclOperation.WRITE)));
         long start = System.nanoTime();
         Throwable error;
@@ -205,7 +168,7 @@ class Bijou64SecurityTest {
         assertTrue(denied.getMessage().contains(topic), denied.getMessage());
         assertTrue(took.compareTo(TIMEOUT) < 0, "failed after " + took + ", within max.block.ms " + TIMEOUT);
         System.out.printf("RESULT producer without WRITE on the topic: %s after %d ms; broker: %s%n", denied,
-                took.toMillis(), brokerDenial("no-write", "Topic:LITERAL:" + topic));
+                took.toMillis(), SecureBroker.denial("no-write", "Topic:LITERAL:" + topic + " "));
     }
 
     @Test
@@ -217,7 +180,7 @@ class Bijou64SecurityTest {
                 assertInstanceOf(TopicAuthorizationException.class, refusal.error, refusal.error.toString());
         assertEquals(Set.of(topic), denied.unauthorizedTopics());
         System.out.printf("RESULT consumer without READ on the topic: %s after %d ms; broker: %s%n", denied,
-                refusal.took.toMillis(), brokerDenial("no-topic-read", "Topic:LITERAL:" + topic));
+                refusal.took.toMillis(), SecureBroker.denial("no-topic-read", "Topic:LITERAL:" + topic + " "));
     }
 
     @Test
@@ -229,7 +192,7 @@ class Bijou64SecurityTest {
                 assertInstanceOf(GroupAuthorizationException.class, refusal.error, refusal.error.toString());
         assertEquals(group, denied.groupId());
         System.out.printf("RESULT consumer without READ on the group: %s after %d ms; broker: %s%n", denied,
-                refusal.took.toMillis(), brokerDenial("no-group-read", "Group:LITERAL:" + group));
+                refusal.took.toMillis(), SecureBroker.denial("no-group-read", "Group:LITERAL:" + group + " "));
     }
 
     /** The error a consumer of {@code group} subscribed to the topic gets, and when. */
@@ -240,7 +203,7 @@ class Bijou64SecurityTest {
      * until it fails; asserts that it fails within {@link #TIMEOUT}.
      */
     private static Refusal refusedConsumer(String user, String group, AclBinding acl) throws Exception {
-        Properties props = user(user, List.of(acl));
+        Properties props = broker.user(user, List.of(acl));
         long start = System.nanoTime();
         Throwable error;
         try (KafkaConsumer<byte[], Long> c = consumer(props, group)) {
@@ -254,10 +217,9 @@ class Bijou64SecurityTest {
 
     @Test
     void wrongPasswordIsRefused() throws Exception {
-        Properties props = user("wrong-password", List.of(allow("wrong-password", ResourceType.TOPIC, topic,
+        Properties props = broker.user("wrong-password", List.of(allow("wrong-password", ResourceType.TOPIC, topic,
                 AclOperation.WRITE)));
-        String wrong = newPassword();
-        SECRETS.add(wrong);
+        String wrong = broker.newPassword();
         props.put(SaslConfigs.SASL_JAAS_CONFIG, jaas("wrong-password", wrong));
         long start = System.nanoTime();
         Throwable error;
@@ -271,55 +233,6 @@ class Bijou64SecurityTest {
     }
 
     // --- helpers ---------------------------------------------------------------------------------------------
-
-    /**
-     * The broker's authorizer log line ({@code kafka.authorizer.logger}, in {@code server.log}) that denied
-     * {@code user} an operation on {@code resource}: where the operation Kafka checked is named (the client's
-     * exception names only the resource). Fails if there is none; "not checked" without {@code KAFKA_SECURE_LOG_DIR}.
-     */
-    private static String brokerDenial(String user, String resource) throws IOException {
-        if (BROKER_LOGS == null) {
-            return "not checked";
-        }
-        String prefix = "Principal = User:" + user + " is Denied operation = ";
-        try (Stream<String> lines = Files.lines(Paths.get(BROKER_LOGS, "server.log"))) {
-            return lines.filter(l -> l.contains(prefix) && l.contains("on resource = " + resource + " "))
-                    .map(l -> l.substring(l.indexOf(prefix)))
-                    .findFirst()
-                    .orElseGet(() -> fail("server.log has no denial of " + resource + " to User:" + user));
-        }
-    }
-
-    /** Makes user {@code name} with a fresh password and exactly {@code acls}; returns its client settings. */
-    private static Properties user(String name, List<AclBinding> acls) throws Exception {
-        String password = newPassword();
-        SECRETS.add(password);
-        admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(name,
-                new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), password))).all().get();
-        if (!acls.isEmpty()) {
-            admin.createAcls(acls).all().get();
-        }
-        Properties props = new Properties();
-        props.putAll(base);
-        props.put(SaslConfigs.SASL_JAAS_CONFIG, jaas(name, password));
-        return props;
-    }
-
-    private static AclBinding allow(String user, ResourceType type, String name, AclOperation operation) {
-        return new AclBinding(new ResourcePattern(type, name, PatternType.LITERAL),
-                new AccessControlEntry("User:" + user, "*", operation, AclPermissionType.ALLOW));
-    }
-
-    private static String jaas(String user, String password) {
-        return "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + user
-                + "\" password=\"" + password + "\";";
-    }
-
-    private static String newPassword() {
-        byte[] bytes = new byte[18];
-        new SecureRandom().nextBytes(bytes);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-    }
 
     /** An idempotent {@code acks=all} producer with the bijou64 serializer for values. */
     private static KafkaProducer<byte[], Long> producer(Properties user) {
@@ -372,11 +285,5 @@ class Bijou64SecurityTest {
             return e;
         }
         return fail("expected an error");
-    }
-
-    private static void assertNoSecret(String text, String where) {
-        for (String secret : SECRETS) {
-            assertFalse(text.contains(secret), "a password appears in " + where);
-        }
     }
 }

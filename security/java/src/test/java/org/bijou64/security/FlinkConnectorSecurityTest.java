@@ -1,21 +1,19 @@
 package org.bijou64.security;
 
+import static org.bijou64.security.SecureBroker.allow;
+import static org.bijou64.security.SecureBroker.jaas;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -35,7 +33,6 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
@@ -55,28 +52,21 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.ScramCredentialInfo;
-import org.apache.kafka.clients.admin.ScramMechanism;
-import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
-import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 import org.apache.kafka.common.resource.PatternType;
-import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.bijou64.NativeLibrary;
@@ -130,9 +120,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @EnabledIfEnvironmentVariable(named = "KAFKA_SECURE_ADMIN_CONFIG", matches = ".+",
         disabledReason = "KAFKA_SECURE_ADMIN_CONFIG is not set: run scripts/security-tests.sh")
 class FlinkConnectorSecurityTest {
-    private static final String BOOTSTRAP = System.getenv("KAFKA_SECURE_BOOTSTRAP_SERVERS");
-    private static final String ADMIN_CONFIG = System.getenv("KAFKA_SECURE_ADMIN_CONFIG");
-    private static final String BROKER_LOGS = System.getenv("KAFKA_SECURE_LOG_DIR");
     private static final int ROWS = 400;
     /** The rows of a job that must be refused: more than it can write before it fails. */
     private static final long REFUSED_ROWS = 1_000_000;
@@ -146,7 +133,6 @@ class FlinkConnectorSecurityTest {
     private static final Path CLIENTS_LOG = Paths.get("target/security-clients.log");
     /** What Flink's {@code Task} logs when closing a failed task throws again; its TaskManager then shuts down. */
     private static final String FATAL_TASK_ERROR = "FATAL - exception in exception handler of task";
-    private static final Pattern JAAS_PASSWORD = Pattern.compile("password=\"([^\"]*)\"");
     private static final Pattern ID = Pattern.compile("^\\{\"id\":(\\d+)\\} => \\{\"id\":(\\d+),\"label\":\"row (\\d+)\"\\}$");
 
     @RegisterExtension
@@ -154,10 +140,9 @@ class FlinkConnectorSecurityTest {
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(SLOTS).build());
 
     private static MiniCluster miniCluster;
-    private static Properties adminProps;
+    /** The broker, its super user, and every password the tests made or were given. */
+    private static SecureBroker broker;
     private static Admin admin;
-    /** Every password the tests made or were given; none may show up in a log or an error. */
-    private static final List<String> SECRETS = new ArrayList<>();
     /** The jobs run (the test of a planning error runs none). */
     private static int jobs;
     /** Every error a job failed with, checked for secrets at the end. */
@@ -168,36 +153,24 @@ class FlinkConnectorSecurityTest {
         miniCluster = cluster;
         assertTrue(NativeLibrary.isLoaded(), "the native library must be on the test class path (the connector's "
                 + "native path is the one under test): " + NativeLibrary.loadError().map(Throwable::toString).orElse(""));
-        adminProps = new Properties();
-        try (InputStream in = Files.newInputStream(Paths.get(ADMIN_CONFIG))) {
-            adminProps.load(in);
-        }
-        adminProps.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, BOOTSTRAP);
-        Matcher m = JAAS_PASSWORD.matcher(adminProps.getProperty(SaslConfigs.SASL_JAAS_CONFIG));
-        assertTrue(m.find(), "the admin settings hold a SCRAM login");
-        SECRETS.add(m.group(1));
-        SECRETS.add(adminProps.getProperty("ssl.truststore.password"));
-        admin = Admin.create(adminProps);
+        broker = SecureBroker.connect();
+        admin = broker.admin();
     }
 
     @AfterAll
     static void noSecretInLogsOrErrors() throws Exception {
-        if (admin != null) {
-            admin.close();
+        if (broker != null) {
+            broker.close();
         }
         for (Throwable error : ERRORS) {
             for (Throwable t : chain(error)) {
-                assertNoSecret(String.valueOf(t.getMessage()), "the message of " + t.getClass().getName());
-                assertNoSecret(t.toString(), "the toString of " + t.getClass().getName());
+                broker.assertNoSecret(String.valueOf(t.getMessage()), "the message of " + t.getClass().getName());
+                broker.assertNoSecret(t.toString(), "the toString of " + t.getClass().getName());
             }
         }
         List<Path> logs = new ArrayList<>();
         logs.add(CLIENTS_LOG);
-        if (BROKER_LOGS != null) {
-            try (Stream<Path> files = Files.list(Paths.get(BROKER_LOGS))) {
-                files.filter(Files::isRegularFile).forEach(logs::add);
-            }
-        }
+        logs.addAll(SecureBroker.logFiles());
         String clients = Files.readString(logs.get(0));
         // The log holds Flink's lines and the producers' configurations (Kafka prints passwords as [hidden]).
         assertTrue(clients.contains("org.apache.flink.runtime.minicluster.MiniCluster"), "Flink logged at INFO into "
@@ -207,7 +180,7 @@ class FlinkConnectorSecurityTest {
                     "the sinks' producers logged their configurations into " + logs.get(0));
         }
         for (Path log : logs) {
-            assertNoSecret(Files.readString(log), log.toString());
+            broker.assertNoSecret(Files.readString(log), log.toString());
         }
         System.out.printf("RESULT flink: no secret in %d error chains and %d log files (%s)%n", ERRORS.size(),
                 logs.size(), logs);
@@ -395,7 +368,7 @@ class FlinkConnectorSecurityTest {
                     default -> List.of(allow(user, ResourceType.TOPIC, topic, AclOperation.WRITE));
                 };
                 sinks.put(who + "_" + mode, new Sink(who + "_" + mode, connector, topic,
-                        mode.equals("alo") ? "at-least-once" : "exactly-once", prefix, user(user, acls),
+                        mode.equals("alo") ? "at-least-once" : "exactly-once", prefix, broker.user(user, acls),
                         mode.equals("pool") ? "POOLING" : null));
             }
         }
@@ -443,12 +416,12 @@ class FlinkConnectorSecurityTest {
             String user = userName(connector, "no-topic-write");
             // WRITE on another topic, so only the one on ours is missing.
             Refusal refusal = refused(connector, topic, "exactly-once", prefix, null,
-                    user(user, exactlyOnceAcls(user, topic + "-other", prefix)));
+                    broker.user(user, exactlyOnceAcls(user, topic + "-other", prefix)));
             TopicAuthorizationException denied = refusal.find(TopicAuthorizationException.class);
             assertEquals(Set.of(topic), denied.unauthorizedTopics());
             assertTrue(denied.getMessage().contains(topic), denied.getMessage());
             refusal.print(connector + " exactly once without WRITE on the topic", denied,
-                    brokerDenial(user, "Topic:LITERAL:" + topic));
+                    SecureBroker.denial(user, "Topic:LITERAL:" + topic));
         }
     }
 
@@ -460,10 +433,10 @@ class FlinkConnectorSecurityTest {
             String user = userName(connector, "no-txn-write");
             // WRITE on the transactional ids of another prefix, so only the one on ours is missing.
             Refusal refusal = refused(connector, topic, "exactly-once", prefix, null,
-                    user(user, exactlyOnceAcls(user, topic, topic + "-other-tx")));
+                    broker.user(user, exactlyOnceAcls(user, topic, topic + "-other-tx")));
             TransactionalIdAuthorizationException denied = refusal.find(TransactionalIdAuthorizationException.class);
             refusal.print(connector + " exactly once without WRITE on the transactional ids", denied,
-                    brokerDenial(user, "TransactionalId:LITERAL:" + prefix));
+                    SecureBroker.denial(user, "TransactionalId:LITERAL:" + prefix));
         }
     }
 
@@ -472,12 +445,12 @@ class FlinkConnectorSecurityTest {
         for (String connector : List.of("streamfusion-kafka", "kafka")) {
             String topic = createTopic("sf-sec-alo-no-write-" + UUID.randomUUID().toString().substring(0, 8));
             String user = userName(connector, "alo-no-write");
-            Refusal refusal = refused(connector, topic, "at-least-once", null, null, user(user,
+            Refusal refusal = refused(connector, topic, "at-least-once", null, null, broker.user(user,
                     List.of(allow(user, ResourceType.TOPIC, topic + "-other", AclOperation.WRITE))));
             TopicAuthorizationException denied = refusal.find(TopicAuthorizationException.class);
             assertEquals(Set.of(topic), denied.unauthorizedTopics());
             refusal.print(connector + " at least once without WRITE on the topic", denied,
-                    brokerDenial(user, "Topic:LITERAL:" + topic));
+                    SecureBroker.denial(user, "Topic:LITERAL:" + topic));
         }
     }
 
@@ -495,12 +468,12 @@ class FlinkConnectorSecurityTest {
             String user = userName(connector, "pool-no-read");
             List<AclBinding> acls = new ArrayList<>(exactlyOnceAcls(user, topic, prefix));
             acls.add(allow(user, ResourceType.TOPIC, topic + "-other", AclOperation.READ));
-            Refusal refusal = refused(connector, topic, "exactly-once", prefix, "POOLING", user(user, acls));
+            Refusal refusal = refused(connector, topic, "exactly-once", prefix, "POOLING", broker.user(user, acls));
             TopicAuthorizationException denied = refusal.find(TopicAuthorizationException.class);
             assertTrue(denied.getMessage().contains("Failed to describe active producers for partition " + topic),
                     denied.getMessage());
             refusal.print(connector + " pooling without READ on the topic", denied,
-                    brokerDenial(user, "Topic:LITERAL:" + topic));
+                    SecureBroker.denial(user, "Topic:LITERAL:" + topic));
         }
     }
 
@@ -527,8 +500,8 @@ class FlinkConnectorSecurityTest {
                     && acl.pattern().resourceType() == ResourceType.TOPIC);
             acls.add(allow(user, ResourceType.TOPIC, topic + "-other", AclOperation.WRITE));
             String log = Files.readString(CLIENTS_LOG);
-            Refusal refusal = refused(connector, topic, "exactly-once", prefix, "POOLING", user(user, acls));
-            String denial = brokerDenial(user, "Topic:LITERAL:" + topic);
+            Refusal refusal = refused(connector, topic, "exactly-once", prefix, "POOLING", broker.user(user, acls));
+            String denial = SecureBroker.denial(user, "Topic:LITERAL:" + topic);
             assertTrue(denial.contains("Denied operation = WRITE") && denial.contains("request = Produce"), denial);
             if (refusal.lost()) {
                 String fatal = Files.readString(CLIENTS_LOG).substring(log.length());
@@ -553,10 +526,10 @@ class FlinkConnectorSecurityTest {
             String prefix = topic + "-tx";
             String user = userName(connector, "pool-no-txn-write");
             Refusal refusal = refused(connector, topic, "exactly-once", prefix, "POOLING",
-                    user(user, poolingAcls(user, topic, topic + "-other-tx")));
+                    broker.user(user, poolingAcls(user, topic, topic + "-other-tx")));
             TransactionalIdAuthorizationException denied = refusal.find(TransactionalIdAuthorizationException.class);
             refusal.print(connector + " pooling without WRITE on the transactional ids", denied,
-                    brokerDenial(user, "TransactionalId:LITERAL:" + prefix));
+                    SecureBroker.denial(user, "TransactionalId:LITERAL:" + prefix));
         }
     }
 
@@ -566,9 +539,8 @@ class FlinkConnectorSecurityTest {
             String topic = createTopic("sf-sec-wrong-password-" + UUID.randomUUID().toString().substring(0, 8));
             String prefix = topic + "-tx";
             String user = userName(connector, "wrong-password");
-            Properties props = user(user, exactlyOnceAcls(user, topic, prefix));
-            String wrong = newPassword();
-            SECRETS.add(wrong);
+            Properties props = broker.user(user, exactlyOnceAcls(user, topic, prefix));
+            String wrong = broker.newPassword();
             props.put(SaslConfigs.SASL_JAAS_CONFIG, jaas(user, wrong));
             Refusal refusal = refused(connector, topic, "exactly-once", prefix, null, props);
             SaslAuthenticationException denied = refusal.find(SaslAuthenticationException.class);
@@ -585,7 +557,7 @@ class FlinkConnectorSecurityTest {
     void aPlanningErrorListsTheOptionsWithTheSecretsHidden() throws Exception {
         for (String connector : List.of("streamfusion-kafka", "kafka")) {
             String topic = "sf-sec-planning-" + UUID.randomUUID().toString().substring(0, 8);
-            Properties user = user(userName(connector, "planning"), List.of());
+            Properties user = broker.user(userName(connector, "planning"), List.of());
             StreamTableEnvironment tEnv = tableEnvironment(new Configuration(), 1, ROWS);
             tEnv.executeSql(new Sink("bad", connector, topic, "exactly-twice", null, user).ddl());
             ValidationException error = assertThrows(ValidationException.class,
@@ -690,8 +662,7 @@ class FlinkConnectorSecurityTest {
     private static List<AclBinding> exactlyOnceAcls(String user, String topic, String prefix) {
         List<AclBinding> acls = new ArrayList<>();
         acls.add(allow(user, ResourceType.TOPIC, topic, AclOperation.WRITE));
-        acls.add(new AclBinding(new ResourcePattern(ResourceType.TRANSACTIONAL_ID, prefix, PatternType.PREFIXED),
-                new AccessControlEntry("User:" + user, "*", AclOperation.WRITE, AclPermissionType.ALLOW)));
+        acls.add(allow(user, ResourceType.TRANSACTIONAL_ID, prefix, PatternType.PREFIXED, AclOperation.WRITE));
         return acls;
     }
 
@@ -713,7 +684,7 @@ class FlinkConnectorSecurityTest {
      */
     private static Map<Integer, List<String>> readCommitted(String topic) {
         Properties props = new Properties();
-        props.putAll(adminProps);
+        props.putAll(broker.adminProperties());
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
@@ -809,63 +780,5 @@ class FlinkConnectorSecurityTest {
             }
         }
         return String.join(" <- ", causes) + (suppressed.isEmpty() ? "" : "; suppressed: " + suppressed);
-    }
-
-    /**
-     * The broker's authorizer log line ({@code kafka.authorizer.logger}, in {@code server.log}) that denied
-     * {@code user} an operation on a resource starting with {@code resource}. Fails if there is none; "not
-     * checked" without {@code KAFKA_SECURE_LOG_DIR}.
-     */
-    private static String brokerDenial(String user, String resource) throws IOException {
-        if (BROKER_LOGS == null) {
-            return "not checked";
-        }
-        String prefix = "Principal = User:" + user + " is Denied operation = ";
-        try (Stream<String> lines = Files.lines(Paths.get(BROKER_LOGS, "server.log"))) {
-            return lines.filter(l -> l.contains(prefix) && l.contains("on resource = " + resource))
-                    .map(l -> l.substring(l.indexOf(prefix)))
-                    .findFirst()
-                    .orElseGet(() -> fail("server.log has no denial of " + resource + " to User:" + user));
-        }
-    }
-
-    /** Makes user {@code name} with a fresh password and exactly {@code acls}; returns its client settings. */
-    private static Properties user(String name, List<AclBinding> acls) throws Exception {
-        String password = newPassword();
-        SECRETS.add(password);
-        admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(name,
-                new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), password))).all().get();
-        if (!acls.isEmpty()) {
-            admin.createAcls(acls).all().get();
-        }
-        Properties props = new Properties();
-        for (String key : List.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, CommonClientConfigs.SECURITY_PROTOCOL_CONFIG,
-                SaslConfigs.SASL_MECHANISM, "ssl.truststore.type", "ssl.truststore.location", "ssl.truststore.password")) {
-            props.put(key, adminProps.getProperty(key));
-        }
-        props.put(SaslConfigs.SASL_JAAS_CONFIG, jaas(name, password));
-        return props;
-    }
-
-    private static AclBinding allow(String user, ResourceType type, String name, AclOperation operation) {
-        return new AclBinding(new ResourcePattern(type, name, PatternType.LITERAL),
-                new AccessControlEntry("User:" + user, "*", operation, AclPermissionType.ALLOW));
-    }
-
-    private static String jaas(String user, String password) {
-        return "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + user
-                + "\" password=\"" + password + "\";";
-    }
-
-    private static String newPassword() {
-        byte[] bytes = new byte[18];
-        new SecureRandom().nextBytes(bytes);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-    }
-
-    private static void assertNoSecret(String text, String where) {
-        for (String secret : SECRETS) {
-            assertFalse(text.contains(secret), "a password appears in " + where);
-        }
     }
 }
