@@ -263,6 +263,7 @@ class Bijou64LeaderFailoverTest {
                 TimeUnit.NANOSECONDS.sleep(faultAt + silence.toNanos() - System.nanoTime());
                 cluster.resume(node);
                 healed = Duration.ofNanos(System.nanoTime() - faultAt);
+                cluster.awaitInSync();
             }
             long deadline = System.nanoTime() + DELIVERY.toNanos();
             while (completed.get() < sends && System.nanoTime() < deadline) {

@@ -215,6 +215,16 @@ final class Cluster implements AutoCloseable {
     }
 
     /**
+     * Waits until no partition is under-replicated ({@code kafka/cluster in-sync}): every node back in every ISR it
+     * belongs to, so a node that was paused has caught up with the metadata too. A read right after a SIGCONT may
+     * otherwise ask the resumed node, which still believes it leads, for a partition's end offset, and get the one
+     * it had when it stopped (seen once: a verifying read stopped at the offset of the pause).
+     */
+    void awaitInSync() throws IOException, InterruptedException {
+        script("in-sync");
+    }
+
+    /**
      * Restarts every node in turn as an operator does ({@code kafka/cluster rolling-restart}): a controlled shutdown,
      * a start, and a wait until no partition is under-replicated before the next node, the active controller last.
      * Returns the command's report, a line per node and step; fails the test when the command fails or takes longer

@@ -350,6 +350,9 @@ class FlinkConnectorClusterFailoverTest {
         Plan.throttle = false;
         job.getJobExecutionResult().get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         Duration run = Duration.ofNanos(System.nanoTime() - faultAt);
+        if (fault == Fault.LEADER_PAUSE) {
+            cluster.awaitInSync(); // the resumed node has caught up before the topics are read
+        }
 
         Map<String, List<String>> committed = new TreeMap<>();
         Map<String, Integer> aborted = new TreeMap<>();
