@@ -18,16 +18,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntToLongFunction;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.bijou64.perf.kafka.Bijou64Deserializer;
 import org.bijou64.perf.kafka.Bijou64Serializer;
@@ -339,32 +335,15 @@ class Bijou64LeaderFailoverTest {
      * sends, each once, in order.
      */
     private static void verifyEveryValueOnce(String bootstrap, String topic, int sends) {
-        Map<String, Object> configs = new HashMap<>();
-        configs.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        configs.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        configs.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        configs.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        configs.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, Bijou64Deserializer.class.getName());
         Map<Long, Integer> seen = new HashMap<>();
         List<List<Long>> perPartition = new ArrayList<>();
-        try (KafkaConsumer<byte[], Long> consumer = new KafkaConsumer<>(configs)) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            for (int p = 0; p < PARTITIONS; p++) {
-                partitions.add(new TopicPartition(topic, p));
-                perPartition.add(new ArrayList<>());
-            }
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, Cluster.TIMEOUT);
-            long deadline = System.nanoTime() + Cluster.TIMEOUT.toNanos();
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp, Cluster.TIMEOUT) < ends.get(tp))) {
-                assertTrue(System.nanoTime() < deadline,
-                    "read " + topic + " to " + ends + " within " + Cluster.TIMEOUT);
-                for (ConsumerRecord<byte[], Long> record : consumer.poll(Duration.ofMillis(200))) {
-                    seen.merge(record.value(), 1, Integer::sum);
-                    perPartition.get(record.partition()).add(record.value());
-                }
-            }
+        for (int p = 0; p < PARTITIONS; p++) {
+            perPartition.add(new ArrayList<>());
+        }
+        for (ConsumerRecord<byte[], Long> record : Cluster.readToEnd(bootstrap, topic, PARTITIONS, "read_committed",
+            Bijou64Deserializer.class)) {
+            seen.merge(record.value(), 1, Integer::sum);
+            perPartition.get(record.partition()).add(record.value());
         }
         List<Integer> missing = new ArrayList<>();
         for (int i = 0; i < sends; i++) {

@@ -25,7 +25,13 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Deserializer;
 
 /**
  * The local three-node cluster of {@code kafka/cluster}, held by one test: creates topics, finds partition leaders
@@ -175,6 +181,38 @@ final class Cluster implements AutoCloseable {
         } while (System.nanoTime() < deadline);
         throw new AssertionError("no ongoing transaction of prefix " + prefix + " within " + TIMEOUT + " (last: "
             + last + ")");
+    }
+
+    /**
+     * The records of {@code topic}'s partitions 0 to {@code partitions - 1}, read with {@code isolation}
+     * ({@code read_committed} or {@code read_uncommitted}) from the beginning to the end offsets taken first (with
+     * {@code read_committed}, the last stable offsets); keys as bytes, values decoded by {@code values}; each
+     * partition's records in offset order. Fails the test when the read does not get there within {@link #TIMEOUT}.
+     */
+    static <V> List<ConsumerRecord<byte[], V>> readToEnd(String bootstrap, String topic, int partitions,
+        String isolation, Class<? extends Deserializer<V>> values) {
+        Map<String, Object> configs = Map.of(
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+            ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation,
+            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName(),
+            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, values.getName());
+        List<ConsumerRecord<byte[], V>> records = new ArrayList<>();
+        try (KafkaConsumer<byte[], V> consumer = new KafkaConsumer<>(configs)) {
+            List<TopicPartition> all = new ArrayList<>();
+            for (int p = 0; p < partitions; p++) {
+                all.add(new TopicPartition(topic, p));
+            }
+            consumer.assign(all);
+            consumer.seekToBeginning(all);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(all, TIMEOUT);
+            long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            while (all.stream().anyMatch(tp -> consumer.position(tp, TIMEOUT) < ends.get(tp))) {
+                assertTrue(System.nanoTime() < deadline, "read " + topic + " to " + ends + " within " + TIMEOUT);
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+        }
+        return records;
     }
 
     /** The active controller, the node leading the metadata quorum ({@code kafka/cluster controller}). */

@@ -46,10 +46,7 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.InjectClusterClient;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -418,29 +415,10 @@ class FlinkConnectorClusterFailoverTest {
      * {@code read_committed}, the last stable offsets) as {@code key => value}, sorted.
      */
     private static List<String> read(String bootstrap, String topic, String isolation) {
-        Map<String, Object> configs = new HashMap<>();
-        configs.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        configs.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
-        configs.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        configs.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        configs.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         List<String> records = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(configs)) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            for (int p = 0; p < PARTITIONS; p++) {
-                partitions.add(new TopicPartition(topic, p));
-            }
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, Cluster.TIMEOUT);
-            long deadline = System.nanoTime() + Cluster.TIMEOUT.toNanos();
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp, Cluster.TIMEOUT) < ends.get(tp))) {
-                assertTrue(System.nanoTime() < deadline, "read " + topic + " to " + ends + " within "
-                    + Cluster.TIMEOUT);
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    records.add(text(r.key()) + " => " + text(r.value()));
-                }
-            }
+        for (ConsumerRecord<byte[], byte[]> r : Cluster.readToEnd(bootstrap, topic, PARTITIONS, isolation,
+            ByteArrayDeserializer.class)) {
+            records.add(text(r.key()) + " => " + text(r.value()));
         }
         records.sort(null);
         return records;
