@@ -3,8 +3,8 @@
 # SASL/SCRAM-SHA-512 over TLS and authorises with ACLs (kafka/broker with KAFKA_SECURITY=sasl_ssl, home
 # target/secure-broker, ports 19141/19142; certificates made with keytool), runs the bijou64 serdes' tests and
 # the Flink connector's against it (security/java: least-privilege ACLs, each one missing, a wrong password, no
-# secret in any log or error; the connector streamfusion-kafka beside Flink's kafka connector in Flink SQL jobs
-# on a MiniCluster, exactly and at least once), the exactly-once Rust sink's and the streamfusion CLI's
+# secret in any log or error; the connectors streamfusion-kafka and streamfusion-upsert-kafka beside Flink's kafka
+# and upsert-kafka in Flink SQL jobs on a MiniCluster, exactly and at least once), the exactly-once Rust sink's and the streamfusion CLI's
 # (security/rust, the same for their ACLs), and stops it at the end, even on failure. The home is deleted after
 # a pass and kept (the broker's logs) after a failure. Expects the Java modules built and installed and the
 # workspace's tests built (scripts/test.sh runs it after cargo test and mvn install); about 3.5 minutes.

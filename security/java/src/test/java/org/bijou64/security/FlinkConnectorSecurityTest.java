@@ -33,6 +33,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.LongStream;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
@@ -97,6 +98,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  *       the recovered ones with those ACLs; read back {@code read_committed} by the super user: exactly once,
  *       every id once and the four sinks' records equal (key and value bytes, partition); at least once, every
  *       id;</li>
+ *   <li>the same for {@code streamfusion-upsert-kafka} beside Flink's {@code upsert-kafka}, with the same ACLs:
+ *       one job writes a changelog ({@code (k, n)}, primary key {@code k}: the count of each key's rows, an
+ *       insert then an update per row) through the six upsert sinks with a planned failure; exactly once, each
+ *       key's changes once and in order and the four sinks' records equal; at least once, every change and the
+ *       final value of each key; and without any one of the ACLs each upsert job fails as below;</li>
  *   <li>without any one of those ACLs, or with a wrong password, the job (parallelism 1, no restart) fails well
  *       within the producer's timeouts ({@code max.block.ms}, {@code transaction.timeout.ms}: 60 s) with Kafka's
  *       authorisation or authentication error in its cause chain, for both connectors alike, the broker's
@@ -121,6 +127,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
         disabledReason = "KAFKA_SECURE_ADMIN_CONFIG is not set: run scripts/security-tests.sh")
 class FlinkConnectorSecurityTest {
     private static final int ROWS = 400;
+    /** The keys of the upsert sinks' changelog: row {@code id} counts for key {@code id % UPSERT_KEYS}. */
+    private static final int UPSERT_KEYS = 40;
     /** The rows of a job that must be refused: more than it can write before it fails. */
     private static final long REFUSED_ROWS = 1_000_000;
     private static final int PARTITIONS = 2;
@@ -133,6 +141,7 @@ class FlinkConnectorSecurityTest {
     private static final Path CLIENTS_LOG = Paths.get("target/security-clients.log");
     /** What Flink's {@code Task} logs when closing a failed task throws again; its TaskManager then shuts down. */
     private static final String FATAL_TASK_ERROR = "FATAL - exception in exception handler of task";
+    private static final Pattern UPSERT_RECORD = Pattern.compile("^\\{\"k\":(\\d+)\\} => \\{\"k\":(\\d+),\"n\":(\\d+)\\}$");
     private static final Pattern ID = Pattern.compile("^\\{\"id\":(\\d+)\\} => \\{\"id\":(\\d+),\"label\":\"row (\\d+)\"\\}$");
 
     @RegisterExtension
@@ -251,17 +260,32 @@ class FlinkConnectorSecurityTest {
         }
     }
 
-    /** A sink table: its connector, topic, delivery guarantee, transactional-id prefix (or null) and user. */
+    /**
+     * A sink table: its connector, topic, delivery guarantee, transactional-id prefix (or null) and user. An
+     * upsert connector ({@code upsert-kafka}, {@code streamfusion-upsert-kafka}) writes the changelog of the view
+     * {@code changes} ({@code (k, n)}, primary key {@code k}); the others the rows of {@code src}.
+     */
     private record Sink(String table, String connector, String topic, String guarantee, String prefix,
             Properties user, String naming) {
         Sink(String table, String connector, String topic, String guarantee, String prefix, Properties user) {
             this(table, connector, topic, guarantee, prefix, user, null);
         }
 
+        boolean upsert() {
+            return connector.endsWith("upsert-kafka");
+        }
+
+        /** The statement that writes into the table. */
+        String insert() {
+            return upsert() ? "INSERT INTO " + table + " SELECT k, n FROM changes"
+                    : "INSERT INTO " + table + " SELECT id, label FROM src";
+        }
+
         String ddl() {
             StringBuilder options = new StringBuilder();
             options.append("'connector' = '").append(connector).append("', 'topic' = '").append(topic).append("', ")
-                    .append("'key.format' = 'json', 'key.fields' = 'id', 'value.format' = 'json', ")
+                    .append(upsert() ? "'key.format' = 'json', " : "'key.format' = 'json', 'key.fields' = 'id', ")
+                    .append("'value.format' = 'json', ")
                     .append("'sink.delivery-guarantee' = '").append(guarantee).append("'");
             if (prefix != null) {
                 options.append(", 'sink.transactional-id-prefix' = '").append(prefix).append("'");
@@ -282,7 +306,8 @@ class FlinkConnectorSecurityTest {
                 options.append(", 'properties.").append(key).append("' = '").append(props.getProperty(key))
                         .append("'");
             }
-            return "CREATE TEMPORARY TABLE " + table + " (id BIGINT, label STRING) WITH (" + options + ")";
+            String columns = upsert() ? "k BIGINT, n BIGINT, PRIMARY KEY (k) NOT ENFORCED" : "id BIGINT, label STRING";
+            return "CREATE TEMPORARY TABLE " + table + " (" + columns + ") WITH (" + options + ")";
         }
     }
 
@@ -305,6 +330,11 @@ class FlinkConnectorSecurityTest {
         DataStream<Row> stream = env.fromSequence(1, rows).uid("ids").map(new Rows()).uid("rows")
                 .returns(Types.ROW_NAMED(new String[] {"id", "label"}, Types.LONG, Types.STRING));
         tEnv.createTemporaryView("src", tEnv.fromDataStream(stream));
+        // A changelog for the upsert sinks: per key k, the count n of its rows so far (+I, then +U per row; the
+        // planner asks the aggregate for no -U before an upsert sink). The values do not depend on the order in
+        // which the aggregate's subtasks receive the rows, so every sink's committed changelog is the same.
+        tEnv.executeSql("CREATE TEMPORARY VIEW changes AS SELECT id % " + UPSERT_KEYS + " AS k, COUNT(*) AS n "
+                + "FROM src GROUP BY id % " + UPSERT_KEYS);
         return tEnv;
     }
 
@@ -334,7 +364,7 @@ class FlinkConnectorSecurityTest {
         StatementSet set = tEnv.createStatementSet();
         for (Sink sink : sinks) {
             tEnv.executeSql(sink.ddl());
-            set.addInsertSql("INSERT INTO " + sink.table() + " SELECT id, label FROM src");
+            set.addInsertSql(sink.insert());
         }
         jobs++;
         long start = System.nanoTime();
@@ -406,6 +436,127 @@ class FlinkConnectorSecurityTest {
                 + "offsets %s; at least once: every id, %s records%n", ROWS, SLOTS, Plan.completedCheckpoints.get(),
                 job.run().toMillis(), job.submit().toMillis(), ROWS, uncommitted, aloRecords);
         assertEquals(SLOTS, Plan.subtasks.size(), "subtasks that mapped rows");
+    }
+
+    /**
+     * {@code streamfusion-upsert-kafka} beside Flink's {@code upsert-kafka}, with the same least-privilege ACLs as
+     * the append connectors (exactly once: {@code WRITE} on the topic and on the transactional ids of the prefix,
+     * with {@code POOLING} also {@code READ} on the topic; at least once: {@code WRITE} on the topic): one job at
+     * parallelism {@value #SLOTS} writes the changelog of {@code changes} ({@value #ROWS} changes over
+     * {@value #UPSERT_KEYS} keys: an insert, then an update per row) through six sinks and fails once as planned
+     * after a completed checkpoint. Read back {@code read_committed}: exactly once, each key's changes once and in
+     * order ({@code n} = 1, 2, ... {@code ROWS / UPSERT_KEYS}) and the four sinks' records equal (key and value
+     * bytes, partition); at least once, every change of every key and the last one final.
+     */
+    @Test
+    void upsertLeastPrivilegeAclsWriteTheSameChangelogThroughBothConnectorsAndEveryMode() throws Exception {
+        String run = "sf-sec-up-" + UUID.randomUUID().toString().substring(0, 8);
+        Map<String, Sink> sinks = new LinkedHashMap<>();
+        for (String connector : List.of("streamfusion-upsert-kafka", "upsert-kafka")) {
+            String who = connector.equals("upsert-kafka") ? "stock" : "ours";
+            for (String mode : List.of("eo", "pool", "alo")) {
+                String topic = createTopic(run + "-" + who + "-" + mode);
+                String prefix = mode.equals("alo") ? null : topic + "-tx";
+                String user = "flink-" + who + "-upsert-" + mode;
+                List<AclBinding> acls = switch (mode) {
+                    case "eo" -> exactlyOnceAcls(user, topic, prefix);
+                    case "pool" -> poolingAcls(user, topic, prefix);
+                    default -> List.of(allow(user, ResourceType.TOPIC, topic, AclOperation.WRITE));
+                };
+                sinks.put(who + "_" + mode, new Sink("upsert_" + who + "_" + mode, connector, topic,
+                        mode.equals("alo") ? "at-least-once" : "exactly-once", prefix, broker.user(user, acls),
+                        mode.equals("pool") ? "POOLING" : null));
+            }
+        }
+        JobRun job = runJob(true, SLOTS, List.copyOf(sinks.values()));
+        if (job.error() != null) {
+            throw new AssertionError("the upsert job with the least-privilege ACLs failed", job.error());
+        }
+        assertTrue(Plan.failed.get(), "the planned failure after a completed checkpoint happened");
+        assertEquals(1, Plan.maxAttempt.get(), "one restart");
+
+        Map<Integer, List<String>> stock = readCommitted(sinks.get("stock_eo").topic());
+        assertEveryChangeOnceInOrder(stock, "upsert-kafka exactly once");
+        for (String name : List.of("ours_eo", "ours_pool", "stock_pool")) {
+            Map<Integer, List<String>> records = readCommitted(sinks.get(name).topic());
+            assertEveryChangeOnceInOrder(records, name);
+            assertEquals(sorted(stock), sorted(records), name + ": the committed records equal upsert-kafka's "
+                    + "exactly-once sink's (key and value bytes, partition)");
+        }
+        List<Integer> aloRecords = new ArrayList<>();
+        for (String name : List.of("ours_alo", "stock_alo")) {
+            Map<Long, List<Long>> changes = changes(readCommitted(sinks.get(name).topic()));
+            assertEquals(UPSERT_KEYS, changes.size(), name + ": keys");
+            changes.forEach((k, counts) -> {
+                assertEquals(LongStream.rangeClosed(1, ROWS / UPSERT_KEYS).boxed().toList(),
+                        counts.stream().distinct().sorted().toList(), name + ": every change of key " + k);
+                assertEquals((long) (ROWS / UPSERT_KEYS), counts.get(counts.size() - 1), name + ": the final value of key " + k);
+            });
+            aloRecords.add(changes.values().stream().mapToInt(List::size).sum());
+        }
+        List<Long> uncommitted = new ArrayList<>();
+        for (String name : List.of("ours_eo", "stock_eo", "ours_pool", "stock_pool")) {
+            uncommitted.add(endOffsets(sinks.get(name).topic()));
+        }
+        System.out.printf("RESULT flink upsert least-privilege ACLs: %d changes over %d keys through 6 sinks at "
+                + "parallelism %d, one planned restart, %d checkpoints completed, job ran %d ms (planned and submitted "
+                + "in %d ms); exactly once (incrementing ours, stock; pooling ours, stock): %d records each "
+                + "read_committed, every change once in order, all equal, end offsets %s; at least once: every change, "
+                + "%s records%n", ROWS, UPSERT_KEYS, SLOTS, Plan.completedCheckpoints.get(), job.run().toMillis(),
+                job.submit().toMillis(), ROWS, uncommitted, aloRecords);
+    }
+
+    /**
+     * {@code streamfusion-upsert-kafka} and {@code upsert-kafka} without one of their ACLs each (a user with every
+     * other one): exactly once without {@code WRITE} on the topic, or on the transactional ids; with
+     * {@code POOLING} without {@code READ} on the topic; at least once without {@code WRITE} on the topic. Each job
+     * fails fast with the error the append connectors get, naming the topic where Kafka's error does, and commits
+     * nothing (see {@link #refused}).
+     */
+    @Test
+    void upsertWithoutAnyOneOfItsAclsFailsAndCommitsNothing() throws Exception {
+        for (String connector : List.of("streamfusion-upsert-kafka", "upsert-kafka")) {
+            String who = connector.equals("upsert-kafka") ? "stock" : "ours";
+            String id = UUID.randomUUID().toString().substring(0, 8);
+
+            String topic = createTopic("sf-sec-up-no-topic-write-" + id);
+            String user = "flink-" + who + "-upsert-no-topic-write";
+            Refusal refusal = refused(connector, topic, "exactly-once", topic + "-tx", null,
+                    broker.user(user, exactlyOnceAcls(user, topic + "-other", topic + "-tx")));
+            TopicAuthorizationException noWrite = refusal.find(TopicAuthorizationException.class);
+            assertEquals(Set.of(topic), noWrite.unauthorizedTopics());
+            assertTrue(noWrite.getMessage().contains(topic), noWrite.getMessage());
+            refusal.print(connector + " exactly once without WRITE on the topic", noWrite,
+                    SecureBroker.denial(user, "Topic:LITERAL:" + topic));
+
+            topic = createTopic("sf-sec-up-no-txn-write-" + id);
+            user = "flink-" + who + "-upsert-no-txn-write";
+            refusal = refused(connector, topic, "exactly-once", topic + "-tx", null,
+                    broker.user(user, exactlyOnceAcls(user, topic, topic + "-other-tx")));
+            refusal.print(connector + " exactly once without WRITE on the transactional ids",
+                    refusal.find(TransactionalIdAuthorizationException.class),
+                    SecureBroker.denial(user, "TransactionalId:LITERAL:" + topic + "-tx"));
+
+            topic = createTopic("sf-sec-up-pool-no-read-" + id);
+            user = "flink-" + who + "-upsert-pool-no-read";
+            List<AclBinding> acls = new ArrayList<>(exactlyOnceAcls(user, topic, topic + "-tx"));
+            acls.add(allow(user, ResourceType.TOPIC, topic + "-other", AclOperation.READ));
+            refusal = refused(connector, topic, "exactly-once", topic + "-tx", "POOLING", broker.user(user, acls));
+            TopicAuthorizationException noRead = refusal.find(TopicAuthorizationException.class);
+            assertTrue(noRead.getMessage().contains("Failed to describe active producers for partition " + topic),
+                    noRead.getMessage());
+            refusal.print(connector + " pooling without READ on the topic", noRead,
+                    SecureBroker.denial(user, "Topic:LITERAL:" + topic));
+
+            topic = createTopic("sf-sec-up-alo-no-write-" + id);
+            user = "flink-" + who + "-upsert-alo-no-write";
+            refusal = refused(connector, topic, "at-least-once", null, null, broker.user(user,
+                    List.of(allow(user, ResourceType.TOPIC, topic + "-other", AclOperation.WRITE))));
+            TopicAuthorizationException aloNoWrite = refusal.find(TopicAuthorizationException.class);
+            assertEquals(Set.of(topic), aloNoWrite.unauthorizedTopics());
+            refusal.print(connector + " at least once without WRITE on the topic", aloNoWrite,
+                    SecureBroker.denial(user, "Topic:LITERAL:" + topic));
+        }
     }
 
     @Test
@@ -742,6 +893,35 @@ class FlinkConnectorSecurityTest {
         assertEquals(ROWS, counts.size(), what + ": distinct ids");
         assertEquals(1L, counts.keySet().stream().mapToLong(Long::longValue).min().orElseThrow(), what);
         assertEquals(ROWS, counts.keySet().stream().mapToLong(Long::longValue).max().orElseThrow(), what);
+        assertTrue(records.values().stream().filter(l -> !l.isEmpty()).count() > 1, what + ": keyed records spread "
+                + "over the partitions");
+    }
+
+    /**
+     * An upsert sink's records (per partition, in offset order) as each key's counts {@code n} in that order; fails
+     * on a record that is not {@code {"k":K} => {"k":K,"n":N}} or a key found in two partitions.
+     */
+    private static Map<Long, List<Long>> changes(Map<Integer, List<String>> records) {
+        Map<Long, List<Long>> changes = new TreeMap<>();
+        Map<Long, Integer> partitionOf = new HashMap<>();
+        records.forEach((partition, list) -> list.forEach(record -> {
+            Matcher m = UPSERT_RECORD.matcher(record);
+            assertTrue(m.matches(), "a record of the upsert job: " + record);
+            assertEquals(m.group(1), m.group(2), record);
+            long k = Long.parseLong(m.group(1));
+            assertEquals(partition, partitionOf.computeIfAbsent(k, x -> partition), "the partition of key " + k);
+            changes.computeIfAbsent(k, x -> new ArrayList<>()).add(Long.parseLong(m.group(3)));
+        }));
+        return changes;
+    }
+
+    /** Exactly once: {@value #ROWS} records, each key's counts 1, 2, ... in offset order, over several partitions. */
+    private static void assertEveryChangeOnceInOrder(Map<Integer, List<String>> records, String what) {
+        assertEquals(ROWS, records.values().stream().mapToInt(List::size).sum(), what + ": records read_committed");
+        Map<Long, List<Long>> changes = changes(records);
+        assertEquals(LongStream.range(0, UPSERT_KEYS).boxed().toList(), List.copyOf(changes.keySet()), what + ": keys");
+        List<Long> expected = LongStream.rangeClosed(1, ROWS / UPSERT_KEYS).boxed().toList();
+        changes.forEach((k, counts) -> assertEquals(expected, counts, what + ": the changes of key " + k));
         assertTrue(records.values().stream().filter(l -> !l.isEmpty()).count() > 1, what + ": keyed records spread "
                 + "over the partitions");
     }
