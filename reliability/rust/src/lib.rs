@@ -147,6 +147,14 @@ impl Cluster {
         self.paused.retain(|&n| n != node);
     }
 
+    /// Waits until no partition is under-replicated (`kafka/cluster in-sync`: every replica back in its ISR, at
+    /// most `KAFKA_IN_SYNC_TIMEOUT`, 120 s); returns how long that took.
+    pub fn in_sync(&self) -> Duration {
+        let started = Instant::now();
+        kafka_cluster(&["in-sync"]);
+        started.elapsed()
+    }
+
     /// The active controller: the node leading the metadata quorum (`kafka/cluster controller`).
     pub fn controller(&self) -> u32 {
         self.node_id(&["controller"])
@@ -168,11 +176,17 @@ impl Cluster {
     pub fn create_topic(&self, topic: &str) {
         let mut config = ClientConfig::new();
         config.set("bootstrap.servers", &self.bootstrap);
+        self.create_topic_with(&config, topic);
+    }
+
+    /// [`create_topic`](Self::create_topic) through an admin client of `config` (e.g. a secured cluster's super
+    /// user: `bootstrap.servers` and the connection settings).
+    pub fn create_topic_with(&self, config: &ClientConfig, topic: &str) {
         let spec = TopicSpec {
             replication: -1,
             ..TopicSpec::new(topic, PARTITIONS)
         };
-        let created = Topics::new(&config, TIMEOUT)
+        let created = Topics::new(config, TIMEOUT)
             .and_then(|topics| topics.create(&spec))
             .unwrap_or_else(|e| panic!("create topic {topic} on the cluster: {e}"));
         assert!(created, "create topic {topic}: it exists already");
@@ -294,10 +308,33 @@ impl Writer {
         writer: &str,
         transaction_timeout: Duration,
     ) -> Self {
-        let config = SinkConfig::new(bootstrap, topic, progress, writer)
+        Self::open_with(Self::config(
+            bootstrap,
+            topic,
+            progress,
+            writer,
+            transaction_timeout,
+        ))
+    }
+
+    /// The sink configuration of [`open`](Self::open), for a caller that adds properties (e.g. the connection
+    /// settings of a secured cluster) before [`open_with`](Self::open_with).
+    pub fn config(
+        bootstrap: &str,
+        topic: &str,
+        progress: &str,
+        writer: &str,
+        transaction_timeout: Duration,
+    ) -> SinkConfig {
+        SinkConfig::new(bootstrap, topic, progress, writer)
             .with_mode(DeliveryGuarantee::ExactlyOnce)
             .with_transaction_timeout(transaction_timeout)
-            .with_property("linger.ms", "5");
+            .with_property("linger.ms", "5")
+    }
+
+    /// A writer over a sink of `config`, resumed from its last committed checkpoint.
+    pub fn open_with(config: SinkConfig) -> Self {
+        let bootstrap = config.bootstrap_servers.clone();
         let sink = Sink::new(config).unwrap_or_else(|e| panic!("Sink::new on {bootstrap}: {e}"));
         let mut writer = Self {
             sink,
@@ -436,7 +473,22 @@ pub fn read_values(bootstrap: &str, topic: &str, isolation: &str) -> Vec<Vec<u8>
 /// Reads `topic` with `read_committed` ([`read_values`]) and asserts that it holds exactly rows `expected` of
 /// [`records`]: every row once, none missing, nothing else. Returns how many records it read.
 pub fn verify_exactly_once(bootstrap: &str, topic: &str, expected: Range<i64>) -> usize {
-    let committed = read_values(bootstrap, topic, "read_committed");
+    verify_exactly_once_with(
+        &kafka_util::consumer_config(bootstrap, "read_committed"),
+        topic,
+        expected,
+    )
+}
+
+/// [`verify_exactly_once`] with a reader of `config` (`bootstrap.servers`, `isolation.level=read_committed`
+/// and, on a secured cluster, the connection settings of a user that may read the topic).
+pub fn verify_exactly_once_with(config: &ClientConfig, topic: &str, expected: Range<i64>) -> usize {
+    let committed: Vec<Vec<u8>> =
+        kafka_util::read_settled_with(config, topic, Instant::now() + TIMEOUT)
+            .unwrap_or_else(|e| panic!("read {topic}: {e}"))
+            .into_iter()
+            .map(|record| record.value.unwrap_or_default())
+            .collect();
     let mut counts: HashMap<&[u8], usize> = HashMap::new();
     for value in &committed {
         *counts.entry(value.as_slice()).or_default() += 1;

@@ -24,7 +24,7 @@ use rdkafka::config::ClientConfig;
 pub const BOOTSTRAP_ENV: &str = "KAFKA_SECURE_BOOTSTRAP_SERVERS";
 /// The super user's Java client settings (`run/admin.properties` of the broker's home).
 pub const ADMIN_CONFIG_ENV: &str = "KAFKA_SECURE_ADMIN_CONFIG";
-/// The broker's logs folder.
+/// The broker's logs folder; several folders separated by `:` (a cluster's nodes).
 pub const LOG_DIR_ENV: &str = "KAFKA_SECURE_LOG_DIR";
 /// Bound on every wait of the tests.
 pub const TIMEOUT: Duration = Duration::from_secs(30);
@@ -162,14 +162,16 @@ impl Secure {
     }
 
     /// Asserts that no password of [`secrets`](Self::secrets) is in `texts` (error messages, their `Debug`
-    /// forms) or in any file of the broker's log directory ([`LOG_DIR_ENV`]); a failure shows the text with the
+    /// forms) or in any file of the broker's log directories ([`LOG_DIR_ENV`]); a failure shows the text with the
     /// passwords [redacted](Self::redact).
     ///
     /// # Panics
     /// When one is, or the log directory cannot be read.
     pub fn assert_no_secret(&self, texts: &[&str]) {
         let mut logs = Vec::new();
-        if let Ok(dir) = std::env::var(LOG_DIR_ENV) {
+        let dirs = std::env::var_os(LOG_DIR_ENV).unwrap_or_default();
+        for dir in std::env::split_paths(&dirs).filter(|d| !d.as_os_str().is_empty()) {
+            let dir = dir.display().to_string();
             for entry in fs::read_dir(&dir).unwrap_or_else(|e| panic!("list {dir}: {e}")) {
                 let path = entry.expect("a directory entry").path();
                 if path.is_file() {
