@@ -3,7 +3,8 @@
 # `valgrind --tool=callgrind` (exact and load-independent, unlike timings on a shared VM): each cell runs
 # the `instructions` bench binary of rust/bijou64-kafka once with 1 and once with 21 passes over the same
 # 50,000 values; (Ir(21) - Ir(1)) / (20 * 50,000) is printed, so setup cancels out. Results and how to read
-# them: docs/benchmarks.md ("criterion: Rust bulk paths against upstream and LEB128").
+# them: docs/benchmarks.md ("criterion: Rust bulk paths against upstream and LEB128"). The bulk paths' portable
+# kernels are counted (BIJOU64_KAFKA_SIMD=off): valgrind does not run AVX-512.
 set -euo pipefail
 usage() { echo "usage: $0 [distribution ...]   (default: sequential uniform boundary mixed)" >&2; exit 2; }
 [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ] && usage
@@ -20,7 +21,7 @@ bin=$(cargo bench -q --locked -p bijou64-kafka --bench instructions --no-run --m
 [ -x "$bin" ] || { echo "error: no instructions bench binary found" >&2; exit 1; }
 
 instructions() { # instructions OP CONTENDER DISTRIBUTION PASSES: callgrind's total Ir
-  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$@" 2>&1 \
+  BIJOU64_KAFKA_SIMD=off valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$@" 2>&1 \
     | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 

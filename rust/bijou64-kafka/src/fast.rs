@@ -22,11 +22,64 @@
 //!   rebuilt from scratch: the offsets check first, then [`crate::decode`] record by
 //!   record, so every path reports identical errors.
 //!
+//! These are the portable kernels. On x86-64 CPUs with AVX-512 (F, BW, CD, VBMI and
+//! VBMI2, detected once per process) [`avx512`] does the same work eight or sixteen
+//! values per step, with the same bytes, values and verdicts (differential tests in
+//! that module); `BIJOU64_KAFKA_SIMD=off` in the environment keeps the portable ones.
+//!
 //! `scripts/miri.sh` runs the tests of this module under Miri, which checks the
-//! `unsafe` blocks (each with its `SAFETY` proof).
+//! `unsafe` blocks of the portable kernels (each with its `SAFETY` proof); Miri does not
+//! interpret AVX-512, so there the portable kernels always run.
 
 use crate::value::sealed::Sealed;
 use crate::{BijouValue, Error, Mapping};
+
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+mod avx512;
+
+/// The loops [`encode`] and [`decode`] run on this CPU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kernel {
+    /// Four values per step in general-purpose registers; every CPU.
+    Portable,
+    /// Eight values per step in AVX-512 registers (x86-64 with the F, BW, CD, VBMI and
+    /// VBMI2 extensions: Intel Ice Lake and later, AMD Zen 4 and later).
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    Avx512,
+}
+
+/// The environment variable that turns the AVX-512 kernels off when set to `off`
+/// (read once per process); any other value, or none, lets the CPU decide.
+const SIMD_ENV: &str = "BIJOU64_KAFKA_SIMD";
+
+/// The kernel for this CPU: AVX-512 where every extension it uses is present and
+/// [`SIMD_ENV`] is not `off`, else the portable one. Detected once per process. Under
+/// Miri, which does not interpret these instructions, always the portable one.
+#[inline]
+fn kernel() -> Kernel {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        use std::sync::OnceLock;
+        static KERNEL: OnceLock<Kernel> = OnceLock::new();
+        *KERNEL.get_or_init(|| {
+            let off = std::env::var(SIMD_ENV).is_ok_and(|v| v.trim().eq_ignore_ascii_case("off"));
+            if !off && avx512::available() {
+                Kernel::Avx512
+            } else {
+                Kernel::Portable
+            }
+        })
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    {
+        Kernel::Portable
+    }
+}
+
+/// Bytes the encode kernels may write past a slab's worst-case length (the AVX-512
+/// kernel stores whole 64-byte registers; later records or the final truncation
+/// discard the excess).
+const SLACK: usize = 64;
 
 /// Payload tier of the unsigned value `u` (0 = the one-byte form).
 #[inline(always)]
@@ -62,7 +115,7 @@ impl TierTables {
     }
 }
 
-/// Values (records) per step of the encode and decode loops.
+/// Values (records) per step of the portable encode and decode loops.
 const STEP: usize = 4;
 
 /// By tier: the shift that left-aligns a tier's payload in 64 bits (`(64 - 8t) % 64`).
@@ -103,7 +156,7 @@ fn encode_with<T: BijouValue, const ZIGZAG: bool>(
     bytes.clear();
     offsets.clear();
     let n = values.len();
-    // Worst case: every value at the maximal length, plus slack for the last 8-byte store.
+    // Worst case: every value at the maximal length, plus slack for the last wide store.
     let worst = n.saturating_mul(T::MAX_BYTES);
     if u32::try_from(worst).is_err() {
         let total = total_len::<T, ZIGZAG>(values);
@@ -111,18 +164,49 @@ fn encode_with<T: BijouValue, const ZIGZAG: bool>(
             return Err(Error::SlabTooLarge { bytes: total });
         }
     }
-    bytes.reserve(worst + 8);
+    bytes.reserve(worst + SLACK);
     offsets.reserve(n + 1);
-    let dst = bytes.as_mut_ptr();
-    let ends = offsets.as_mut_ptr();
-    // SAFETY: `offsets` has capacity for n + 1 elements (reserved above).
+    let (dst, ends) = (bytes.as_mut_ptr(), offsets.as_mut_ptr());
+    // SAFETY: `bytes` has capacity for `n * MAX_BYTES + SLACK` bytes and `offsets` for
+    // n + 1 elements (reserved above); the end offsets fit in u32 (checked above).
+    let at = unsafe {
+        match kernel() {
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Kernel::Avx512 => avx512::encode::<T, ZIGZAG>(values, dst, ends),
+            Kernel::Portable => encode_portable::<T, ZIGZAG>(values, dst, ends),
+        }
+    };
+    // SAFETY: the kernels' contract: bytes 0..at and offsets 0..=n are initialised.
+    unsafe {
+        bytes.set_len(at);
+        offsets.set_len(n + 1);
+    }
+    Ok(())
+}
+
+/// Encodes `values` as contiguous records at `dst` and their `n + 1` end offsets (0
+/// first) at `ends`; returns the slab's length. Bytes past it up to `SLACK` may be
+/// written too (garbage).
+///
+/// # Safety
+/// `dst` must be valid for `values.len() * T::MAX_BYTES + SLACK` byte writes, `ends`
+/// for `values.len() + 1` `u32` writes, and the encoded length must fit in `u32`.
+/// On return, the returned number of bytes and all `n + 1` offsets are initialised.
+#[inline(always)]
+unsafe fn encode_portable<T: BijouValue, const ZIGZAG: bool>(
+    values: &[T],
+    dst: *mut u8,
+    ends: *mut u32,
+) -> usize {
+    let n = values.len();
+    // SAFETY: `ends` is valid for n + 1 writes (the contract).
     unsafe { ends.write(0) };
     let mut at = 0_usize;
     // SAFETY (every `put` below): `at` is the sum of the lengths of the records before
     // value i, each at most MAX_BYTES, so `at <= i * MAX_BYTES` and the record's 9
-    // bytes end at most at `(n - 1) * MAX_BYTES + 9 <= worst + 8`, within `bytes`'
-    // reserved capacity; `ends` has capacity n + 1 > i + 1. (The end offsets are at
-    // most the total length, which fits in u32: checked above.)
+    // bytes end at most at `(n - 1) * MAX_BYTES + 9 <= n * MAX_BYTES + SLACK`, within
+    // the contract; `ends` is valid for n + 1 > i + 1 writes. (The end offsets are at
+    // most the total length, which fits in u32: the contract.)
     let mut steps = values.chunks_exact(STEP);
     for (s, step) in steps.by_ref().enumerate() {
         for (j, &value) in step.iter().enumerate() {
@@ -133,13 +217,10 @@ fn encode_with<T: BijouValue, const ZIGZAG: bool>(
     for (j, &value) in steps.remainder().iter().enumerate() {
         at += unsafe { put::<T, ZIGZAG>(dst, ends, done + j, value, at) };
     }
-    // SAFETY: bytes 0..at are initialised: records are contiguous and each record's stores
-    // cover its own bytes [start, start + t + 1). Offsets 0..=n were all written.
-    unsafe {
-        bytes.set_len(at);
-        offsets.set_len(n + 1);
-    }
-    Ok(())
+    // Records are contiguous and each record's stores cover its own bytes
+    // [start, start + t + 1), so bytes 0..at are initialised; offsets 0..=n were all
+    // written.
+    at
 }
 
 /// Writes `value` as the record starting at `dst + at` and its end, `at` + its
@@ -248,32 +329,82 @@ fn decode_with<T: BijouValue, const ZIGZAG: bool>(
     offsets: &[u32],
     out: &mut Vec<T>,
 ) -> bool {
+    let n = offsets.len() - 1;
+    out.reserve(n);
+    let base = out.len();
+    // SAFETY: `out` has capacity for `base + n` elements (reserved above).
+    let dst = unsafe { out.as_mut_ptr().add(base) };
+    // SAFETY: `dst` is valid for n writes; the caller checked the offsets' ends.
+    let ok = unsafe {
+        match kernel() {
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Kernel::Avx512 => avx512::decode::<T, ZIGZAG>(bytes, offsets, dst),
+            Kernel::Portable => decode_portable::<T, ZIGZAG>(bytes, offsets, dst),
+        }
+    };
+    if ok {
+        // SAFETY: the kernels' contract: when every record is valid, all n values were
+        // written.
+        unsafe { out.set_len(base + n) };
+    }
+    ok
+}
+
+/// Decodes records `from..n` one by one with the scalar [`crate::decode`] into
+/// `dst + from ..`; `false` at the first invalid record or out-of-order offsets.
+///
+/// # Safety
+/// `dst` must be valid for `offsets.len() - 1` writes of `T`.
+#[inline(always)]
+unsafe fn decode_scalar<T: BijouValue, const ZIGZAG: bool>(
+    bytes: &[u8],
+    offsets: &[u32],
+    from: usize,
+    to: usize,
+    dst: *mut T,
+) -> bool {
     let mapping = if ZIGZAG {
         Mapping::Zigzag
     } else {
         Mapping::Unsigned
     };
+    for i in from..to {
+        let Some(record) = bytes.get(offsets[i] as usize..offsets[i + 1] as usize) else {
+            return false;
+        };
+        let Ok(v) = crate::decode::<T>(record, mapping) else {
+            return false;
+        };
+        // SAFETY: i < to <= offsets.len() - 1, within the contract.
+        unsafe { dst.add(i).write(v) };
+    }
+    true
+}
+
+/// Validates and decodes every record, writing value `i` at `dst + i`; returns `false`
+/// when any record or offset is invalid (the values written are then garbage).
+///
+/// # Safety
+/// `dst` must be valid for `offsets.len() - 1` writes of `T`, and `offsets[0] == 0`,
+/// `offsets[n] == bytes.len()`. On `true`, all `n` values are initialised.
+#[inline(always)]
+unsafe fn decode_portable<T: BijouValue, const ZIGZAG: bool>(
+    bytes: &[u8],
+    offsets: &[u32],
+    dst: *mut T,
+) -> bool {
     let tables: &'static DecodeTables = const { &DecodeTables::of::<T>() };
     let n = offsets.len() - 1;
     let len = bytes.len();
-    out.reserve(n);
-    let base = out.len();
-    let dst = out.as_mut_ptr();
     let src = bytes.as_ptr();
-    // One scalar record; `None` when it is invalid or its offsets are out of order.
-    let scalar = |i: usize| {
-        let record = bytes.get(offsets[i] as usize..offsets[i + 1] as usize)?;
-        crate::decode::<T>(record, mapping).ok()
-    };
-    let mut i = 0;
     // Records starting in the first 8 bytes, where the 8 bytes ending a record may
     // begin before the slab.
-    while i < n && offsets[i] < 8 {
-        let Some(v) = scalar(i) else { return false };
-        // SAFETY: `out` has capacity base + n (reserved above) and i < n.
-        unsafe { dst.add(base + i).write(v) };
-        i += 1;
+    let head = offsets.iter().take(n).take_while(|&&o| o < 8).count();
+    // SAFETY: the contract.
+    if !unsafe { decode_scalar::<T, ZIGZAG>(bytes, offsets, 0, head, dst) } {
+        return false;
     }
+    let mut i = head;
     // Invariant at the top of each step: offsets[i] >= 8.
     let (mut bad, mut high) = (0_u64, 0_u64);
     while i + STEP <= n {
@@ -314,8 +445,8 @@ fn decode_with<T: BijouValue, const ZIGZAG: bool>(
             } else {
                 high |= u;
             }
-            // SAFETY: `out` has capacity base + n and i + j < n.
-            unsafe { dst.add(base + i + j).write(T::from_unsigned::<ZIGZAG>(u)) };
+            // SAFETY: the contract, and i + j < n.
+            unsafe { dst.add(i + j).write(T::from_unsigned::<ZIGZAG>(u)) };
         }
         i += STEP;
     }
@@ -324,20 +455,10 @@ fn decode_with<T: BijouValue, const ZIGZAG: bool>(
     } else {
         high > T::MAX_VALUE
     };
-    if bad != 0 || out_of_range {
-        return false;
-    }
-    while i < n {
-        let Some(v) = scalar(i) else { return false };
-        // SAFETY: as in the first loop.
-        unsafe { dst.add(base + i).write(v) };
-        i += 1;
-    }
     // Every record is valid, so are the offsets: a record of the stepped loop has the
     // length its tag announces (so d >= 1, the offsets increase) and is in range.
-    // SAFETY: elements base..base + n were all written above.
-    unsafe { out.set_len(base + n) };
-    true
+    // SAFETY: the contract.
+    bad == 0 && !out_of_range && unsafe { decode_scalar::<T, ZIGZAG>(bytes, offsets, i, n, dst) }
 }
 
 /// The error a slab with an invalid record or offset gets: the offsets' first, then

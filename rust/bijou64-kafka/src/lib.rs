@@ -8,7 +8,10 @@
 //!   bijou32 / bijou32s; the 32-bit formats differ on the wire from 248 up);
 //! * a strict whole-record [`decode`]: exactly one value that consumes every byte, else
 //!   an [`Error`] — never a wrong value;
-//! * bulk [`encode_slab`] / [`decode_slab`]: one contiguous slab plus `n + 1` offsets;
+//! * bulk [`encode_slab`] / [`decode_slab`]: one contiguous slab plus `n + 1` offsets,
+//!   eight or sixteen values per step with AVX-512 where the CPU has it (F, BW, CD, VBMI,
+//!   VBMI2; detected once per process, `BIJOU64_KAFKA_SIMD=off` in the environment turns
+//!   it off), four per step elsewhere, the same bytes either way;
 //!
 //! It knows nothing of Kafka clients: records reach a broker through a serializer (the JVM serdes) or any
 //! rdkafka producer of the caller's.
