@@ -11,6 +11,7 @@ use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 /// | [`Delivery`](Error::Delivery) | at-least-once: a record was not acknowledged | replay from the last checkpoint |
 /// | [`Unauthorized`](Error::Unauthorized) | a request lacked an ACL; the open transaction, if any, was aborted | grant the permission it names, then recover and replay |
 /// | [`Unauthenticated`](Error::Unauthenticated) | nothing was sent | fix the credentials or TLS settings |
+/// | [`CommitOrder`](Error::CommitOrder) | nothing was sent; the sink is as before the call | call [`commit`](crate::Sink::commit) after [`prepare_commit`](crate::Sink::prepare_commit), and nothing but [`recover`](crate::Sink::recover) (which aborts it) between them |
 /// | others | no Kafka state changed | fix the cause (configuration, topic) |
 ///
 /// Retriable errors (librdkafka `is_retriable`) never surface: the sink retries the same call until the
@@ -101,6 +102,18 @@ pub enum Error {
         /// librdkafka's report.
         reason: String,
     },
+    /// A call out of the order of a checkpoint's two phases ([`prepare_commit`](crate::Sink::prepare_commit),
+    /// then [`commit`](crate::Sink::commit)): `commit` with no checkpoint prepared, or `write`, `flush`,
+    /// `prepare_commit` or `checkpoint` while a prepared checkpoint waits for its `commit` (a prepared
+    /// transaction takes no more records). Nothing was sent and the sink is as it was before the call: a prepared
+    /// checkpoint is still prepared.
+    #[error("{operation}: {}", commit_order(*.prepared))]
+    CommitOrder {
+        /// The call made out of order.
+        operation: &'static str,
+        /// The checkpoint prepared and waiting for its commit; `None` when none was.
+        prepared: Option<u64>,
+    },
     /// A record in the progress topic under this writer's key is not a progress record this crate wrote.
     #[error("progress record at offset {offset} is corrupt: {reason}")]
     CorruptProgress {
@@ -109,6 +122,16 @@ pub enum Error {
         /// What is wrong with it.
         reason: &'static str,
     },
+}
+
+/// What [`Error::CommitOrder`] says about the call.
+fn commit_order(prepared: Option<u64>) -> String {
+    match prepared {
+        None => "no checkpoint is prepared: call prepare_commit first".to_owned(),
+        Some(id) => format!(
+            "checkpoint {id} is prepared and not committed: call commit (or recover, which aborts it) first"
+        ),
+    }
 }
 
 impl Error {

@@ -35,6 +35,8 @@ struct Live {
     progress_partition: i32,
     /// Exactly-once: a transaction has begun and is neither committed nor aborted.
     in_transaction: bool,
+    /// The checkpoint id [`Sink::prepare_commit`] prepared, until [`Sink::commit`] (or an abort) ends it.
+    prepared: Option<u64>,
 }
 
 /// Writes [`EncodedRecords`] to one Kafka topic, at least once or exactly once, with checkpoints recorded in a
@@ -118,9 +120,9 @@ impl Sink {
     /// beginning to the high watermark captured when it starts (`read_uncommitted` end offset). It first waits
     /// until the last stable offset reaches that mark, so a transaction another writer has open on the same
     /// partition delays recovery (at most until that transaction commits, aborts or times out) instead of
-    /// hiding a later progress record of this writer. Exactly-once: an open transaction of this sink is aborted
-    /// first (its records are to be replayed from the returned position), and a dropped producer is rebuilt
-    /// (`init_transactions` before the read).
+    /// hiding a later progress record of this writer. Exactly-once: an open transaction of this sink, prepared
+    /// by [`prepare_commit`](Self::prepare_commit) or not, is aborted first (its records are to be replayed from
+    /// the returned position), and a dropped producer is rebuilt (`init_transactions` before the read).
     ///
     /// # Errors
     /// [`Error::Kafka`] when the read fails or does not finish within the transaction timeout;
@@ -134,6 +136,7 @@ impl Sink {
         if self.config.mode == DeliveryGuarantee::ExactlyOnce && self.live()?.in_transaction {
             self.abort("recover")?;
         }
+        self.live()?.prepared = None;
         self.read_progress(progress_partition)
     }
 
@@ -150,8 +153,10 @@ impl Sink {
     /// Exactly-once: [`Error::Aborted`] when a record is refused (for example larger than `message.max.bytes`)
     /// or the transaction must abort; [`Error::Fatal`] when the producer is fenced or otherwise unusable.
     /// At-least-once: [`Error::Delivery`] when a record is refused. [`Error::Unauthorized`] without `WRITE` on
-    /// the data topic (the open transaction is aborted).
+    /// the data topic (the open transaction is aborted). [`Error::CommitOrder`] while a checkpoint prepared by
+    /// [`prepare_commit`](Self::prepare_commit) waits for its [`commit`](Self::commit).
     pub fn write(&mut self, records: &EncodedRecords) -> Result<(), Error> {
+        self.not_prepared("write")?;
         self.begin("write")?;
         let Sink {
             config,
@@ -175,57 +180,97 @@ impl Sink {
     }
 
     /// Ends a checkpoint interval: records `checkpoint_id` and `source_position` (opaque bytes, see
-    /// [`Progress::source_position`]) as this writer's progress.
+    /// [`Progress::source_position`]) as this writer's progress, and commits. The same as
+    /// [`prepare_commit`](Self::prepare_commit) then [`commit`](Self::commit), both within one transaction timeout.
     ///
     /// Exactly-once: sends the progress record (key = writer id) to the progress topic inside the open
-    /// transaction (one is begun for an empty interval), then `commit_transaction`, waiting up to the
-    /// transaction timeout and retrying retriable failures. On success the interval's records and the progress
-    /// are visible together; the next interval's transaction begins with the next [`write`](Self::write) or
-    /// checkpoint (beginning is local to librdkafka, so no failure of it can be mistaken for a failed commit).
+    /// transaction (one is begun for an empty interval), waits until every record of the transaction is
+    /// acknowledged, then `commit_transaction`, retrying retriable failures, all within the transaction timeout.
+    /// On success the interval's records and the progress are visible together; the next interval's transaction
+    /// begins with the next [`write`](Self::write) or checkpoint (beginning is local to librdkafka, so no
+    /// failure of it can be mistaken for a failed commit).
     ///
     /// At-least-once: flushes the data, checks every delivery, then writes and flushes the progress record.
     ///
     /// # Errors
     /// [`Error::Aborted`] when the commit needs an abort (the sink aborted; replay the interval);
-    /// [`Error::Fatal`] when fenced, on a fatal error, or when the commit's outcome is still unknown at the
-    /// transaction timeout ([`recover`](Self::recover) tells whether it committed); [`Error::Delivery`]
-    /// (at-least-once) when a record was not acknowledged; [`Error::Unauthorized`] (after an abort) when a
-    /// record was refused for lack of `WRITE` on the data or the progress topic.
+    /// [`Error::Fatal`] when fenced, on a fatal error, when the records are still not all acknowledged at the
+    /// transaction timeout, or when the commit's outcome is still unknown then ([`recover`](Self::recover) tells
+    /// whether it committed); [`Error::Delivery`] (at-least-once) when a record was not acknowledged;
+    /// [`Error::Unauthorized`] (after an abort) when a record was refused for lack of `WRITE` on the data or the
+    /// progress topic; [`Error::CommitOrder`] while a checkpoint prepared by
+    /// [`prepare_commit`](Self::prepare_commit) waits for its [`commit`](Self::commit).
     pub fn checkpoint(&mut self, checkpoint_id: u64, source_position: &[u8]) -> Result<(), Error> {
-        let value = Progress::encode(&self.config.writer_id, checkpoint_id, source_position);
-        match self.config.mode {
-            DeliveryGuarantee::ExactlyOnce => {
-                self.begin("checkpoint")?;
-                self.send_progress(&value)?;
-                let live = self.live.as_mut().expect("built by begin");
-                if let Some(error) = live.producer.context().take() {
-                    return Err(self.fail("checkpoint", error));
-                }
-                let deadline = Instant::now() + self.config.transaction_timeout;
-                let live = self.live.as_mut().expect("built by begin");
-                // rust-rdkafka's commit_transaction flushes in 100 ms steps first (see flush_producer); once
-                // flush_producer has delivered everything, that flush returns at once.
-                let commit = |left| {
-                    flush_producer(
-                        &live.producer,
-                        deadline.saturating_duration_since(Instant::now()),
-                    )?;
-                    live.producer.commit_transaction(left)
-                };
-                match retry(deadline, commit) {
-                    Ok(()) => {
-                        live.in_transaction = false;
-                        Ok(())
-                    }
-                    Err(error) => Err(self.fail("commit_transaction", error)),
-                }
-            }
-            DeliveryGuarantee::AtLeastOnce => {
-                self.flush()?;
-                self.send_progress(&value)?;
-                self.flush()
-            }
-        }
+        let deadline = Instant::now() + self.config.transaction_timeout;
+        self.prepare_until("checkpoint", checkpoint_id, source_position, deadline)?;
+        self.commit_until(deadline)
+    }
+
+    /// The first phase of a checkpoint: everything but the commit. Flink's two-phase sinks split a checkpoint
+    /// the same way: this is the writer's `flush` and `prepareCommit` (`TwoPhaseCommittingSink`'s
+    /// `PrecommittingSinkWriter`; Flink's `KafkaSink` flushes its producer there and hands the open transaction
+    /// to its committer), and [`commit`](Self::commit) is the committer's `commit`.
+    ///
+    /// Exactly-once: sends the progress record of `checkpoint_id` and `source_position` (as
+    /// [`checkpoint`](Self::checkpoint) does) inside the open transaction (one is begun for an empty interval),
+    /// then waits, up to the transaction timeout, until every record of the transaction (the interval's and the
+    /// progress record) is acknowledged by the broker (`acks=all`). Nothing is committed: `read_committed`
+    /// readers see none of the interval until [`commit`](Self::commit) returns `Ok`, and the transaction's only
+    /// request left is `EndTxn`. At-least-once: what [`checkpoint`](Self::checkpoint) does (the data flushed
+    /// and checked, the progress record written and flushed); the progress is then already visible.
+    ///
+    /// Until [`commit`](Self::commit) (or [`recover`](Self::recover), which aborts the prepared transaction),
+    /// [`prepared_checkpoint`](Self::prepared_checkpoint) returns `Some(checkpoint_id)` and [`write`](Self::write),
+    /// [`flush`](Self::flush), `prepare_commit` and [`checkpoint`](Self::checkpoint) fail with
+    /// [`Error::CommitOrder`]: a prepared transaction takes no more records.
+    ///
+    /// Unlike Flink's committer, only this `Sink` can commit what it prepared: librdkafka cannot resume a
+    /// transaction in another producer. If the writer dies between the two phases, the next instance's
+    /// `init_transactions` aborts the prepared transaction and [`recover`](Self::recover) returns the previous
+    /// checkpoint, so the interval is replayed; nothing is lost or duplicated, but an external checkpoint that
+    /// counted this one as done must not be trusted over [`recover`](Self::recover).
+    ///
+    /// # Errors
+    /// [`Error::Aborted`] when a record was refused or the transaction must abort (the sink aborted; replay the
+    /// interval); [`Error::Fatal`] when fenced, on a fatal error, or when the records are still not all
+    /// acknowledged at the transaction timeout (the producer is dropped; the broker aborts the transaction at its
+    /// timeout; recover and replay); [`Error::Delivery`] (at-least-once) when a record was not acknowledged;
+    /// [`Error::Unauthorized`] (after an abort) when a record was refused for lack of `WRITE` on the data or the
+    /// progress topic; [`Error::CommitOrder`] when a checkpoint is prepared already.
+    pub fn prepare_commit(
+        &mut self,
+        checkpoint_id: u64,
+        source_position: &[u8],
+    ) -> Result<(), Error> {
+        let deadline = Instant::now() + self.config.transaction_timeout;
+        self.prepare_until("prepare_commit", checkpoint_id, source_position, deadline)
+    }
+
+    /// The second phase of a checkpoint: commits the transaction [`prepare_commit`](Self::prepare_commit)
+    /// prepared. Flink's `Committer::commit` (Flink's `KafkaCommitter` calls `commitTransaction` there).
+    ///
+    /// Exactly-once: `commit_transaction` (`EndTxn` to the transaction coordinator, which then writes the
+    /// commit markers to every partition of the transaction), retrying retriable failures up to the transaction
+    /// timeout, as [`checkpoint`](Self::checkpoint) does. On success the interval's records and its progress are
+    /// visible to `read_committed` readers together, and [`prepared_checkpoint`](Self::prepared_checkpoint) is
+    /// `None` again. At-least-once: nothing to do (the progress was written by `prepare_commit`); it only ends
+    /// the prepared state.
+    ///
+    /// # Errors
+    /// [`Error::CommitOrder`] when no checkpoint is prepared (nothing is sent; the sink is unchanged);
+    /// [`Error::Aborted`] when the commit needs an abort (the sink aborted; replay the interval);
+    /// [`Error::Fatal`] when fenced, on a fatal error, or when the commit's outcome is still unknown at the
+    /// transaction timeout (the producer is dropped; [`recover`](Self::recover) tells whether it committed).
+    pub fn commit(&mut self) -> Result<(), Error> {
+        let deadline = Instant::now() + self.config.transaction_timeout;
+        self.commit_until(deadline)
+    }
+
+    /// The checkpoint id [`prepare_commit`](Self::prepare_commit) prepared and [`commit`](Self::commit) has not
+    /// committed yet; `None` when no checkpoint waits for its commit (also after a failed `prepare_commit` or
+    /// `commit`, which abort or drop the transaction).
+    pub fn prepared_checkpoint(&self) -> Option<u64> {
+        self.live.as_ref().and_then(|live| live.prepared)
     }
 
     /// Waits until every record written so far is acknowledged by the broker (at most the transaction timeout).
@@ -233,8 +278,10 @@ impl Sink {
     ///
     /// # Errors
     /// Exactly-once: [`Error::Aborted`] when a record failed (the sink aborted) or the flush timed out;
-    /// [`Error::Fatal`] on a fatal error. At-least-once: [`Error::Delivery`].
+    /// [`Error::Fatal`] on a fatal error. At-least-once: [`Error::Delivery`]. [`Error::CommitOrder`] while a
+    /// checkpoint prepared by [`prepare_commit`](Self::prepare_commit) waits for its [`commit`](Self::commit).
     pub fn flush(&mut self) -> Result<(), Error> {
+        self.not_prepared("flush")?;
         let timeout = self.config.transaction_timeout;
         let live = self.live()?;
         let result = flush_producer(&live.producer, timeout);
@@ -242,6 +289,91 @@ impl Sink {
         match error {
             None => Ok(()),
             Some(error) => Err(self.fail("flush", error)),
+        }
+    }
+
+    /// [`prepare_commit`](Self::prepare_commit) for `operation` (`checkpoint` or `prepare_commit`, as its
+    /// errors name it), with every wait ending at `deadline`.
+    fn prepare_until(
+        &mut self,
+        operation: &'static str,
+        checkpoint_id: u64,
+        source_position: &[u8],
+        deadline: Instant,
+    ) -> Result<(), Error> {
+        self.not_prepared(operation)?;
+        let value = Progress::encode(&self.config.writer_id, checkpoint_id, source_position);
+        if self.config.mode == DeliveryGuarantee::AtLeastOnce {
+            self.flush()?;
+            self.send_progress(operation, &value)?;
+            self.flush()?;
+            self.live()?.prepared = Some(checkpoint_id);
+            return Ok(());
+        }
+        self.begin(operation)?;
+        self.send_progress(operation, &value)?;
+        let live = self.live.as_mut().expect("built by begin");
+        if let Some(error) = live.producer.context().take() {
+            return Err(self.fail(operation, error));
+        }
+        let flushed = flush_producer(
+            &live.producer,
+            deadline.saturating_duration_since(Instant::now()),
+        );
+        match flushed {
+            Ok(()) => {}
+            Err(error @ KafkaError::Flush(RDKafkaErrorCode::OperationTimedOut)) => {
+                // The transaction is older than its timeout, so the broker aborts it; an abort would wait on the
+                // same silent broker. A new producer's init_transactions settles it.
+                self.live = None;
+                return Err(Error::Fatal {
+                    operation,
+                    source: error,
+                });
+            }
+            Err(error) => return Err(self.fail(operation, error)),
+        }
+        let live = self.live.as_mut().expect("built by begin");
+        if let Some(error) = live.producer.context().take() {
+            return Err(self.fail(operation, error));
+        }
+        live.prepared = Some(checkpoint_id);
+        Ok(())
+    }
+
+    /// [`commit`](Self::commit), retrying until `deadline`.
+    fn commit_until(&mut self, deadline: Instant) -> Result<(), Error> {
+        let mode = self.config.mode;
+        let Some(live) = self.live.as_mut().filter(|live| live.prepared.is_some()) else {
+            return Err(Error::CommitOrder {
+                operation: "commit",
+                prepared: None,
+            });
+        };
+        if mode == DeliveryGuarantee::AtLeastOnce {
+            live.prepared = None;
+            return Ok(());
+        }
+        // Every record is acknowledged (prepare_until), so the flush rust-rdkafka's commit_transaction does first
+        // (in 100 ms steps, see flush_producer) returns at once: EndTxn is the only request.
+        match retry(deadline, |left| live.producer.commit_transaction(left)) {
+            Ok(()) => {
+                live.in_transaction = false;
+                live.prepared = None;
+                Ok(())
+            }
+            Err(error) => Err(self.fail("commit_transaction", error)),
+        }
+    }
+
+    /// [`Error::CommitOrder`] for `operation` while a prepared checkpoint waits for its commit.
+    fn not_prepared(&self, operation: &'static str) -> Result<(), Error> {
+        match self.prepared_checkpoint() {
+            None => Ok(()),
+            prepared => Err(Error::CommitOrder {
+                operation,
+                prepared,
+            }),
         }
     }
 
@@ -312,6 +444,7 @@ impl Sink {
             partitions,
             progress_partition: partition_for_key(config.writer_id.as_bytes(), progress_partitions),
             in_transaction: false,
+            prepared: None,
         })
     }
 
@@ -423,7 +556,7 @@ impl Sink {
         Ok(())
     }
 
-    fn send_progress(&mut self, value: &[u8]) -> Result<(), Error> {
+    fn send_progress(&mut self, operation: &'static str, value: &[u8]) -> Result<(), Error> {
         self.live()?;
         let live = self.live.as_ref().expect("just built");
         let record = BaseRecord::<[u8], [u8]>::to(&self.config.progress_topic)
@@ -432,7 +565,7 @@ impl Sink {
             .payload(value);
         match send(&live.producer, record) {
             Ok(()) => Ok(()),
-            Err(error) => Err(self.fail("checkpoint", error)),
+            Err(error) => Err(self.fail(operation, error)),
         }
     }
 
@@ -446,6 +579,7 @@ impl Sink {
         match retry(deadline, |left| live.producer.abort_transaction(left)) {
             Ok(()) => {
                 live.in_transaction = false;
+                live.prepared = None;
                 live.producer.context().take();
                 Ok(())
             }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{config, create_topic, read_all, records, unique, value_of};
+use common::{config, create_topic, read_all, read_now, records, unique, value_of};
 use kafka_util::Record;
 use streamfusion_sink::{partition_for_key, Error, Progress, Sink};
 
@@ -203,4 +203,204 @@ fn empty_intervals_commit_repeatedly() {
         read_all(&topic, "read_uncommitted").is_empty(),
         "no data record"
     );
+}
+
+#[test]
+fn a_prepared_checkpoint_is_invisible_until_its_commit() {
+    let (topic, progress_topic, writer) = (unique("2pc"), unique("2pc-progress"), unique("w"));
+    create_topic(&topic, PARTITIONS);
+    let mut sink = open(&topic, &progress_topic, &writer);
+    sink.write(&records(0, 100)).unwrap();
+    sink.checkpoint(0, b"100").unwrap();
+    sink.write(&records(100, 100)).unwrap();
+    assert_eq!(sink.prepared_checkpoint(), None, "nothing prepared yet");
+
+    sink.prepare_commit(1, b"200").unwrap();
+    assert_eq!(sink.prepared_checkpoint(), Some(1), "checkpoint 1 prepared");
+    // Read without waiting for the open transaction: the interval is in the log, not committed.
+    let in_log = read_now(&topic, "read_uncommitted");
+    assert_eq!(
+        in_log.len(),
+        200,
+        "prepare_commit waited until every record of the interval was acknowledged"
+    );
+    assert_eq!(
+        values_by_partition(&read_now(&topic, "read_committed")),
+        expected_by_partition(0..100),
+        "read_committed sees nothing of the prepared interval"
+    );
+
+    sink.commit().unwrap();
+    assert_eq!(
+        sink.prepared_checkpoint(),
+        None,
+        "the commit ends the prepared state"
+    );
+    assert_eq!(
+        values_by_partition(&read_all(&topic, "read_committed")),
+        expected_by_partition(0..200),
+        "after the commit read_committed sees the interval once"
+    );
+    // The next interval goes on as after a checkpoint.
+    sink.write(&records(200, 50)).unwrap();
+    sink.checkpoint(2, b"250").unwrap();
+    drop(sink);
+    let mut again = open(&topic, &progress_topic, &writer);
+    assert_eq!(
+        again.recover().unwrap(),
+        Some(progress(&writer, 2, "250")),
+        "the progress of checkpoint 1 committed with its interval, then checkpoint 2"
+    );
+    assert_eq!(read_all(&topic, "read_committed").len(), 250);
+}
+
+#[test]
+fn the_two_commit_phases_are_called_in_order() {
+    let (topic, progress_topic, writer) = (unique("order"), unique("order-progress"), unique("w"));
+    create_topic(&topic, PARTITIONS);
+    let mut sink = open(&topic, &progress_topic, &writer);
+    let error = sink.commit().expect_err("commit without prepare_commit");
+    assert!(
+        matches!(
+            error,
+            Error::CommitOrder {
+                operation: "commit",
+                prepared: None
+            }
+        ),
+        "{error:?}"
+    );
+    assert_eq!(
+        error.to_string(),
+        "commit: no checkpoint is prepared: call prepare_commit first"
+    );
+    assert!(!error.requires_replay() && !error.is_fatal(), "{error:?}");
+
+    sink.write(&records(0, 100)).unwrap();
+    sink.prepare_commit(0, b"100").unwrap();
+    // A prepared transaction takes nothing more, and nothing is sent.
+    let refused = [
+        ("write", sink.write(&records(100, 10))),
+        ("flush", sink.flush()),
+        ("prepare_commit", sink.prepare_commit(1, b"110")),
+        ("checkpoint", sink.checkpoint(1, b"110")),
+    ];
+    for (call, result) in refused {
+        let error = result.expect_err("a call between prepare_commit and commit");
+        assert!(
+            matches!(error, Error::CommitOrder { operation, prepared: Some(0) } if operation == call),
+            "{call}: {error:?}"
+        );
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "{call}: checkpoint 0 is prepared and not committed: call commit (or recover, which aborts it) \
+                 first"
+            )
+        );
+    }
+    assert_eq!(
+        sink.prepared_checkpoint(),
+        Some(0),
+        "still prepared after the refusals"
+    );
+    sink.commit().unwrap();
+    assert!(matches!(
+        sink.commit(),
+        Err(Error::CommitOrder { prepared: None, .. })
+    ));
+    assert_eq!(
+        values_by_partition(&read_all(&topic, "read_committed")),
+        expected_by_partition(0..100),
+        "exactly the prepared interval committed; the refused write sent nothing"
+    );
+    assert_eq!(
+        read_all(&topic, "read_uncommitted").len(),
+        100,
+        "nothing else reached the log"
+    );
+    assert_eq!(sink.recover().unwrap(), Some(progress(&writer, 0, "100")));
+}
+
+#[test]
+fn recover_aborts_a_prepared_checkpoint_and_a_dead_writer_s_is_aborted_too() {
+    let (topic, progress_topic, writer) = (unique("2pc-abort"), unique("2pc-abort-p"), unique("w"));
+    create_topic(&topic, PARTITIONS);
+    let mut sink = open(&topic, &progress_topic, &writer);
+    sink.write(&records(0, 100)).unwrap();
+    sink.checkpoint(0, b"100").unwrap();
+
+    // recover on the same sink gives the prepared checkpoint up.
+    sink.write(&records(100, 100)).unwrap();
+    sink.prepare_commit(1, b"200").unwrap();
+    assert_eq!(
+        sink.recover().unwrap(),
+        Some(progress(&writer, 0, "100")),
+        "recover aborts the prepared transaction and returns the checkpoint before it"
+    );
+    assert_eq!(sink.prepared_checkpoint(), None);
+    assert!(matches!(sink.commit(), Err(Error::CommitOrder { .. })));
+
+    // A writer that dies between the phases: the next instance aborts what it prepared.
+    sink.write(&records(100, 100)).unwrap();
+    sink.prepare_commit(1, b"200").unwrap();
+    drop(sink);
+    let mut next = open(&topic, &progress_topic, &writer);
+    assert_eq!(
+        next.recover().unwrap(),
+        Some(progress(&writer, 0, "100")),
+        "a prepared checkpoint that was never committed is not recovered"
+    );
+    assert_eq!(
+        read_all(&topic, "read_committed").len(),
+        100,
+        "neither prepared copy of the interval is visible"
+    );
+    next.write(&records(100, 100)).unwrap();
+    next.prepare_commit(1, b"200").unwrap();
+    next.commit().unwrap();
+    assert_eq!(
+        values_by_partition(&read_all(&topic, "read_committed")),
+        expected_by_partition(0..200),
+        "the replayed interval commits once"
+    );
+    assert_eq!(
+        read_all(&topic, "read_uncommitted").len(),
+        400,
+        "the two aborted copies stay in the log"
+    );
+}
+
+#[test]
+fn at_least_once_the_progress_is_written_by_prepare_commit() {
+    let (topic, progress_topic, writer) = (unique("alo-2pc"), unique("alo-2pc-p"), unique("w"));
+    create_topic(&topic, PARTITIONS);
+    let config = common::config(&topic, &progress_topic, &writer)
+        .with_mode(streamfusion_sink::DeliveryGuarantee::AtLeastOnce);
+    let mut sink = Sink::new(config).unwrap();
+    assert!(matches!(
+        sink.commit(),
+        Err(Error::CommitOrder { prepared: None, .. })
+    ));
+    sink.write(&records(0, 100)).unwrap();
+    sink.prepare_commit(0, b"100").unwrap();
+    assert_eq!(sink.prepared_checkpoint(), Some(0));
+    assert_eq!(
+        read_all(&topic, "read_committed").len(),
+        100,
+        "at least once, prepare_commit flushed the data"
+    );
+    assert_eq!(
+        Sink::new(
+            common::config(&topic, &progress_topic, &writer)
+                .with_mode(streamfusion_sink::DeliveryGuarantee::AtLeastOnce)
+        )
+        .unwrap()
+        .recover()
+        .unwrap(),
+        Some(progress(&writer, 0, "100")),
+        "and wrote the progress"
+    );
+    sink.commit().unwrap();
+    assert_eq!(sink.prepared_checkpoint(), None);
 }

@@ -78,6 +78,35 @@ pub fn read_all(topic: &str, isolation: &str) -> Vec<Record> {
     read_all_at(&bootstrap(), topic, isolation)
 }
 
+/// Every record of `topic` under `isolation`, sorted by partition and offset, up to the ends that isolation
+/// answers now (the high watermark for `read_uncommitted`, the last stable offset for `read_committed`),
+/// without waiting for open transactions as [`read_all`] does: what a reader sees while a transaction is open.
+pub fn read_now(topic: &str, isolation: &str) -> Vec<Record> {
+    use kafka_util::{OpenOptions, Stop, TopicReader};
+    use rdkafka::Message;
+    let bootstrap = bootstrap();
+    let mut config = kafka_util::consumer_config(&bootstrap, isolation);
+    config
+        .set("group.id", unique("read-now"))
+        .set("fetch.wait.max.ms", "50");
+    let reader = TopicReader::open(&config, &bootstrap, topic, &OpenOptions::default())
+        .unwrap_or_else(|e| panic!("read {topic}: {e}"));
+    let mut records = Vec::new();
+    reader
+        .read(Stop::until(Instant::now() + TIMEOUT), |message| {
+            records.push(Record {
+                partition: message.partition(),
+                offset: message.offset(),
+                key: message.key().map(<[u8]>::to_vec),
+                value: message.payload().map(<[u8]>::to_vec),
+            });
+            std::ops::ControlFlow::Continue(())
+        })
+        .unwrap_or_else(|e| panic!("read {topic}: {e}"));
+    records.sort_by_key(|r| (r.partition, r.offset));
+    records
+}
+
 /// [`read_all`] on the broker at `bootstrap`.
 pub fn read_all_at(bootstrap: &str, topic: &str, isolation: &str) -> Vec<Record> {
     kafka_util::read_settled(bootstrap, topic, isolation, Instant::now() + TIMEOUT)
