@@ -209,10 +209,70 @@ impl Drop for Cluster {
     }
 }
 
+/// The state of `transactional_id`'s transaction as its coordinator reports it, with how many partitions it
+/// spans (`Ongoing (4 partitions)`): Kafka's `TransactionsCommand describe` (a JVM with the broker's jars, through `kafka/broker tool`),
+/// asking node `node` only (the `node`-th address of the cluster's `bootstrap`, as `kafka/cluster bootstrap`
+/// lists them), each request given up after 1 s, so that a paused node cannot hold it up for long. `Ongoing` while
+/// the coordinator has not written `PrepareCommit` (also while that record waits for its replicas),
+/// `PrepareCommit` while it writes the commit markers, `CompleteCommit` once they are written.
+pub fn transaction_state(
+    bootstrap: &str,
+    node: u32,
+    transactional_id: &str,
+) -> Result<String, String> {
+    let address = bootstrap
+        .split(',')
+        .nth(node as usize - 1)
+        .ok_or_else(|| format!("node {node} is not in {bootstrap}"))?;
+    // The admin client sends some requests to any node it knows: a silent one is given up after 1 s.
+    let settings = std::env::temp_dir().join(format!("{}.properties", unique("describe")));
+    std::fs::write(&settings, "request.timeout.ms=1000\nretry.backoff.ms=100\n")
+        .map_err(|e| format!("write {}: {e}", settings.display()))?;
+    let table = try_script(
+        "broker",
+        &[
+            "tool",
+            "org.apache.kafka.tools.TransactionsCommand",
+            "--bootstrap-server",
+            address,
+            "--command-config",
+            &settings.to_string_lossy(),
+            "describe",
+            "--transactional-id",
+            transactional_id,
+        ],
+    );
+    let _ = std::fs::remove_file(&settings);
+    let table = table?;
+    let mut lines = table.lines();
+    let header: Vec<&str> = lines.next().unwrap_or_default().split('\t').collect();
+    let row: Vec<&str> = lines.next().unwrap_or_default().split('\t').collect();
+    let column = |name: &str| {
+        header
+            .iter()
+            .position(|h| h.trim() == name)
+            .map(|i| row.get(i).map_or("", |v| v.trim()).to_owned())
+            .ok_or_else(|| format!("no {name} in the describe output: {table}"))
+    };
+    let partitions = column("TopicPartitions")?;
+    Ok(format!(
+        "{} ({} partitions)",
+        column("TransactionState")?,
+        partitions.split(',').filter(|p| !p.is_empty()).count()
+    ))
+}
+
 /// Runs `kafka/cluster ARGS` (with this process's environment, e.g. `KAFKA_CLUSTER_HOME`) and returns its
 /// standard output, trimmed, or what it printed when it failed.
 fn try_kafka_cluster(args: &[&str]) -> Result<String, String> {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../kafka/cluster");
+    try_script("cluster", args)
+}
+
+/// Runs `kafka/NAME ARGS` as [`try_kafka_cluster`] runs `kafka/cluster`.
+fn try_script(name: &str, args: &[&str]) -> Result<String, String> {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../kafka")
+        .join(name);
     let output = Command::new(&script)
         .args(args)
         .output()
@@ -222,7 +282,7 @@ fn try_kafka_cluster(args: &[&str]) -> Result<String, String> {
         return Ok(stdout);
     }
     Err(format!(
-        "kafka/cluster {} failed ({}): {stdout}\n{}",
+        "kafka/{name} {} failed ({}): {stdout}\n{}",
         args.join(" "),
         output.status,
         String::from_utf8_lossy(&output.stderr)
@@ -262,7 +322,7 @@ pub fn value_of(id: i64) -> Vec<u8> {
 /// What the caller of a [`Writer`]'s sink saw.
 #[derive(Debug, Default, Clone)]
 pub struct Report {
-    /// How long each `checkpoint` call took (commit included), in call order, failed ones too.
+    /// How long each `checkpoint` (or `commit`) call took, in call order, failed ones too.
     pub checkpoints: Vec<Duration>,
     /// Every error a sink call returned, as displayed.
     pub errors: Vec<String>,
@@ -387,6 +447,38 @@ impl Writer {
         let result = self
             .sink
             .checkpoint(self.next_checkpoint, position.as_bytes());
+        self.report.checkpoints.push(started.elapsed());
+        match result {
+            Ok(()) => {
+                self.committed_rows += self.pending;
+                self.pending = 0;
+                self.next_checkpoint += 1;
+                Ok(())
+            }
+            Err(error) => Err(self.failed(error)),
+        }
+    }
+
+    /// [`Sink::prepare_commit`] of the next checkpoint (the open interval, the next row id as the position):
+    /// every record acknowledged, nothing committed. On an error that asks for a replay it recovers and returns
+    /// the error.
+    pub fn prepare_commit(&mut self) -> Result<(), Error> {
+        let position = (self.committed_rows + self.pending).to_string();
+        match self
+            .sink
+            .prepare_commit(self.next_checkpoint, position.as_bytes())
+        {
+            Ok(()) => Ok(()),
+            Err(error) => Err(self.failed(error)),
+        }
+    }
+
+    /// [`Sink::commit`] of the checkpoint [`prepare_commit`](Self::prepare_commit) prepared, timed as a
+    /// checkpoint call ([`Report::checkpoints`]). On an error that asks for a replay it recovers and returns the
+    /// error.
+    pub fn commit(&mut self) -> Result<(), Error> {
+        let started = Instant::now();
+        let result = self.sink.commit();
         self.report.checkpoints.push(started.elapsed());
         match result {
             Ok(()) => {

@@ -1,6 +1,7 @@
 //! The exactly-once sink (`streamfusion-sink`) through node failures of the three-node cluster (issue #17 item
 //! 2): SIGKILL of a data partition's leader between a flush and the commit and during the commit, SIGKILL of the
-//! transaction coordinator of the sink's `transactional.id` at the same points, SIGKILL of a leader and of the active
+//! transaction coordinator of the sink's `transactional.id` at the same points, SIGKILL of either with `EndTxn` in
+//! flight (the commit's first phase done: `prepare_commit`), SIGKILL of a leader and of the active
 //! controller during a long run of transactions, the node rejoining while the run goes on, and a leader
 //! SIGSTOPped (silent, as if cut off the network) for longer than the broker session timeout, and a rolling
 //! restart of all three nodes during a long run. Each ends with [`verify_exactly_once`] and prints one
@@ -12,28 +13,34 @@
 use std::time::{Duration, Instant};
 
 use cluster_reliability::{
-    read_values, unique, verify_exactly_once, Cluster, Writer, INTERVAL, PARTITIONS, TIMEOUT,
+    read_values, transaction_state, unique, verify_exactly_once, Cluster, Writer, INTERVAL,
+    PARTITIONS, TIMEOUT,
 };
 
 /// The sinks' transaction timeout: longer than a node's fencing (9 s) and the election after it.
 const TRANSACTION_TIMEOUT: Duration = TIMEOUT;
 
-/// A test's topic, progress topic and writer id, and its writer (with `transaction_timeout`) with interval 0
-/// (rows 0..100) committed.
+/// A test's topic, progress topic and writer id, and its writer (with `transaction_timeout` and the librdkafka
+/// `properties`, added to [`Writer::config`]'s) with interval 0 (rows 0..100) committed.
 fn committed_once(
     cluster: &Cluster,
     name: &str,
     transaction_timeout: Duration,
+    properties: &[(&str, &str)],
 ) -> (String, Writer) {
     let topic = unique(name);
     cluster.create_topic(&topic);
-    let mut writer = Writer::open(
+    let mut config = Writer::config(
         cluster.bootstrap(),
         &topic,
         &unique(&format!("{name}-p")),
         &unique("w"),
         transaction_timeout,
     );
+    for (key, value) in properties {
+        config = config.with_property(*key, *value);
+    }
+    let mut writer = Writer::open_with(config);
     writer.run_until(INTERVAL, |_| {});
     (topic, writer)
 }
@@ -47,6 +54,14 @@ enum When {
     /// produce, which every replica must acknowledge, then `EndTxn` and the markers) wait on it; after
     /// [`IN_FLIGHT`] of the commit the silent node is SIGKILLed.
     DuringTheCommit,
+    /// While `commit 1` runs after `prepare_commit 1`, so that every record of the transaction (the interval's
+    /// and the progress record) is acknowledged and `EndTxn` is the only request left: the node is SIGSTOPped,
+    /// `commit` called on a thread, and [`IN_FLIGHT`] later (the test fails if `commit` returned by then) the
+    /// silent node is SIGKILLed. The coordinator as the victim: `EndTxn` waits on it. A data partition's leader
+    /// as the victim: the coordinator has `EndTxn`, and its `PrepareCommit` record waits for the silent node,
+    /// which follows `__transaction_state` (three replicas on three nodes) until it is fenced; the commit
+    /// markers go out only after that (the test asks the coordinator for the transaction's state meanwhile).
+    WithEndTxnInFlight,
 }
 
 impl When {
@@ -55,29 +70,71 @@ impl When {
         match self {
             When::BetweenFlushAndCommit => "between flush and commit",
             When::DuringTheCommit => "during the commit",
+            When::WithEndTxnInFlight => "with EndTxn in flight (after prepare_commit)",
         }
     }
 }
 
-/// How long `checkpoint 1` runs against the silent node before it is killed ([`When::DuringTheCommit`]).
+/// How long `checkpoint 1` ([`When::DuringTheCommit`]) or `commit 1` ([`When::WithEndTxnInFlight`]) runs against
+/// the silent node before it is killed.
 const IN_FLIGHT: Duration = Duration::from_secs(2);
 
+/// When the test asks the coordinator for the transaction's state ([`When::WithEndTxnInFlight`], the victim not
+/// the coordinator): after the commit was called, before the kill.
+const OBSERVED: Duration = Duration::from_millis(500);
+
 /// Kills `victim` as `when` says, commits interval 1 and goes on to row 300; verifies rows 0..300 and starts
-/// the node again. Returns the RESULT line's measurements.
+/// the node again. `coordinator` is the writer's transaction coordinator. Returns the RESULT line's
+/// measurements.
 fn kill_around_the_commit(
     cluster: &mut Cluster,
     topic: &str,
     mut writer: Writer,
     victim: u32,
+    coordinator: u32,
     when: When,
 ) -> String {
     writer.write(INTERVAL).expect("write interval 1");
     writer.flush().expect("flush interval 1");
+    let mut called_to_end = None;
+    let mut returned_before_the_kill = false;
+    let mut observed = None;
+    let transactional_id = writer.transactional_id();
     let (outcome, commit) = match when {
         When::BetweenFlushAndCommit => {
             let killed = cluster.kill(victim);
             let outcome = writer.checkpoint();
             (outcome, killed.elapsed())
+        }
+        When::WithEndTxnInFlight => {
+            writer.prepare_commit().expect("prepare_commit 1");
+            cluster.pause(victim);
+            std::thread::scope(|scope| {
+                let called = Instant::now();
+                let committing = scope.spawn(|| writer.commit());
+                // What the coordinator owes, asked while the node is silent (a JVM: it may take seconds).
+                let describing = (victim != coordinator).then(|| {
+                    let bootstrap = cluster.bootstrap().to_owned();
+                    let transactional_id = &transactional_id;
+                    scope.spawn(move || {
+                        std::thread::sleep(OBSERVED);
+                        let asked = called.elapsed();
+                        let state = transaction_state(&bootstrap, coordinator, transactional_id);
+                        (asked, called.elapsed(), state)
+                    })
+                });
+                std::thread::sleep(IN_FLIGHT);
+                returned_before_the_kill = committing.is_finished();
+                assert!(
+                    !returned_before_the_kill,
+                    "commit 1 returned within {IN_FLIGHT:?} of a silent node"
+                );
+                let killed = cluster.kill(victim);
+                let outcome = committing.join().expect("the commit's thread");
+                called_to_end = Some(called.elapsed());
+                observed = describing.map(|d| d.join().expect("the describe thread"));
+                (outcome, killed.elapsed())
+            })
         }
         When::DuringTheCommit => {
             cluster.pause(victim);
@@ -108,13 +165,28 @@ fn kill_around_the_commit(
         writer.report.replayed_rows
     );
     format!(
-        "checkpoint 1 returned {} {commit:.1?} after the kill{}; intervals 2-3 took {rest:.1?}; errors {:?}; \
+        "{} 1 returned {} {commit:.1?} after the kill{}; intervals 2-3 took {rest:.1?}; errors {:?}; \
          {} rows replayed; read_committed {read} of 300, missing 0, duplicated 0; {in_log} records in the log; \
          node {victim} restarted in {restart:.1?}",
+        match when {
+            When::BetweenFlushAndCommit | When::DuringTheCommit => "checkpoint",
+            When::WithEndTxnInFlight => "commit",
+        },
         outcome.map_or_else(|e| format!("Err({e})"), |()| "Ok".to_owned()),
         match when {
             When::BetweenFlushAndCommit => String::new(),
             When::DuringTheCommit => format!(" ({IN_FLIGHT:?} into the commit, the node silent until then)"),
+            When::WithEndTxnInFlight => format!(
+                ", {:.1?} after it was called (the node SIGSTOPped after prepare_commit, killed {:.1?} into \
+                 the commit; returned before the kill: {returned_before_the_kill}{})",
+                called_to_end.expect("commit called"),
+                called_to_end.expect("commit called").saturating_sub(commit),
+                observed.map_or_else(String::new, |(asked, answered, state)| format!(
+                    "; the coordinator's state of the transaction, asked {asked:.1?} into the commit, answered \
+                     {answered:.1?}: {}",
+                    state.unwrap_or_else(|e| format!("Err({e})"))
+                )),
+            ),
         },
         writer.report.errors,
         writer.report.replayed_rows,
@@ -127,13 +199,13 @@ fn partition_leader_killed(test: &str, name: &str, when: When) {
     let Some(mut cluster) = Cluster::for_test(test) else {
         return;
     };
-    let (topic, writer) = committed_once(&cluster, name, TRANSACTION_TIMEOUT);
+    let (topic, writer) = committed_once(&cluster, name, TRANSACTION_TIMEOUT, &[]);
     let coordinator = cluster.coordinator(&writer.transactional_id());
     let (partition, leader) = (0..PARTITIONS)
         .map(|p| (p, cluster.leader(&topic, p)))
         .find(|&(_, leader)| leader != coordinator)
         .expect("three partitions on three nodes, not all led by the coordinator");
-    let result = kill_around_the_commit(&mut cluster, &topic, writer, leader, when);
+    let result = kill_around_the_commit(&mut cluster, &topic, writer, leader, coordinator, when);
     eprintln!(
         "RESULT leader SIGKILL {} (node {leader} leads partition {partition}, coordinator node \
          {coordinator}): {result}",
@@ -146,9 +218,10 @@ fn coordinator_killed(test: &str, name: &str, when: When) {
     let Some(mut cluster) = Cluster::for_test(test) else {
         return;
     };
-    let (topic, writer) = committed_once(&cluster, name, TRANSACTION_TIMEOUT);
+    let (topic, writer) = committed_once(&cluster, name, TRANSACTION_TIMEOUT, &[]);
     let coordinator = cluster.coordinator(&writer.transactional_id());
-    let result = kill_around_the_commit(&mut cluster, &topic, writer, coordinator, when);
+    let result =
+        kill_around_the_commit(&mut cluster, &topic, writer, coordinator, coordinator, when);
     eprintln!(
         "RESULT coordinator SIGKILL {} (node {coordinator}): {result}",
         when.name()
@@ -191,19 +264,39 @@ fn transaction_coordinator_killed_during_the_commit() {
     );
 }
 
+#[test]
+fn transaction_coordinator_killed_with_end_txn_in_flight() {
+    coordinator_killed(
+        "transaction_coordinator_killed_with_end_txn_in_flight",
+        "coordinator-kill-endtxn",
+        When::WithEndTxnInFlight,
+    );
+}
+
+#[test]
+fn partition_leader_killed_while_end_txn_waits_on_it() {
+    partition_leader_killed(
+        "partition_leader_killed_while_end_txn_waits_on_it",
+        "leader-kill-endtxn",
+        When::WithEndTxnInFlight,
+    );
+}
+
 /// Intervals of the long runs.
 const INTERVALS: i64 = 30;
 
-/// A long run: rows 0..3000 in 30 intervals with `transaction_timeout`; `fault(cluster, topic, checkpoint)` is
+/// A long run: rows 0..3000 in 30 intervals with `transaction_timeout` and the librdkafka `properties`;
+/// `fault(cluster, topic, checkpoint)` is
 /// called after each commit (where the test kills, pauses, restarts or resumes a node). Verifies every row
 /// once; returns the RESULT line's measurements.
 fn long_run(
     cluster: &mut Cluster,
     name: &str,
     transaction_timeout: Duration,
+    properties: &[(&str, &str)],
     mut fault: impl FnMut(&mut Cluster, &str, u64),
 ) -> String {
-    let (topic, mut writer) = committed_once(cluster, name, transaction_timeout);
+    let (topic, mut writer) = committed_once(cluster, name, transaction_timeout, properties);
     let started = Instant::now();
     writer.run_until(INTERVALS * INTERVAL, |checkpoint| {
         fault(cluster, &topic, checkpoint)
@@ -236,6 +329,7 @@ fn kill_during_a_long_run(
         cluster,
         name,
         TRANSACTION_TIMEOUT,
+        &[],
         |cluster, topic, checkpoint| match checkpoint {
             9 => {
                 let node = victim(cluster, topic);
@@ -296,13 +390,14 @@ fn active_controller_killed_during_a_long_run_of_transactions() {
 /// test short. Still longer than the fencing, so the pause outlasts the session timeout.
 const PAUSED_TRANSACTION_TIMEOUT: Duration = Duration::from_secs(20);
 
-#[test]
-fn partition_leader_paused_beyond_the_session_timeout_during_a_long_run() {
-    let Some(mut cluster) =
-        Cluster::for_test("partition_leader_paused_beyond_the_session_timeout_during_a_long_run")
-    else {
-        return;
-    };
+/// The leader of partition 0 SIGSTOPped after checkpoint 9 and SIGCONTed after checkpoint 19 of a long run whose
+/// writer has the librdkafka `properties`; asserts that partition 0 has a new leader once checkpoint 10
+/// committed and returns the RESULT line's measurements.
+fn pause_during_a_long_run(
+    cluster: &mut Cluster,
+    name: &str,
+    properties: &[(&str, &str)],
+) -> String {
     let mut paused = None;
     let mut pause_started = None;
     let mut paused_for = None;
@@ -311,9 +406,10 @@ fn partition_leader_paused_beyond_the_session_timeout_during_a_long_run() {
     // 10 can only commit once its partition has another leader, so the controller has fenced the silent node
     // (broker.session.timeout.ms, 9 s): it stays paused, past that, until checkpoint 19.
     let result = long_run(
-        &mut cluster,
-        "leader-pause",
+        cluster,
+        name,
         PAUSED_TRANSACTION_TIMEOUT,
+        properties,
         |cluster, topic, checkpoint| match checkpoint {
             9 => {
                 let node = cluster.leader(topic, 0);
@@ -345,11 +441,46 @@ fn partition_leader_paused_beyond_the_session_timeout_during_a_long_run() {
         new_leader, node,
         "partition 0 has a new leader once checkpoint 10 committed"
     );
-    eprintln!(
-        "RESULT leader SIGSTOP beyond the session timeout during a run of {INTERVALS} transactions (node {node}, \
-         leader of partition 0, paused after checkpoint 9 for {:.1?} until checkpoint 19; new leader node \
-         {new_leader}): {result}",
+    format!(
+        "node {node}, leader of partition 0, paused after checkpoint 9 for {:.1?} until checkpoint 19; new leader \
+         node {new_leader}): {result}",
         paused_for.expect("resumed at checkpoint 19")
+    )
+}
+
+#[test]
+fn partition_leader_paused_beyond_the_session_timeout_during_a_long_run() {
+    let Some(mut cluster) =
+        Cluster::for_test("partition_leader_paused_beyond_the_session_timeout_during_a_long_run")
+    else {
+        return;
+    };
+    let result = pause_during_a_long_run(&mut cluster, "leader-pause", &[]);
+    eprintln!(
+        "RESULT leader SIGSTOP beyond the session timeout during a run of {INTERVALS} transactions ({result}"
+    );
+}
+
+/// librdkafka's `socket.timeout.ms` of [`partition_leader_paused_past_a_short_socket_timeout_during_a_long_run`]
+/// (default 60 s): shorter than [`PAUSED_TRANSACTION_TIMEOUT`], longer than the fencing.
+const SHORT_SOCKET_TIMEOUT: &str = "10000";
+
+#[test]
+#[ignore = "soak: a variant of the paused leader; run by make soak (scripts/cluster-faults.sh --soak)"]
+fn partition_leader_paused_past_a_short_socket_timeout_during_a_long_run() {
+    let Some(mut cluster) =
+        Cluster::for_test("partition_leader_paused_past_a_short_socket_timeout_during_a_long_run")
+    else {
+        return;
+    };
+    let result = pause_during_a_long_run(
+        &mut cluster,
+        "leader-pause-socket",
+        &[("socket.timeout.ms", SHORT_SOCKET_TIMEOUT)],
+    );
+    eprintln!(
+        "RESULT leader SIGSTOP beyond the session timeout during a run of {INTERVALS} transactions, \
+         socket.timeout.ms={SHORT_SOCKET_TIMEOUT} ({result}"
     );
 }
 
@@ -359,7 +490,7 @@ fn rolling_restart_of_every_node_during_a_long_run() {
     let Some(cluster) = Cluster::for_test("rolling_restart_of_every_node_during_a_long_run") else {
         return;
     };
-    let (topic, mut writer) = committed_once(&cluster, "rolling-restart", TRANSACTION_TIMEOUT);
+    let (topic, mut writer) = committed_once(&cluster, "rolling-restart", TRANSACTION_TIMEOUT, &[]);
     let started = Instant::now();
     let restart = cluster.rolling_restart_in_background();
     // Transactions go on while the nodes restart one by one, and five more once all three are back in sync.
