@@ -11,7 +11,7 @@ use rdkafka::error::{KafkaError, RDKafkaErrorCode};
 /// | [`Delivery`](Error::Delivery) | at-least-once: a record was not acknowledged | replay from the last checkpoint |
 /// | [`Unauthorized`](Error::Unauthorized) | a request lacked an ACL; the open transaction, if any, was aborted | grant the permission it names, then recover and replay |
 /// | [`Unauthenticated`](Error::Unauthenticated) | nothing was sent | fix the credentials or TLS settings |
-/// | [`CommitOrder`](Error::CommitOrder) | nothing was sent; the sink is as before the call | call [`commit`](crate::Sink::commit) after [`prepare_commit`](crate::Sink::prepare_commit), and nothing but [`recover`](crate::Sink::recover) (which aborts it) between them |
+/// | [`CommitOrder`](Error::CommitOrder) | nothing was sent; the sink is as before the call | only with the `fault-injection` feature: call `commit` after `prepare_commit`, and nothing but [`recover`](crate::Sink::recover) (which aborts it) between them |
 /// | others | no Kafka state changed | fix the cause (configuration, topic) |
 ///
 /// Retriable errors (librdkafka `is_retriable`) never surface: the sink retries the same call until the
@@ -102,8 +102,8 @@ pub enum Error {
         /// librdkafka's report.
         reason: String,
     },
-    /// A call out of the order of a checkpoint's two phases ([`prepare_commit`](crate::Sink::prepare_commit),
-    /// then [`commit`](crate::Sink::commit)): `commit` with no checkpoint prepared, or `write`, `flush`,
+    /// A call out of the order of a checkpoint's two phases (`prepare_commit`, then `commit`; both only with the
+    /// `fault-injection` feature, for fault tests): `commit` with no checkpoint prepared, or `write`, `flush`,
     /// `prepare_commit` or `checkpoint` while a prepared checkpoint waits for its `commit` (a prepared
     /// transaction takes no more records). Nothing was sent and the sink is as it was before the call: a prepared
     /// checkpoint is still prepared.

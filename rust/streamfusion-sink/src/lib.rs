@@ -16,12 +16,11 @@
 //!   together with its progress or neither; the progress read by `recover` therefore names exactly the data
 //!   that is visible, and replaying from it neither loses nor duplicates. A crash before the commit leaves an
 //!   open transaction that the next instance aborts; a crash after the commit (before the caller learned of it)
-//!   is seen by `recover` as committed. `checkpoint` commits, waiting up to the transaction timeout; its two
-//!   phases are also callable apart, as Flink's two-phase sinks split a checkpoint: [`Sink::prepare_commit`]
-//!   (the progress record sent and every record of the transaction acknowledged, nothing committed) and
-//!   [`Sink::commit`] (`EndTxn`). librdkafka cannot resume a prepared transaction in another producer, so only
-//!   the same `Sink` can commit what it prepared: a writer that dies between the phases has its transaction
-//!   aborted by the next instance and replays the interval.
+//!   is seen by `recover` as committed. `checkpoint` commits, waiting up to the transaction timeout, in one call:
+//!   librdkafka cannot resume a prepared transaction in another producer, so the commit is not split off for
+//!   later as in Flink's two-phase sinks (a writer that died between the phases could not finish it). Fault
+//!   tests that must time a failure between the phases get them apart with the `fault-injection` feature
+//!   (`Sink::prepare_commit`, `Sink::commit`); it is not part of the API.
 //! - **At least once** ([`DeliveryGuarantee::AtLeastOnce`]): an idempotent producer; `checkpoint` waits for every record of
 //!   the interval to be acknowledged before writing the progress record, so the progress never runs ahead of
 //!   the data; replaying after a crash may write the last interval again.

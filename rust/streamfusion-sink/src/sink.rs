@@ -121,7 +121,7 @@ impl Sink {
     /// until the last stable offset reaches that mark, so a transaction another writer has open on the same
     /// partition delays recovery (at most until that transaction commits, aborts or times out) instead of
     /// hiding a later progress record of this writer. Exactly-once: an open transaction of this sink, prepared
-    /// by [`prepare_commit`](Self::prepare_commit) or not, is aborted first (its records are to be replayed from
+    /// by `prepare_commit` (feature `fault-injection`) or not, is aborted first (its records are to be replayed from
     /// the returned position), and a dropped producer is rebuilt (`init_transactions` before the read).
     ///
     /// # Errors
@@ -154,7 +154,7 @@ impl Sink {
     /// or the transaction must abort; [`Error::Fatal`] when the producer is fenced or otherwise unusable.
     /// At-least-once: [`Error::Delivery`] when a record is refused. [`Error::Unauthorized`] without `WRITE` on
     /// the data topic (the open transaction is aborted). [`Error::CommitOrder`] while a checkpoint prepared by
-    /// [`prepare_commit`](Self::prepare_commit) waits for its [`commit`](Self::commit).
+    /// `prepare_commit` waits for its `commit` (only with the `fault-injection` feature).
     pub fn write(&mut self, records: &EncodedRecords) -> Result<(), Error> {
         self.not_prepared("write")?;
         self.begin("write")?;
@@ -180,8 +180,9 @@ impl Sink {
     }
 
     /// Ends a checkpoint interval: records `checkpoint_id` and `source_position` (opaque bytes, see
-    /// [`Progress::source_position`]) as this writer's progress, and commits. The same as
-    /// [`prepare_commit`](Self::prepare_commit) then [`commit`](Self::commit), both within one transaction timeout.
+    /// [`Progress::source_position`]) as this writer's progress, and commits, in one call: librdkafka cannot
+    /// resume a prepared transaction in another producer, so a commit left for later (as Flink's two-phase sinks
+    /// do) could not survive the writer. (Feature `fault-injection` splits it for fault tests.)
     ///
     /// Exactly-once: sends the progress record (key = writer id) to the progress topic inside the open
     /// transaction (one is begun for an empty interval), waits until every record of the transaction is
@@ -198,79 +199,12 @@ impl Sink {
     /// transaction timeout, or when the commit's outcome is still unknown then ([`recover`](Self::recover) tells
     /// whether it committed); [`Error::Delivery`] (at-least-once) when a record was not acknowledged;
     /// [`Error::Unauthorized`] (after an abort) when a record was refused for lack of `WRITE` on the data or the
-    /// progress topic; [`Error::CommitOrder`] while a checkpoint prepared by
-    /// [`prepare_commit`](Self::prepare_commit) waits for its [`commit`](Self::commit).
+    /// progress topic; [`Error::CommitOrder`] while a checkpoint prepared by `prepare_commit` waits for its
+    /// `commit` (only with the `fault-injection` feature).
     pub fn checkpoint(&mut self, checkpoint_id: u64, source_position: &[u8]) -> Result<(), Error> {
         let deadline = Instant::now() + self.config.transaction_timeout;
         self.prepare_until("checkpoint", checkpoint_id, source_position, deadline)?;
         self.commit_until(deadline)
-    }
-
-    /// The first phase of a checkpoint: everything but the commit. Flink's two-phase sinks split a checkpoint
-    /// the same way: this is the writer's `flush` and `prepareCommit` (`TwoPhaseCommittingSink`'s
-    /// `PrecommittingSinkWriter`; Flink's `KafkaSink` flushes its producer there and hands the open transaction
-    /// to its committer), and [`commit`](Self::commit) is the committer's `commit`.
-    ///
-    /// Exactly-once: sends the progress record of `checkpoint_id` and `source_position` (as
-    /// [`checkpoint`](Self::checkpoint) does) inside the open transaction (one is begun for an empty interval),
-    /// then waits, up to the transaction timeout, until every record of the transaction (the interval's and the
-    /// progress record) is acknowledged by the broker (`acks=all`). Nothing is committed: `read_committed`
-    /// readers see none of the interval until [`commit`](Self::commit) returns `Ok`, and the transaction's only
-    /// request left is `EndTxn`. At-least-once: what [`checkpoint`](Self::checkpoint) does (the data flushed
-    /// and checked, the progress record written and flushed); the progress is then already visible.
-    ///
-    /// Until [`commit`](Self::commit) (or [`recover`](Self::recover), which aborts the prepared transaction),
-    /// [`prepared_checkpoint`](Self::prepared_checkpoint) returns `Some(checkpoint_id)` and [`write`](Self::write),
-    /// [`flush`](Self::flush), `prepare_commit` and [`checkpoint`](Self::checkpoint) fail with
-    /// [`Error::CommitOrder`]: a prepared transaction takes no more records.
-    ///
-    /// Unlike Flink's committer, only this `Sink` can commit what it prepared: librdkafka cannot resume a
-    /// transaction in another producer. If the writer dies between the two phases, the next instance's
-    /// `init_transactions` aborts the prepared transaction and [`recover`](Self::recover) returns the previous
-    /// checkpoint, so the interval is replayed; nothing is lost or duplicated, but an external checkpoint that
-    /// counted this one as done must not be trusted over [`recover`](Self::recover).
-    ///
-    /// # Errors
-    /// [`Error::Aborted`] when a record was refused or the transaction must abort (the sink aborted; replay the
-    /// interval); [`Error::Fatal`] when fenced, on a fatal error, or when the records are still not all
-    /// acknowledged at the transaction timeout (the producer is dropped; the broker aborts the transaction at its
-    /// timeout; recover and replay); [`Error::Delivery`] (at-least-once) when a record was not acknowledged;
-    /// [`Error::Unauthorized`] (after an abort) when a record was refused for lack of `WRITE` on the data or the
-    /// progress topic; [`Error::CommitOrder`] when a checkpoint is prepared already.
-    pub fn prepare_commit(
-        &mut self,
-        checkpoint_id: u64,
-        source_position: &[u8],
-    ) -> Result<(), Error> {
-        let deadline = Instant::now() + self.config.transaction_timeout;
-        self.prepare_until("prepare_commit", checkpoint_id, source_position, deadline)
-    }
-
-    /// The second phase of a checkpoint: commits the transaction [`prepare_commit`](Self::prepare_commit)
-    /// prepared. Flink's `Committer::commit` (Flink's `KafkaCommitter` calls `commitTransaction` there).
-    ///
-    /// Exactly-once: `commit_transaction` (`EndTxn` to the transaction coordinator, which then writes the
-    /// commit markers to every partition of the transaction), retrying retriable failures up to the transaction
-    /// timeout, as [`checkpoint`](Self::checkpoint) does. On success the interval's records and its progress are
-    /// visible to `read_committed` readers together, and [`prepared_checkpoint`](Self::prepared_checkpoint) is
-    /// `None` again. At-least-once: nothing to do (the progress was written by `prepare_commit`); it only ends
-    /// the prepared state.
-    ///
-    /// # Errors
-    /// [`Error::CommitOrder`] when no checkpoint is prepared (nothing is sent; the sink is unchanged);
-    /// [`Error::Aborted`] when the commit needs an abort (the sink aborted; replay the interval);
-    /// [`Error::Fatal`] when fenced, on a fatal error, or when the commit's outcome is still unknown at the
-    /// transaction timeout (the producer is dropped; [`recover`](Self::recover) tells whether it committed).
-    pub fn commit(&mut self) -> Result<(), Error> {
-        let deadline = Instant::now() + self.config.transaction_timeout;
-        self.commit_until(deadline)
-    }
-
-    /// The checkpoint id [`prepare_commit`](Self::prepare_commit) prepared and [`commit`](Self::commit) has not
-    /// committed yet; `None` when no checkpoint waits for its commit (also after a failed `prepare_commit` or
-    /// `commit`, which abort or drop the transaction).
-    pub fn prepared_checkpoint(&self) -> Option<u64> {
-        self.live.as_ref().and_then(|live| live.prepared)
     }
 
     /// Waits until every record written so far is acknowledged by the broker (at most the transaction timeout).
@@ -279,7 +213,7 @@ impl Sink {
     /// # Errors
     /// Exactly-once: [`Error::Aborted`] when a record failed (the sink aborted) or the flush timed out;
     /// [`Error::Fatal`] on a fatal error. At-least-once: [`Error::Delivery`]. [`Error::CommitOrder`] while a
-    /// checkpoint prepared by [`prepare_commit`](Self::prepare_commit) waits for its [`commit`](Self::commit).
+    /// checkpoint prepared by `prepare_commit` waits for its `commit` (only with the `fault-injection` feature).
     pub fn flush(&mut self) -> Result<(), Error> {
         self.not_prepared("flush")?;
         let timeout = self.config.transaction_timeout;
@@ -292,7 +226,7 @@ impl Sink {
         }
     }
 
-    /// [`prepare_commit`](Self::prepare_commit) for `operation` (`checkpoint` or `prepare_commit`, as its
+    /// `prepare_commit` for `operation` (`checkpoint` or `prepare_commit`, as its
     /// errors name it), with every wait ending at `deadline`.
     fn prepare_until(
         &mut self,
@@ -368,7 +302,7 @@ impl Sink {
 
     /// [`Error::CommitOrder`] for `operation` while a prepared checkpoint waits for its commit.
     fn not_prepared(&self, operation: &'static str) -> Result<(), Error> {
-        match self.prepared_checkpoint() {
+        match self.live.as_ref().and_then(|live| live.prepared) {
             None => Ok(()),
             prepared => Err(Error::CommitOrder {
                 operation,
@@ -839,4 +773,78 @@ fn authorization_failure(error: &KafkaError) -> Option<RDKafkaErrorCode> {
             | RDKafkaErrorCode::TransactionalIdAuthorizationFailed
     )
     .then_some(code)
+}
+
+/// A checkpoint's two phases, apart: for tests that must time a fault between them (a node killed while the
+/// commit's `EndTxn` is the only request in flight). Not part of the sink's API: librdkafka cannot resume a
+/// prepared transaction in another producer, so unlike Flink's two-phase sinks a prepared checkpoint lives and
+/// dies with this `Sink`, and [`checkpoint`](Sink::checkpoint) is the call to use.
+#[cfg(feature = "fault-injection")]
+impl Sink {
+    /// The first phase of a checkpoint: everything but the commit. Flink's two-phase sinks split a checkpoint
+    /// the same way: this is the writer's `flush` and `prepareCommit` (`TwoPhaseCommittingSink`'s
+    /// `PrecommittingSinkWriter`; Flink's `KafkaSink` flushes its producer there and hands the open transaction
+    /// to its committer), and [`commit`](Self::commit) is the committer's `commit`.
+    ///
+    /// Exactly-once: sends the progress record of `checkpoint_id` and `source_position` (as
+    /// [`checkpoint`](Self::checkpoint) does) inside the open transaction (one is begun for an empty interval),
+    /// then waits, up to the transaction timeout, until every record of the transaction (the interval's and the
+    /// progress record) is acknowledged by the broker (`acks=all`). Nothing is committed: `read_committed`
+    /// readers see none of the interval until [`commit`](Self::commit) returns `Ok`, and the transaction's only
+    /// request left is `EndTxn`. At-least-once: what [`checkpoint`](Self::checkpoint) does (the data flushed
+    /// and checked, the progress record written and flushed); the progress is then already visible.
+    ///
+    /// Until [`commit`](Self::commit) (or [`recover`](Self::recover), which aborts the prepared transaction),
+    /// [`prepared_checkpoint`](Self::prepared_checkpoint) returns `Some(checkpoint_id)` and [`write`](Self::write),
+    /// [`flush`](Self::flush), `prepare_commit` and [`checkpoint`](Self::checkpoint) fail with
+    /// [`Error::CommitOrder`]: a prepared transaction takes no more records.
+    ///
+    /// Unlike Flink's committer, only this `Sink` can commit what it prepared: librdkafka cannot resume a
+    /// transaction in another producer. If the writer dies between the two phases, the next instance's
+    /// `init_transactions` aborts the prepared transaction and [`recover`](Self::recover) returns the previous
+    /// checkpoint, so the interval is replayed; nothing is lost or duplicated, but an external checkpoint that
+    /// counted this one as done must not be trusted over [`recover`](Self::recover).
+    ///
+    /// # Errors
+    /// [`Error::Aborted`] when a record was refused or the transaction must abort (the sink aborted; replay the
+    /// interval); [`Error::Fatal`] when fenced, on a fatal error, or when the records are still not all
+    /// acknowledged at the transaction timeout (the producer is dropped; the broker aborts the transaction at its
+    /// timeout; recover and replay); [`Error::Delivery`] (at-least-once) when a record was not acknowledged;
+    /// [`Error::Unauthorized`] (after an abort) when a record was refused for lack of `WRITE` on the data or the
+    /// progress topic; [`Error::CommitOrder`] when a checkpoint is prepared already.
+    pub fn prepare_commit(
+        &mut self,
+        checkpoint_id: u64,
+        source_position: &[u8],
+    ) -> Result<(), Error> {
+        let deadline = Instant::now() + self.config.transaction_timeout;
+        self.prepare_until("prepare_commit", checkpoint_id, source_position, deadline)
+    }
+
+    /// The second phase of a checkpoint: commits the transaction [`prepare_commit`](Self::prepare_commit)
+    /// prepared. Flink's `Committer::commit` (Flink's `KafkaCommitter` calls `commitTransaction` there).
+    ///
+    /// Exactly-once: `commit_transaction` (`EndTxn` to the transaction coordinator, which then writes the
+    /// commit markers to every partition of the transaction), retrying retriable failures up to the transaction
+    /// timeout, as [`checkpoint`](Self::checkpoint) does. On success the interval's records and its progress are
+    /// visible to `read_committed` readers together, and [`prepared_checkpoint`](Self::prepared_checkpoint) is
+    /// `None` again. At-least-once: nothing to do (the progress was written by `prepare_commit`); it only ends
+    /// the prepared state.
+    ///
+    /// # Errors
+    /// [`Error::CommitOrder`] when no checkpoint is prepared (nothing is sent; the sink is unchanged);
+    /// [`Error::Aborted`] when the commit needs an abort (the sink aborted; replay the interval);
+    /// [`Error::Fatal`] when fenced, on a fatal error, or when the commit's outcome is still unknown at the
+    /// transaction timeout (the producer is dropped; [`recover`](Self::recover) tells whether it committed).
+    pub fn commit(&mut self) -> Result<(), Error> {
+        let deadline = Instant::now() + self.config.transaction_timeout;
+        self.commit_until(deadline)
+    }
+
+    /// The checkpoint id [`prepare_commit`](Self::prepare_commit) prepared and [`commit`](Self::commit) has not
+    /// committed yet; `None` when no checkpoint waits for its commit (also after a failed `prepare_commit` or
+    /// `commit`, which abort or drop the transaction).
+    pub fn prepared_checkpoint(&self) -> Option<u64> {
+        self.live.as_ref().and_then(|live| live.prepared)
+    }
 }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{config, create_topic, read_all, read_now, records, unique, value_of};
+use common::{config, create_topic, read_all, records, unique, value_of};
 use kafka_util::Record;
 use streamfusion_sink::{partition_for_key, Error, Progress, Sink};
 
@@ -205,6 +205,7 @@ fn empty_intervals_commit_repeatedly() {
     );
 }
 
+#[cfg(feature = "fault-injection")]
 #[test]
 fn a_prepared_checkpoint_is_invisible_until_its_commit() {
     let (topic, progress_topic, writer) = (unique("2pc"), unique("2pc-progress"), unique("w"));
@@ -218,14 +219,14 @@ fn a_prepared_checkpoint_is_invisible_until_its_commit() {
     sink.prepare_commit(1, b"200").unwrap();
     assert_eq!(sink.prepared_checkpoint(), Some(1), "checkpoint 1 prepared");
     // Read without waiting for the open transaction: the interval is in the log, not committed.
-    let in_log = read_now(&topic, "read_uncommitted");
+    let in_log = common::read_now(&topic, "read_uncommitted");
     assert_eq!(
         in_log.len(),
         200,
         "prepare_commit waited until every record of the interval was acknowledged"
     );
     assert_eq!(
-        values_by_partition(&read_now(&topic, "read_committed")),
+        values_by_partition(&common::read_now(&topic, "read_committed")),
         expected_by_partition(0..100),
         "read_committed sees nothing of the prepared interval"
     );
@@ -254,6 +255,7 @@ fn a_prepared_checkpoint_is_invisible_until_its_commit() {
     assert_eq!(read_all(&topic, "read_committed").len(), 250);
 }
 
+#[cfg(feature = "fault-injection")]
 #[test]
 fn the_two_commit_phases_are_called_in_order() {
     let (topic, progress_topic, writer) = (unique("order"), unique("order-progress"), unique("w"));
@@ -322,6 +324,7 @@ fn the_two_commit_phases_are_called_in_order() {
     assert_eq!(sink.recover().unwrap(), Some(progress(&writer, 0, "100")));
 }
 
+#[cfg(feature = "fault-injection")]
 #[test]
 fn recover_aborts_a_prepared_checkpoint_and_a_dead_writer_s_is_aborted_too() {
     let (topic, progress_topic, writer) = (unique("2pc-abort"), unique("2pc-abort-p"), unique("w"));
@@ -371,6 +374,7 @@ fn recover_aborts_a_prepared_checkpoint_and_a_dead_writer_s_is_aborted_too() {
     );
 }
 
+#[cfg(feature = "fault-injection")]
 #[test]
 fn at_least_once_the_progress_is_written_by_prepare_commit() {
     let (topic, progress_topic, writer) = (unique("alo-2pc"), unique("alo-2pc-p"), unique("w"));
