@@ -7,7 +7,8 @@
 # runs it after cargo test and mvn install); about 7 minutes on two cores.
 #
 # --soak (make soak) also runs the long tests CI leaves out: the rolling restarts of the Rust sink and of the
-# Flink connector (two to three minutes each), and the Rust sink's paused leader with a 10 s socket.timeout.ms.
+# Flink connector (two to three minutes each), the Rust sink's paused leader with a 10 s socket.timeout.ms, and
+# its kills with the commit's progress record in flight (CI kills with EndTxn in flight instead).
 set -euo pipefail
 usage() { echo "usage: $0 [--soak]" >&2; exit 2; }
 soak=0
