@@ -448,15 +448,7 @@ impl Writer {
             .sink
             .checkpoint(self.next_checkpoint, position.as_bytes());
         self.report.checkpoints.push(started.elapsed());
-        match result {
-            Ok(()) => {
-                self.committed_rows += self.pending;
-                self.pending = 0;
-                self.next_checkpoint += 1;
-                Ok(())
-            }
-            Err(error) => Err(self.failed(error)),
-        }
+        self.settle(result)
     }
 
     /// [`Sink::prepare_commit`] of the next checkpoint (the open interval, the next row id as the position):
@@ -480,6 +472,12 @@ impl Writer {
         let started = Instant::now();
         let result = self.sink.commit();
         self.report.checkpoints.push(started.elapsed());
+        self.settle(result)
+    }
+
+    /// After a commit (`checkpoint` or `commit`): on success the interval counts as committed and the next
+    /// checkpoint id is taken; on an error that asks for a replay, recovers and returns the error.
+    fn settle(&mut self, result: Result<(), Error>) -> Result<(), Error> {
         match result {
             Ok(()) => {
                 self.committed_rows += self.pending;
