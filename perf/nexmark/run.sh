@@ -14,6 +14,10 @@
 # nexmark-<UTC>.png (streamfusion-bench chart; STREAMFUSION_BENCH_BIN or built with cargo) and each profiled run's
 # stacks to nexmark-<UTC>-<workload>-<stock|ours>.collapsed.
 set -euo pipefail
+if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then
+  sed -n '4,8s/^# \{0,1\}//p' "$0" # the usage lines above, before anything is built
+  exit 0
+fi
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 source scripts/common.sh
