@@ -202,9 +202,39 @@ impl Sink {
     /// progress topic; [`Error::CommitOrder`] while a checkpoint prepared by `prepare_commit` waits for its
     /// `commit` (only with the `fault-injection` feature).
     pub fn checkpoint(&mut self, checkpoint_id: u64, source_position: &[u8]) -> Result<(), Error> {
+        if self.config.mode == DeliveryGuarantee::AtLeastOnce {
+            let deadline = Instant::now() + self.config.transaction_timeout;
+            self.prepare_until("checkpoint", checkpoint_id, source_position, deadline)?;
+            return self.commit_until(deadline);
+        }
+        self.not_prepared("checkpoint")?;
+        let value = Progress::encode(&self.config.writer_id, checkpoint_id, source_position);
+        self.begin("checkpoint")?;
+        self.send_progress("checkpoint", &value)?;
+        let live = self.live.as_mut().expect("built by begin");
+        if let Some(error) = live.producer.context().take() {
+            return Err(self.fail("checkpoint", error));
+        }
         let deadline = Instant::now() + self.config.transaction_timeout;
-        self.prepare_until("checkpoint", checkpoint_id, source_position, deadline)?;
-        self.commit_until(deadline)
+        let live = self.live.as_mut().expect("built by begin");
+        // rust-rdkafka's commit_transaction flushes in 100 ms steps first (see flush_producer); once
+        // flush_producer has delivered everything, that flush returns at once. A record refused meanwhile (say,
+        // the progress record without WRITE on the progress topic) is reported by commit_transaction with the
+        // transaction's own error, which names the cause.
+        let commit = |left| {
+            flush_producer(
+                &live.producer,
+                deadline.saturating_duration_since(Instant::now()),
+            )?;
+            live.producer.commit_transaction(left)
+        };
+        match retry(deadline, commit) {
+            Ok(()) => {
+                live.in_transaction = false;
+                Ok(())
+            }
+            Err(error) => Err(self.fail("commit_transaction", error)),
+        }
     }
 
     /// Waits until every record written so far is acknowledged by the broker (at most the transaction timeout).
