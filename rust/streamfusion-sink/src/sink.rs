@@ -208,13 +208,7 @@ impl Sink {
             return self.commit_until(deadline);
         }
         self.not_prepared("checkpoint")?;
-        let value = Progress::encode(&self.config.writer_id, checkpoint_id, source_position);
-        self.begin("checkpoint")?;
-        self.send_progress("checkpoint", &value)?;
-        let live = self.live.as_mut().expect("built by begin");
-        if let Some(error) = live.producer.context().take() {
-            return Err(self.fail("checkpoint", error));
-        }
+        self.send_progress_in_transaction("checkpoint", checkpoint_id, source_position)?;
         let deadline = Instant::now() + self.config.transaction_timeout;
         let live = self.live.as_mut().expect("built by begin");
         // rust-rdkafka's commit_transaction flushes in 100 ms steps first (see flush_producer); once
@@ -266,20 +260,16 @@ impl Sink {
         deadline: Instant,
     ) -> Result<(), Error> {
         self.not_prepared(operation)?;
-        let value = Progress::encode(&self.config.writer_id, checkpoint_id, source_position);
         if self.config.mode == DeliveryGuarantee::AtLeastOnce {
+            let value = Progress::encode(&self.config.writer_id, checkpoint_id, source_position);
             self.flush()?;
             self.send_progress(operation, &value)?;
             self.flush()?;
             self.live()?.prepared = Some(checkpoint_id);
             return Ok(());
         }
-        self.begin(operation)?;
-        self.send_progress(operation, &value)?;
+        self.send_progress_in_transaction(operation, checkpoint_id, source_position)?;
         let live = self.live.as_mut().expect("built by begin");
-        if let Some(error) = live.producer.context().take() {
-            return Err(self.fail(operation, error));
-        }
         let flushed = flush_producer(
             &live.producer,
             deadline.saturating_duration_since(Instant::now()),
@@ -327,6 +317,25 @@ impl Sink {
                 Ok(())
             }
             Err(error) => Err(self.fail("commit_transaction", error)),
+        }
+    }
+
+    /// Exactly-once, the start of a checkpoint's commit: the transaction begun if none is open (an empty
+    /// interval), the progress record of `checkpoint_id` and `source_position` sent in it, and any record already
+    /// refused reported (through [`fail`](Self::fail), as `operation`).
+    fn send_progress_in_transaction(
+        &mut self,
+        operation: &'static str,
+        checkpoint_id: u64,
+        source_position: &[u8],
+    ) -> Result<(), Error> {
+        let value = Progress::encode(&self.config.writer_id, checkpoint_id, source_position);
+        self.begin(operation)?;
+        self.send_progress(operation, &value)?;
+        let live = self.live.as_mut().expect("built by begin");
+        match live.producer.context().take() {
+            Some(error) => Err(self.fail(operation, error)),
+            None => Ok(()),
         }
     }
 
