@@ -1,5 +1,5 @@
 //! `sink-fault-helper`: a [`Sink`] in a process of its own, driven line by line over stdin, for the fault tests
-//! in `tests/faults.rs` (which kill, pause and resume it). Not a tool for users.
+//! in `tests/writer_faults_broker.rs` (which kill, pause and resume it). Not a tool for users.
 //!
 //! Usage: `sink-fault-helper BOOTSTRAP TOPIC PROGRESS_TOPIC WRITER_ID TRANSACTION_TIMEOUT_MS [KEY=VALUE ...]`
 //!

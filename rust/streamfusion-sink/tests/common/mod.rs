@@ -1,6 +1,6 @@
 //! Helpers for the broker tests: the broker address, unique names, topic creation, records to write, and a
 //! reader that reads a topic to the end offsets captured when it starts. The `*_at` forms take the bootstrap
-//! address (the dedicated broker of `faults_broker.rs`); the others use [`bootstrap`].
+//! address (the dedicated broker of `broker_faults_broker.rs`); the others use [`bootstrap`].
 #![allow(dead_code)] // each test binary uses a part
 
 pub mod helper;

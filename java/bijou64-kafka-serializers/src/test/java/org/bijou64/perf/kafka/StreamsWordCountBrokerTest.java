@@ -63,7 +63,7 @@ import org.junit.jupiter.api.Timeout;
  * the serde's {@link SerializationException}.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
-class StreamsWordCountTest {
+class StreamsWordCountBrokerTest {
     /** Zipf-like words over a vocabulary of {@value #VOCABULARY}: a few words count into the hundreds. */
     private static final int VOCABULARY = 400;
     private static final int LINES = 2_000;

@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * {@code kafka.bootstrap.servers} (surefire sets it; default the local broker, {@code kafka/broker start})
  * and checks that exactly the updates sent are read back, in order, with bijou-sized records.
  */
-class CounterAppIntegrationTest {
+class CounterAppBrokerTest {
     private static final String BOOTSTRAP = System.getProperty("kafka.bootstrap.servers", CounterProducer.DEFAULT_BOOTSTRAP);
     private static final int COUNT = 500;
 

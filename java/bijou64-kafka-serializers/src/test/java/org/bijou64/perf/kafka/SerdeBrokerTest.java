@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The serdes against the real local broker ({@code kafka/broker start}; address from the system property
  * {@code kafka.bootstrap.servers}): configured by class name exactly as a user would.
  */
-class BrokerSerdeTest {
+class SerdeBrokerTest {
     private static final long[] VALUES = {1, 2, 247, 248, 503, 504, 66_039, 66_040, 1_700_000_000_000L, Long.MAX_VALUE,
         Long.MIN_VALUE, -1, 0};
 

@@ -23,11 +23,11 @@ import org.streamfusion.flink.RowDataJsonEncoder;
  * The end-to-end comparison, short, against the broker at {@code kafka.bootstrap.servers} (by default the local
  * one of {@code kafka/broker start}, 127.0.0.1:19092): both modes produce Nexmark bids with the benchmark's
  * idempotent producer settings, and every record read back must equal Flink's serializer's bytes. Fails, never
- * skips, when no broker answers. {@link ReferenceTest} checks that the verification notices missing, duplicated,
+ * skips, when no broker answers. {@link ReferenceBrokerTest} checks that the verification notices missing, duplicated,
  * reordered and altered records.
  */
 @Timeout(180)
-class ProducerComparisonTest {
+class ProducerComparisonBrokerTest {
 
     private static String bootstrapServers;
     private static Admin admin;

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Timeout;
  * {@code kafka/broker start}; fails without one) with a few rows and checks what it wrote: one record per
  * generated row, keyed by the auction sequence, written by {@code streamfusion-kafka} in Flink's json layout.
  */
-class FlinkSqlKafkaJsonTest {
+class FlinkSqlKafkaJsonBrokerTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void theJobWritesOneJsonRecordPerGeneratedRow() throws Exception {

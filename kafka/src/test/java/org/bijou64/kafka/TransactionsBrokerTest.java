@@ -45,7 +45,7 @@ import org.junit.jupiter.api.Timeout;
  * <p>The tests fail, never skip, when no broker answers.
  */
 @Timeout(120)
-class BrokerTransactionsTest {
+class TransactionsBrokerTest {
 
     private static final String DEFAULT_BOOTSTRAP_SERVERS = "127.0.0.1:19092";
     private static final Duration WAIT = Duration.ofSeconds(30);

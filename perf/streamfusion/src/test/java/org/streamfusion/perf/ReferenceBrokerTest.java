@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Timeout;
  * Fails, never skips, when no broker answers.
  */
 @Timeout(180)
-class ReferenceTest {
+class ReferenceBrokerTest {
 
     private static String bootstrapServers;
     private static Admin admin;
