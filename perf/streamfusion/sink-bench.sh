@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Throughput of the Rust JSON sink (issue #6, item 4): builds `streamfusion` in release and runs
+# Throughput of the Rust JSON sink: builds `streamfusion-bench` (perf/rust) in release and runs
 # `streamfusion-bench bench-json` on a broker: Nexmark bids encoded by StreamFusion (Flink and plain mode) and by
 # arrow-json once per row, written through streamfusion-sink at least once and exactly once, compression none
 # and zstd; every run read back. Prints the table (or JSON lines / CSV with --format) and keeps a copy in

@@ -1,4 +1,4 @@
-//! `streamfusion chart`: one PNG per producer comparison CSV.
+//! `streamfusion-bench chart`: one PNG per producer comparison CSV.
 //!
 //! The picture has one row per distribution, in the order the CSV lists them. On the
 //! left, throughput: the median msgs/s of every mode as a bar, grouped by compression,
