@@ -1,4 +1,6 @@
-//! The bijou64 serde cases (small inputs that broke other varint serdes) that the Rust codec owns.
+//! Small inputs that broke other varint serdes, through the Rust codec: a lone tag byte, trailing bytes, overflow,
+//! a short payload, `LongSerializer`'s bytes, an empty record, the extreme values (`java/bijou64`'s `CasesTest` and
+//! `java/bijou64-kafka-serializers`' `SerdeCasesTest` check the same on the JVM).
 
 mod common;
 
@@ -12,7 +14,7 @@ fn kind(hex: &str) -> ErrorKind {
 }
 
 #[test]
-fn case_1_a_lone_tag_byte_is_truncated_never_zero() {
+fn a_lone_tag_byte_is_truncated_never_zero() {
     assert_eq!(kind("f8"), ErrorKind::Truncated);
     assert_eq!(kind("ff"), ErrorKind::Truncated);
     assert_eq!(
@@ -31,7 +33,7 @@ fn case_1_a_lone_tag_byte_is_truncated_never_zero() {
 }
 
 #[test]
-fn case_2_trailing_byte_prefix_decodes_record_rejects() {
+fn a_trailing_byte_is_left_by_decode_prefix_and_refused_by_decode() {
     assert_eq!(
         decode_prefix::<i64>(&[0x2a, 0x99], Mapping::Unsigned).unwrap(),
         (42, 1)
@@ -40,7 +42,7 @@ fn case_2_trailing_byte_prefix_decodes_record_rejects() {
 }
 
 #[test]
-fn case_3_overflow() {
+fn values_beyond_the_integer_type_overflow() {
     assert_eq!(kind("fffefefefefefefe08"), ErrorKind::Overflow);
     assert_eq!(kind("ffffffffffffffffff"), ErrorKind::Overflow);
     assert_eq!(
@@ -52,7 +54,7 @@ fn case_3_overflow() {
 }
 
 #[test]
-fn case_4_short_payload_is_truncated() {
+fn a_payload_shorter_than_its_tag_announces_is_truncated() {
     let error = decode::<i64>(&unhex("fb000000"), Mapping::Unsigned).unwrap_err();
     assert!(
         matches!(
@@ -69,7 +71,7 @@ fn case_4_short_payload_is_truncated() {
 }
 
 #[test]
-fn case_5_long_serializer_bytes_are_trailing_not_zero() {
+fn long_serializer_bytes_are_trailing_bytes_never_a_value() {
     for mapping in [Mapping::Unsigned, Mapping::Zigzag] {
         let error = decode::<i64>(&42_i64.to_be_bytes(), mapping).unwrap_err();
         assert_eq!(error.kind(), ErrorKind::TrailingBytes);
@@ -88,7 +90,7 @@ fn case_5_long_serializer_bytes_are_trailing_not_zero() {
 }
 
 #[test]
-fn case_8_empty_is_an_error() {
+fn an_empty_record_is_an_error_alone_and_inside_a_slab() {
     assert_eq!(kind(""), ErrorKind::Empty);
     assert_eq!(
         decode::<i32>(&[], Mapping::Zigzag).unwrap_err().kind(),
@@ -103,7 +105,7 @@ fn case_8_empty_is_an_error() {
 }
 
 #[test]
-fn case_11_extremes_match_the_vectors() {
+fn min_max_minus_one_and_zero_match_the_vectors() {
     let cases: [(i64, &str, &str); 4] = [
         (i64::MIN, "ff7efefefefefefe08", "fffefefefefefefe07"),
         (i64::MAX, "ff7efefefefefefe07", "fffefefefefefefe06"),
