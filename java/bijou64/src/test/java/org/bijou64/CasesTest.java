@@ -8,7 +8,11 @@ import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The codec cases of the bijou64 serde cases (small inputs that broke other varint serdes), through both implementations. */
+/**
+ * Small inputs that broke other varint serdes, through the codec of both implementations: a lone tag byte, trailing
+ * bytes, overflow, a short payload, {@code LongSerializer}'s bytes, an empty record, the extreme values (the Rust
+ * codec's own are {@code rust/bijou64-kafka/tests/cases.rs}; the serdes' are {@code SerdeCasesTest}).
+ */
 class CasesTest {
     static List<Implementation> implementations() {
         return Implementations.all();
@@ -22,7 +26,7 @@ class CasesTest {
 
     @ParameterizedTest
     @MethodSource("implementations")
-    void case1LoneTagByteIsTruncated(Implementation impl) {
+    void aLoneTagByteIsTruncatedNeverZero(Implementation impl) {
         assertEquals(Bijou64Exception.Kind.TRUNCATED, kind(impl, "f8"));
         assertEquals(Bijou64Exception.Kind.TRUNCATED, kind(impl, "ff"));
         Bijou64Exception e = assertThrows(Bijou64Exception.class,
@@ -32,7 +36,7 @@ class CasesTest {
 
     @ParameterizedTest
     @MethodSource("implementations")
-    void case2TrailingByte(Implementation impl) {
+    void aTrailingByteIsLeftByDecodePrefixAndRefusedByDecode(Implementation impl) {
         byte[] bytes = Vectors.hex("2a99");
         assertEquals(new Decoded(42, 1), Bijou64.codec(Mapping.UNSIGNED, impl).decodePrefix(bytes, 0, 2));
         assertEquals(new Decoded(42, 1), Bijou32.codec(Mapping.UNSIGNED, impl).decodePrefix(bytes, 0, 2));
@@ -41,7 +45,7 @@ class CasesTest {
 
     @ParameterizedTest
     @MethodSource("implementations")
-    void case3Overflow(Implementation impl) {
+    void valuesBeyondTheIntegerTypeOverflow(Implementation impl) {
         assertEquals(Bijou64Exception.Kind.OVERFLOW, kind(impl, "fffefefefefefefe08"));
         assertEquals(Bijou64Exception.Kind.OVERFLOW, kind(impl, "ffffffffffffffffff"));
         byte[] int33 = Vectors.hex("fffefefe04"); // u32::MAX + 1 in bijou32
@@ -51,13 +55,13 @@ class CasesTest {
 
     @ParameterizedTest
     @MethodSource("implementations")
-    void case4ShortPayloadIsTruncated(Implementation impl) {
+    void aPayloadShorterThanItsTagAnnouncesIsTruncated(Implementation impl) {
         assertEquals(Bijou64Exception.Kind.TRUNCATED, kind(impl, "fb000000"));
     }
 
     @ParameterizedTest
     @MethodSource("implementations")
-    void case5LongSerializerBytesAreTrailing(Implementation impl) {
+    void longSerializerBytesAreTrailingBytesNeverAValue(Implementation impl) {
         Bijou64Exception e = assertThrows(Bijou64Exception.class,
                 () -> Bijou64.codec(Mapping.UNSIGNED, impl).decode(Vectors.hex("000000000000002a")));
         assertEquals(Bijou64Exception.Kind.TRAILING_BYTES, e.kind());
@@ -66,7 +70,7 @@ class CasesTest {
 
     @ParameterizedTest
     @MethodSource("implementations")
-    void case8EmptyIsAnError(Implementation impl) {
+    void anEmptyRecordIsAnError(Implementation impl) {
         assertEquals(Bijou64Exception.Kind.EMPTY, kind(impl, ""));
         assertEquals(Bijou64Exception.Kind.EMPTY, assertThrows(Bijou64Exception.class,
                 () -> Bijou32.codec(Mapping.ZIGZAG, impl).decode(new byte[0])).kind());
@@ -75,7 +79,7 @@ class CasesTest {
 
     @ParameterizedTest
     @MethodSource("implementations")
-    void case11ExtremesMatchTheVectors(Implementation impl) {
+    void minMaxMinusOneAndZeroMatchTheVectors(Implementation impl) {
         for (Vectors.Valid row : Vectors.valid()) {
             boolean extreme = row.format().equals("bijou64-long") || row.format().equals("bijou64s");
             long value = extreme ? row.longValue() : 0;

@@ -103,7 +103,7 @@ class SerdeBrokerTest {
 
     @ParameterizedTest
     @MethodSource("implementations")
-    void case6TopicWrittenByLongSerializerFailsClearly(Implementation impl) throws Exception {
+    void aTopicWrittenByLongSerializerFailsClearly(Implementation impl) throws Exception {
         String topic = "bijou64-wrong-serde-" + UUID.randomUUID();
         produce(topic, LongSerializer.class, Map.of(), List.of(42L, 1_700_000_000_000L));
         try (KafkaConsumer<Long, Long> consumer = consumer(topic,

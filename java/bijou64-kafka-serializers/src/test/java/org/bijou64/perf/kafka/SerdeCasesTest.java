@@ -24,7 +24,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The serde cases of the bijou64 serde cases (small inputs that broke other varint serdes) and the configuration contract. */
+/**
+ * Small inputs that broke other varint serdes, through the Kafka serdes (a lone tag byte, trailing bytes, overflow,
+ * a short payload, an empty record, {@code LongSerializer}'s bytes, tombstones, byte buffers at a position, the
+ * extreme values), and the configuration contract.
+ */
 class SerdeCasesTest {
     static List<Implementation> implementations() {
         return Implementations.all();
@@ -43,7 +47,7 @@ class SerdeCasesTest {
 
     @ParameterizedTest
     @MethodSource("implementations")
-    void cases1To4And8(Implementation impl) {
+    void malformedRecordsFailWithTheirKind(Implementation impl) {
         Bijou64Deserializer de = longDeserializer(impl, Mapping.UNSIGNED);
         assertEquals(Bijou64Exception.Kind.TRUNCATED, failure(de, Vectors.hex("f8")));
         assertEquals(Bijou64Exception.Kind.TRUNCATED, failure(de, Vectors.hex("ff")));
@@ -58,14 +62,14 @@ class SerdeCasesTest {
 
     @ParameterizedTest
     @MethodSource("implementations")
-    void case5And6LongSerializerBytesNeverReadAsAValue(Implementation impl) {
+    void longSerializerBytesAreNeverReadAsAValue(Implementation impl) {
         Bijou64Deserializer de = longDeserializer(impl, Mapping.UNSIGNED);
         try (LongSerializer stock = new LongSerializer()) {
             byte[] bytes = stock.serialize("orders", 42L);
             SerializationException e = assertThrows(SerializationException.class, () -> de.deserialize("orders", bytes));
             assertEquals("Error deserializing bijou64 Long from topic 'orders': 8 bytes [00 00 00 00 00 00 00 2a]: "
                     + "trailing bytes: a 1-byte bijou64 value is followed by 7 more bytes", e.getMessage());
-            // Case 6: no LongSerializer payload of a value below 2^56 is ever one bijou64 value (the first byte
+            // No LongSerializer payload of a value below 2^56 is ever one bijou64 value (the first byte
             // 00 is a one-byte value followed by 7 more), for any mapping.
             for (long v : new long[] {0, 1, 247, 248, 1L << 40, 1_700_000_000_000L, (1L << 56) - 1}) {
                 for (Mapping mapping : Mapping.values()) {
@@ -82,7 +86,7 @@ class SerdeCasesTest {
 
     @ParameterizedTest
     @MethodSource("implementations")
-    void case7TombstonesStayNull(Implementation impl) {
+    void tombstonesStayNull(Implementation impl) {
         Bijou64Deserializer de = longDeserializer(impl, Mapping.UNSIGNED);
         assertNull(de.deserialize("t", null));
         assertNull(de.deserialize("t", new RecordHeaders(), (byte[]) null));
@@ -99,7 +103,7 @@ class SerdeCasesTest {
 
     @ParameterizedTest
     @MethodSource("implementations")
-    void cases9And10ByteBuffersKeepTheirPosition(Implementation impl) {
+    void byteBuffersKeepTheirPosition(Implementation impl) {
         Bijou64Deserializer de = longDeserializer(impl, Mapping.UNSIGNED);
         byte[] value = Vectors.hex("fd008acee46608"); // 1,700,000,000,000
         byte[] backing = new byte[5 + value.length];
@@ -125,7 +129,7 @@ class SerdeCasesTest {
 
     @ParameterizedTest
     @MethodSource("implementations")
-    void case11ExtremesWithBothMappings(Implementation impl) {
+    void extremesRoundTripWithBothMappings(Implementation impl) {
         for (Vectors.Valid row : Vectors.valid()) {
             if (!row.format().equals("bijou64-long") && !row.format().equals("bijou64s")) {
                 continue;
