@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The cluster failure tests (issue #17, docs/reliability.md): starts a fresh local three-node cluster
+# The cluster failure tests (docs/reliability.md): starts a fresh local three-node cluster
 # (kafka/cluster, home target/cluster-faults), runs the Rust sink's failover tests (reliability/rust), the bijou64
 # serdes' and the Flink connector's (reliability/java) against it with KAFKA_CLUSTER_BOOTSTRAP_SERVERS set, and
 # stops the cluster at the end, even on failure. The home is deleted after a pass and kept (logs of every node)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The security tests (issue #17 item 3, docs/security.md): starts a broker of its own that takes only
+# The security tests (SASL/TLS and ACLs, docs/security.md): starts a broker of its own that takes only
 # SASL/SCRAM-SHA-512 over TLS and authorises with ACLs (kafka/broker with KAFKA_SECURITY=sasl_ssl, home
 # target/secure-broker, ports 19141/19142; certificates made with keytool), runs the bijou64 serdes' tests and
 # the Flink connector's against it (security/java: least-privilege ACLs, each one missing, a wrong password, no

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End to end on a real broker (issue #5): Nexmark-shaped Flink rows produced as Kafka JSON records by Flink's
+# StreamFusion end to end on a real broker: Nexmark-shaped Flink rows produced as Kafka JSON records by Flink's
 # JsonRowDataSerializationSchema, one row at a time (flink-per-row), and by StreamFusion's RowDataJsonEncoder, one
 # batch at a time (native-batch), with the same idempotent producer settings as perf/kafka (512 KiB batches,
 # linger 20 ms, acks=all); every record is read back (read_committed) and its key and value bytes compared with

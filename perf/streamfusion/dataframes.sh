@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Dataframe libraries as JSON writers, for issue #15's comparison: polars `write_ndjson` and DuckDB's
+# Dataframe libraries as JSON writers, beside the Rust JSON encoder's criterion figures: polars `write_ndjson` and DuckDB's
 # `COPY ... (FORMAT JSON)`, one thread each, over the same rows as the Rust JSON benches (the 4096-row bid and
 # q9 batches and the 1,048,576-row bid corpus, written as Arrow IPC by the `json_instructions` bench binary).
 # Installs pinned polars, duckdb and pyarrow into target/dataframes-venv (PyPI). Prints a table; compare with

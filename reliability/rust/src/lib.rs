@@ -1,4 +1,4 @@
-//! The harness of the cluster failure tests (issue #17, `docs/reliability.md`). Not published.
+//! The harness of the cluster failure tests (`docs/reliability.md`). Not published.
 //!
 //! * [`Cluster`]: the three-node cluster of `kafka/cluster`, one test at a time: kill a node (SIGKILL), start it
 //!   again, pause and resume it (SIGSTOP, SIGCONT), restart every node in turn, find a partition's leader, a transactional id's coordinator

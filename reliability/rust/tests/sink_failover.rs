@@ -1,10 +1,10 @@
-//! The exactly-once sink (`streamfusion-sink`) through node failures of the three-node cluster (issue #17 item
-//! 2): SIGKILL of a data partition's leader between a flush and the commit and during the commit, SIGKILL of the
-//! transaction coordinator of the sink's `transactional.id` at the same points, SIGKILL of either with `EndTxn` in
-//! flight (the commit's first phase done: `prepare_commit`), SIGKILL of a leader and of the active
-//! controller during a long run of transactions, the node rejoining while the run goes on, and a leader
-//! SIGSTOPped (silent, as if cut off the network) for longer than the broker session timeout, and a rolling
-//! restart of all three nodes during a long run. Each ends with [`verify_exactly_once`] and prints one
+//! The exactly-once sink (`streamfusion-sink`) through node failures of the three-node cluster (the cluster
+//! failure tests, `docs/reliability.md`): SIGKILL of a data partition's leader between a flush and the commit and
+//! during the commit, SIGKILL of the transaction coordinator of the sink's `transactional.id` at the same points,
+//! SIGKILL of either with `EndTxn` in flight (the commit's first phase done: `prepare_commit`), SIGKILL of a
+//! leader and of the active controller during a long run of transactions, the node rejoining while the run goes
+//! on, and a leader SIGSTOPped (silent, as if cut off the network) for longer than the broker session timeout, and
+//! a rolling restart of all three nodes during a long run. Each ends with [`verify_exactly_once`] and prints one
 //! `RESULT` line with what the writer saw (docs/reliability.md quotes them).
 //!
 //! Skipped, with the reason printed, unless `KAFKA_CLUSTER_BOOTSTRAP_SERVERS` is set

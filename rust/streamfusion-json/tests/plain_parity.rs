@@ -85,7 +85,7 @@ fn projections(case: &Case, schema: &Schema) -> Option<Projections> {
         .option("value.fields-include")
         .is_some_and(|v| v.eq_ignore_ascii_case("EXCEPT_KEY"));
     if !prefix.is_empty() && !except_key {
-        return None; // §3: key.fields-prefix needs value.fields-include = EXCEPT_KEY
+        return None; // Flink refuses key.fields-prefix without value.fields-include = EXCEPT_KEY
     }
     let row_kind = match case.option("changelog.row-kind-column") {
         Some(c) => Some(schema.index_of(c).ok()?),

@@ -1,4 +1,4 @@
-//! Fault tests that change the broker itself (issue #6 item 3), so they run against a dedicated broker of this
+//! Fault tests that change the broker itself, so they run against a dedicated broker of this
 //! test binary ([`Broker`]), never against the shared one at `KAFKA_BOOTSTRAP_SERVERS`:
 //!
 //! - the broker stopped (SIGTERM) between a flush and the commit, and started again while `checkpoint` waits;

@@ -1,5 +1,5 @@
-//! Fault tests against the real broker (issue #6 item 3): a writer process killed with SIGKILL after a flush and
-//! right after a commit, an old instance paused with SIGSTOP while a new one commits and then resumed with
+//! Fault tests of the writer process against the real broker: a writer process killed with SIGKILL after a
+//! flush and right after a commit, an old instance paused with SIGSTOP while a new one commits and then resumed with
 //! SIGCONT (it must be fenced), and a transaction that outlives `transaction.timeout.ms`. Each ends with
 //! [`verify_exactly_once`]: `read_committed` to the end offsets captured when it starts holds exactly the
 //! expected records, zero duplicates, zero missing.

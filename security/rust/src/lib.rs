@@ -1,4 +1,4 @@
-//! The harness of the Rust clients' security tests (issue #17 item 3, `docs/security.md`). Not published.
+//! The harness of the Rust clients' security tests (SASL/TLS and ACLs, `docs/security.md`). Not published.
 //!
 //! [`Secure`] is the local broker started with `KAFKA_SECURITY=sasl_ssl` (SASL/SCRAM-SHA-512 over TLS,
 //! `StandardAuthorizer`, super user `admin`): it reads the super user's client settings, makes users with a fresh

@@ -1,5 +1,5 @@
 //! The exactly-once sink (`streamfusion-sink`) over SASL_SSL with the least-privilege ACLs of
-//! `docs/security.md`, and with each of them removed (issue #17 item 3). Each test makes a user of its own
+//! `docs/security.md`, and with each of them removed. Each test makes a user of its own
 //! ([`Secure::user`]) with exactly the ACLs it names, a data topic of its own and a progress topic, runs a writer
 //! of two checkpoints (rows 0..200), and checks what a `read_committed` reader sees (as the super user):
 //!

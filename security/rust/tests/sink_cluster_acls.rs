@@ -1,6 +1,6 @@
 //! The exactly-once sink (`streamfusion-sink`) over SASL_SSL with the least-privilege ACLs of
 //! `docs/security.md`, on the secured three-node cluster (`KAFKA_SECURITY=sasl_ssl kafka/cluster start`), while
-//! the leader of a data partition is SIGKILLed (issue #17 items 2 and 3 together). A user with exactly the
+//! the leader of a data partition is SIGKILLed (a security test and a cluster failure test in one). A user with exactly the
 //! sink's five ACLs writes rows `0..2000` in 20 checkpoints to a topic of three partitions (three replicas,
 //! `min.insync.replicas=2`); after checkpoint 5 the leader of a partition that is not the transaction
 //! coordinator is SIGKILLed, after checkpoint 12 it is started again while the writer goes on. The test asserts:

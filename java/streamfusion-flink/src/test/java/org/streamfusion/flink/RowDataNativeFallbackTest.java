@@ -30,8 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.streamfusion.kafka.EncodedBatch;
 
 /**
- * StreamFusion without its native library (issue 18, item 4): from a kafka-serde-native jar without
- * {@code native/}, as on a platform the jar does not cover, {@link RowDataJsonEncoder} loads, warns once, and
+ * StreamFusion without its native library (the StreamFusion half of the fallback test): from a
+ * kafka-serde-native jar without {@code native/}, as on a platform the jar does not cover, {@link RowDataJsonEncoder} loads, warns once, and
  * writes every batch with Flink's serializer, byte for byte what Flink's {@link JsonRowDataSerializationSchema}
  * writes. The bijou64 codec's half is {@code org.bijou64.NativeFallbackTest}.
  */

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Soak test (issue #5): 10^6 Nexmark-bid batches through one native encoder, then 10^5 encoders opened, used
+ * Soak test of the native JSON encoder: 10^6 Nexmark-bid batches through one native encoder, then 10^5 encoders opened, used
  * for one batch and closed, with resident memory flat.
  *
  * <p>The soak runs in a child JVM ({@link #main}) whose heap cannot move RSS: {@code -Xms128m -Xmx128m

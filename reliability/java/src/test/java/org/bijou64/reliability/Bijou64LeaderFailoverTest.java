@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The bijou64 serializer under an idempotent {@code acks=all} producer through node failures of the three-node
- * cluster (issue #17 item 2), one test each: a SIGKILL of partition 0's leader, a SIGKILL of the active controller
+ * cluster (the cluster failure tests, docs/reliability.md), one test each: a SIGKILL of partition 0's leader, a SIGKILL of the active controller
  * (both restarted once every send was acknowledged), a SIGSTOP of partition 0's leader for {@link #PAUSE},
  * past the brokers' session timeout (9 s), then a SIGCONT (the test fails unless partition 0 gets another leader
  * meanwhile), the same for {@link #LONG_PAUSE} with the producer's {@code request.timeout.ms} less than half the

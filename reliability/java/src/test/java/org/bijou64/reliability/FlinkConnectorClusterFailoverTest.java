@@ -55,7 +55,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The Flink connector {@code streamfusion-kafka}, exactly once, through node failures of the three-node cluster
- * (issue #17 item 2), beside Flink's stock {@code kafka} connector in the same job. One Flink SQL job per test
+ * (one of the cluster failure tests, docs/reliability.md), beside Flink's stock {@code kafka} connector in the same job. One Flink SQL job per test
  * (MiniCluster, parallelism 2, a checkpoint every 500 ms, at most 5 restarts 1 s apart) reads ids 1 to
  * {@link #IDS} from a bounded sequence, tags each with the attempt that wrote it, and writes the same rows to two
  * topics of three partitions and replication factor 3: one through {@code streamfusion-kafka}, one through

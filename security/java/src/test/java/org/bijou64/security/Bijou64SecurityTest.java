@@ -49,7 +49,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The bijou64 serdes against a broker that authenticates with SASL/SCRAM-SHA-512 over TLS and authorises every
- * request with {@code StandardAuthorizer} ACLs (issue #17 item 3; {@code kafka/broker} with
+ * request with {@code StandardAuthorizer} ACLs (the security tests, {@code docs/security.md}; {@code kafka/broker} with
  * {@code KAFKA_SECURITY=sasl_ssl}). Each test makes users of its own (a fresh random password each, through the
  * super user's {@link Admin}) with exactly the ACLs it names:
  * <ul>

@@ -81,7 +81,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The Flink SQL connector {@code streamfusion-kafka}, beside Flink's stock {@code kafka} connector, against a
  * broker that authenticates with SASL/SCRAM-SHA-512 over TLS and authorises every request with
- * {@code StandardAuthorizer} ACLs (issue #17 item 3; {@code kafka/broker} with {@code KAFKA_SECURITY=sasl_ssl}).
+ * {@code StandardAuthorizer} ACLs ({@code docs/security.md}; {@code kafka/broker} with {@code KAFKA_SECURITY=sasl_ssl}).
  * The client settings reach Flink's {@code KafkaSink} as the DDL's {@code 'properties.*'} options
  * ({@code security.protocol}, {@code sasl.mechanism}, {@code sasl.jaas.config}, {@code ssl.truststore.*}). Each
  * sink writes as a user of its own (a fresh random password each, made through the super user's {@link Admin})
