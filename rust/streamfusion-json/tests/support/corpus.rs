@@ -505,7 +505,8 @@ fn scalar_batch() -> RecordBatch {
 }
 
 fn scalars(c: &mut Vec<Case>) {
-    // §2.1 every type; §5 rows 1, 12, 13, 14, 15, 16, 17, 18, 22, 24. Section 1 options on and off:
+    // Every scalar type in one batch (with nulls, binary, timestamps, times, dates, intervals), under each
+    // encoder option on and off:
     c.push(case("scalars_default", &[], vec![scalar_batch()]));
     c.push(case(
         "scalars_iso8601",
@@ -537,7 +538,7 @@ fn scalars(c: &mut Vec<Case>) {
         &[("encode.decimal-as-plain-number", "false")],
         vec![scalar_batch()],
     ));
-    // §1 map-null-key options: configuration parity only (valid Arrow maps have no null keys), §5 row 4.
+    // The map-null-key options: configuration parity only (valid Arrow maps have no null keys).
     let m = map(
         strs(&[Some("k"), Some("null")]),
         i32s(&[Some(1), Some(3)]),
@@ -684,7 +685,7 @@ pub fn special_f32() -> Vec<f32> {
 }
 
 fn floats(c: &mut Vec<Case>) {
-    // §2.3 layout boundaries 1e-3/1e7, subnormals, MIN/MAX, -0.0, NaN/Inf; §5 rows 5, 6, 7, 8.
+    // Floats at the layout boundaries of Java's text (1e-3, 1e7), subnormals, MIN/MAX, -0.0, NaN/Inf.
     let f64s: Vec<Option<f64>> = special_f64().into_iter().map(Some).chain([None]).collect();
     c.push(case(
         "float64_layout",
@@ -697,7 +698,7 @@ fn floats(c: &mut Vec<Case>) {
         &[],
         vec![batch(vec![("v", prim::<Float32Type>(f32s))])],
     ));
-    // §5 row 20: Float16 as FLOAT. Zeros, 1.0, 0.1, +-Inf, NaN, the smallest subnormal, MAX, the largest
+    // Float16, written as Flink's FLOAT. Zeros, 1.0, 0.1, +-Inf, NaN, the smallest subnormal, MAX, the largest
     // subnormal, the smallest normal, a negative value.
     let h = [
         0x0000, 0x8000, 0x3c00, 0x2e66, 0x7c00, 0xfc00, 0x7e00, 0x0001, 0x7bff, 0x03ff, 0x0400,
@@ -705,7 +706,7 @@ fn floats(c: &mut Vec<Case>) {
     ];
     let h: Vec<Option<u16>> = h.into_iter().map(Some).chain([None]).collect();
     c.push(case("float16", &[], vec![batch(vec![("v", f16_bits(&h))])]));
-    // Floats inside nested types and JDK 17-sensitive doubles in [1e16, 1e19) (§2.3).
+    // Floats inside nested types and JDK 17-sensitive doubles in [1e16, 1e19) (docs/json-format.md, floats).
     let big: Vec<Option<f64>> = (0..64)
         .map(|i| Some(1.0e16 * (1.0 + f64::from(i) * 0.137_931_7)))
         .collect();
@@ -730,7 +731,8 @@ fn floats(c: &mut Vec<Case>) {
     ));
 }
 
-/// Strings that need every escape class (§2.4).
+/// Strings that need every escape class (control characters, quote, backslash, C1 and other non-ASCII
+/// characters, characters outside the BMP).
 pub fn special_strings() -> Vec<String> {
     let mut v: Vec<String> = vec![
         "".into(),
@@ -757,7 +759,7 @@ pub fn special_strings() -> Vec<String> {
 }
 
 fn strings(c: &mut Vec<Case>) {
-    // §2.4 all 128 ASCII code points, alone and between letters, then all together; §5 rows 10, 24.
+    // All 128 ASCII code points, alone and between letters, then all together.
     let mut ascii: Vec<String> = (0u8..128).map(|b| char::from(b).to_string()).collect();
     ascii.extend((0u8..128).map(|b| format!("x{}y", char::from(b))));
     ascii.push((0u8..128).map(char::from).collect());
@@ -768,7 +770,7 @@ fn strings(c: &mut Vec<Case>) {
         vec![batch(vec![("v", strs(&ascii))])],
     ));
 
-    // §2.4 U+0080-U+009F, U+2028/2029, U+FEFF, U+FFFF, emoji, U+10000, U+10FFFF, long strings; §5 rows 11, 24.
+    // U+0080-U+009F, U+2028/2029, U+FEFF, U+FFFF, emoji, U+10000, U+10FFFF, long strings.
     let mut uni = special_strings();
     uni.push("ab\u{1F600}".repeat(5000)); // 15,000 chars with 5,000 emoji
     uni.push("x".repeat(100_000) + "\u{1}");
@@ -784,7 +786,7 @@ fn strings(c: &mut Vec<Case>) {
         vec![batch(vec![("v", strs(&uni)), ("lv", large_strs(&uni))])],
     ));
 
-    // §2.4 escapes in field names (top level and nested) and in map keys; §2.2 multi-field row, §5 rows 10, 11.
+    // Escapes in field names (top level and nested) and in map keys; rows of many fields.
     let names = [
         "zeta",
         "Alpha",
@@ -823,7 +825,8 @@ fn strings(c: &mut Vec<Case>) {
     c.push(case("names_escapes", &[], vec![batch(cols)]));
 }
 
-/// §2.5 table, one DECIMAL(p,s) column per row, then §6 items 1-3 repros and p=38 extremes.
+/// Decimals: one DECIMAL(p,s) column per entry (scales, trailing zeros, exponent forms), then values that broke
+/// other JSON writers (the upstream issues named) and the p=38 extremes.
 fn decimal_table_batch() -> RecordBatch {
     let p38 = 10i128.pow(38) - 1;
     let rows: Vec<(i128, u8, i8)> = vec![
@@ -868,7 +871,7 @@ fn decimal_table_batch() -> RecordBatch {
 }
 
 fn decimals(c: &mut Vec<Case>) {
-    // §2.5 every row of the table; §5 row 9. Plain off (default) and on; versions 1.20 / 2.x come from the
+    // Every entry of the decimal table. Plain off (default) and on; versions 1.20 / 2.x come from the
     // golden sets (flink-1.20-jdk25 vs flink-2.2/2.3).
     c.push(case("decimal_table", &[], vec![decimal_table_batch()]));
     c.push(case(
@@ -900,7 +903,7 @@ fn decimals(c: &mut Vec<Case>) {
     ));
 }
 
-/// Instants of §2.6 as (epoch seconds, nanos).
+/// Instants for the timestamp cases as (epoch seconds, nanos).
 fn instants() -> Vec<(i64, u32)> {
     let t = 1_704_164_645; // 2024-01-02T03:04:05
     vec![
@@ -963,15 +966,15 @@ fn timestamp_batch() -> RecordBatch {
 }
 
 fn temporal(c: &mut Vec<Case>) {
-    // §2.6 TIMESTAMP / TIMESTAMP_LTZ, every unit, with and without zone, fractions, pre-epoch, years 0/-1/+10000;
-    // both timestamp standards; §5 rows 13, 14.
+    // TIMESTAMP / TIMESTAMP_LTZ, every unit, with and without zone, fractions, pre-epoch, years 0/-1/+10000;
+    // both timestamp standards.
     c.push(case("timestamps_sql", &[], vec![timestamp_batch()]));
     c.push(case(
         "timestamps_iso8601",
         &[("timestamp-format.standard", "ISO-8601")],
         vec![timestamp_batch()],
     ));
-    // §5 row 14: a named zone (arrow-json needs chrono-tz for it; Flink ignores the zone).
+    // A named zone (arrow-json needs chrono-tz for it; Flink ignores the zone).
     let us = 1_704_164_645_123_456i64;
     let named = || {
         batch(vec![
@@ -995,7 +998,7 @@ fn temporal(c: &mut Vec<Case>) {
         vec![named()],
     ));
 
-    // DATE from Date32 and Date64 (§2.1, §2.6 years; §5 rows 16, 24).
+    // DATE from Date32 and Date64, years 0, -1 and 10000 included.
     let days = [
         0i64, -1, 1, 19_724, -719_528, -719_529, -719_893, 2_932_896, 2_932_897, -25_567,
         -4_371_588, 11_016,
@@ -1030,7 +1033,7 @@ fn temporal(c: &mut Vec<Case>) {
         )])],
     ));
 
-    // TIME (§2.6): every unit, fractions, 2.2 drops them, 2.3 keeps millis; §5 row 15.
+    // TIME: every unit, fractions (Flink 2.2 drops them, 2.3 keeps millis).
     c.push(case(
         "times",
         &[],
@@ -1093,7 +1096,7 @@ fn temporal(c: &mut Vec<Case>) {
 }
 
 fn intervals_and_binary(c: &mut Vec<Case>) {
-    // §2.1 INTERVAL YEAR TO MONTH / DAY TO SECOND, Duration of every unit (floored to millis); §5 rows 17, 18.
+    // INTERVAL YEAR TO MONTH / DAY TO SECOND, Duration of every unit (floored to millis).
     let idt = |d, m| Some(IntervalDayTime::new(d, m));
     c.push(case(
         "intervals",
@@ -1167,7 +1170,7 @@ fn intervals_and_binary(c: &mut Vec<Case>) {
             ),
         ])],
     ));
-    // §2.1 BINARY: standard Base64 with padding, no line breaks; §5 row 12.
+    // BINARY: standard Base64 with padding, no line breaks.
     let all: Vec<u8> = (0..=255).collect();
     let zeros = vec![0u8; 60];
     let long = vec![0xfbu8; 10_000];
@@ -1205,7 +1208,7 @@ fn intervals_and_binary(c: &mut Vec<Case>) {
     ));
 }
 
-/// Nested types of §2.7: nested rows in arrays, maps with duplicate keys and null values, empty map/array/row.
+/// Nested types: nested rows in arrays, maps with duplicate keys and null values, empty map/array/row.
 fn nested_batch() -> RecordBatch {
     // List<Int32>: [1,null,3], [], null (with hidden elements), [7].
     let l = list(
@@ -1341,7 +1344,7 @@ fn deep_batch() -> RecordBatch {
 }
 
 fn nested(c: &mut Vec<Case>) {
-    // §2.7, §2.8, §5 rows 2, 3, 24 (list null elements, empty {} and []).
+    // Nested types and their nulls (list null elements, empty {} and []).
     c.push(case("nested", &[], vec![nested_batch()]));
     c.push(case(
         "nested_ignore_nulls",
@@ -1354,7 +1357,7 @@ fn nested(c: &mut Vec<Case>) {
         &[("encode.ignore-null-fields", "true")],
         vec![deep_batch()],
     ));
-    // §2.7 "Empty row type -> {}".
+    // A row type without fields is written {}.
     let empty = arc(StructArray::new_empty_fields(
         3,
         nulls(&[true, false, true]),
@@ -1370,7 +1373,8 @@ fn nested(c: &mut Vec<Case>) {
 }
 
 fn nulls_batch() -> RecordBatch {
-    // §2.9: top-level field, nested row field, nested row itself, array element, map value; a row of all nulls.
+    // Nulls in a top-level field, a nested row's field, a nested row itself, an array element, a map value; a
+    // row of all nulls.
     let inner = strukt(
         vec![("c", i32s(&[None, Some(1), None]))],
         &[true, true, false],
@@ -1406,7 +1410,7 @@ fn nulls_batch() -> RecordBatch {
 }
 
 fn nulls_cases(c: &mut Vec<Case>) {
-    // §2.9 nulls at every level; §5 rows 1, 2.
+    // Nulls at every level.
     c.push(case("nulls_default", &[], vec![nulls_batch()]));
     c.push(case(
         "nulls_ignore",
@@ -1461,7 +1465,7 @@ fn upsert_batch(prefix: &str) -> RecordBatch {
 }
 
 fn layout(c: &mut Vec<Case>) {
-    // §3: no key (null key bytes), §5 row 22.
+    // No key (null key bytes).
     c.push(case("layout_no_key", &[], vec![layout_batch()]));
     // key.fields order differs from table order, ALL (key columns in both).
     c.push(case(
@@ -1589,7 +1593,7 @@ fn nested_key_batch() -> RecordBatch {
 
 fn errors(c: &mut Vec<Case>) {
     // Cases Flink rejects: the golden is an .error file and our encoder must fail too.
-    // §2.1 NULL type column.
+    // A column of the NULL type.
     c.push(case(
         "err_null_type",
         &[],
@@ -1598,7 +1602,7 @@ fn errors(c: &mut Vec<Case>) {
             ("i", i32s(&[Some(1), None])),
         ])],
     ));
-    // §2.1 map with a non-string key.
+    // A map with a non-string key.
     let m = map(
         i32s(&[Some(1), Some(2)]),
         strs(&[Some("a"), None]),
@@ -1613,7 +1617,7 @@ fn errors(c: &mut Vec<Case>) {
         &[],
         vec![batch(vec![("l", list(m2, &[1], &[true]))])],
     ));
-    // §3 key.fields-prefix needs EXCEPT_KEY.
+    // key.fields-prefix needs value.fields-include = EXCEPT_KEY.
     c.push(case(
         "err_prefix_with_all",
         &[("key.fields", "k_id"), ("key.fields-prefix", "k_")],
@@ -1622,7 +1626,7 @@ fn errors(c: &mut Vec<Case>) {
             ("v", i32s(&[Some(2)])),
         ])],
     ));
-    // §3 a key field must have the prefix.
+    // A key field must have the prefix.
     c.push(case(
         "err_prefix_missing",
         &[
@@ -1649,7 +1653,7 @@ fn errors(c: &mut Vec<Case>) {
         &[],
         vec![batch(vec![(" ", i32s(&[Some(1)]))])],
     ));
-    // §3 key field missing.
+    // A key field that is not in the schema.
     c.push(case(
         "err_key_missing",
         &[("key.fields", "nope")],
@@ -1725,7 +1729,7 @@ pub fn plain_only() -> Vec<Case> {
     )
     .expect("dictionary");
     vec![
-        // §5 row 21: UInt64 above i64::MAX.
+        // UInt64 above i64::MAX.
         case(
             "plain_uint64",
             &[],
@@ -1734,7 +1738,7 @@ pub fn plain_only() -> Vec<Case> {
                 arc(UInt64Array::from(vec![Some(u64::MAX), Some(0), None])),
             )])],
         ),
-        // §2.1 NULL column (arrow-json omits it / writes null).
+        // A NULL column (arrow-json omits it / writes null).
         case(
             "plain_null",
             &[],
@@ -1755,7 +1759,7 @@ pub fn plain_only() -> Vec<Case> {
                 ]),
             )])],
         ),
-        // §5 row 19 / §6 item 14: dictionary with a null value slot.
+        // A dictionary whose null rows point at a null value slot (valid keys).
         case(
             "plain_dictionary_null_value",
             &[],
@@ -2157,7 +2161,7 @@ fn random_decimal(r: &mut Rng, p: u8) -> i128 {
     }
 }
 
-/// A random string from every escape class (§2.4), occasionally long.
+/// A random string from every escape class, occasionally long.
 pub fn random_string(r: &mut Rng, max_pieces: u64) -> String {
     let mut s = String::new();
     let pieces = if r.chance(2) {
@@ -2430,7 +2434,7 @@ pub fn random_array(r: &mut Rng, dt: &DataType, len: usize, null_rate: u64) -> A
                 })
                 .collect();
             let total: usize = lengths.iter().sum();
-            // A small key pool makes duplicate keys in one map likely (§2.7).
+            // A small key pool makes duplicate keys in one map likely.
             let pool: Vec<String> = (0..3).map(|_| random_string(r, 3)).collect();
             let keys: Vec<String> = (0..total)
                 .map(|_| {
