@@ -25,7 +25,7 @@ import org.apache.arrow.vector.ipc.ArrowFileReader;
 import org.junit.jupiter.api.Test;
 
 /**
- * The #4 parity corpus through the JVM: every case's Arrow IPC file is read with Arrow Java, encoded by
+ * The parity corpus through the JVM: every case's Arrow IPC file is read with Arrow Java, encoded by
  * {@link NativeJsonEncoder} (Arrow Java vectors, C Data Interface, native encoder, six JVM arrays) and compared
  * record by record with the bytes the real Flink 2.2 {@code JsonRowDataSerializationSchema} wrote for the same
  * rows on JDK 25 ({@code goldens/flink-2.2-jdk25}); a case Flink rejects ({@code <case>.error}) must throw.
