@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.formats.common.TimestampFormat;
@@ -26,6 +27,7 @@ import org.streamfusion.kafka.EncodedBatch;
  * Used for batches too small to pay for a JNI crossing. The options were already validated by the native
  * encoder's constructor, so only their values are read here.
  */
+@Internal
 final class FlinkPerRowEncoder {
     private final SerializationSchema<RowData> keySerializer;
     private final SerializationSchema<RowData> valueSerializer;

@@ -30,6 +30,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.RowData;
@@ -68,6 +69,7 @@ import org.apache.flink.table.types.logical.TimestampType;
  *
  * <p>Not thread-safe: one writer per task.
  */
+@Internal
 public final class RowDataArrowWriter implements AutoCloseable {
     /** Writes field {@code pos} of {@code row} (known non-null) into slot {@code index} of its vector. */
     @FunctionalInterface

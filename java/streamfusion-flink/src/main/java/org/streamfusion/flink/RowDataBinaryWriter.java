@@ -7,6 +7,7 @@ import java.util.Objects;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.RowData;
@@ -49,6 +50,7 @@ import org.streamfusion.kafka.NativeJsonEncoder;
  *
  * <p>Not thread-safe: one writer per task.
  */
+@Internal
 public final class RowDataBinaryWriter implements AutoCloseable {
     /** Checks that field {@code pos} of {@code row} (known non-null) has a binary form that loses nothing. */
     @FunctionalInterface

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
@@ -75,6 +76,7 @@ import org.streamfusion.kafka.NativeJsonEncoder;
  * <p><b>Threads.</b> One encoder per task. Calls are serialised ({@code synchronized}), so sharing one is
  * safe but gains nothing. Not usable after {@link #close()}.
  */
+@PublicEvolving
 public final class RowDataJsonEncoder implements AutoCloseable {
     /** Option: the smallest batch (rows) that is encoded natively; smaller ones use Flink's serializer. */
     public static final String NATIVE_MIN_BATCH_ROWS = "native.min-batch-rows";
