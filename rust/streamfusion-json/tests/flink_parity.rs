@@ -316,7 +316,7 @@ fn transform(dt: &DataType, v: Variant) -> DataType {
     }
 }
 
-/// A dictionary over a Utf8 column whose null rows point at a null *value* slot (valid keys), §5 row 19.
+/// A dictionary over a Utf8 column whose null rows point at a null *value* slot (valid keys).
 fn dictionary_with_null_values(column: &ArrayRef) -> Option<ArrayRef> {
     let strings = column.as_string_opt::<i32>()?;
     if strings.null_count() == 0 {
