@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.stream.IntStream;
 import java.util.Objects;
 import java.util.concurrent.ScheduledFuture;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -78,6 +79,7 @@ import org.streamfusion.kafka.EncodedBatch;
  * {@code processElement} or the trigger that encoded the batch); the job's restart strategy applies and, exactly
  * once, the open transaction is aborted, so no partial batch is committed.
  */
+@Internal
 public final class BatchingEncoderOperator extends AbstractStreamOperator<EncodedRecord>
         implements OneInputStreamOperator<RowData, EncodedRecord>, BoundedOneInput {
     private static final long serialVersionUID = 1L;

@@ -2,6 +2,7 @@ package org.streamfusion.flink.connector;
 
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.kafka.common.header.Header;
 import org.streamfusion.kafka.EncodedBatch;
 
@@ -17,6 +18,7 @@ import org.streamfusion.kafka.EncodedBatch;
  * of one topic only), the timestamp in epoch milliseconds (null: the producer's clock) and the headers (null or
  * empty: none).
  */
+@Internal
 public final class EncodedRecord {
     private final EncodedBatch batch;
     private final int row;

@@ -3,6 +3,7 @@ package org.streamfusion.flink.connector;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
@@ -20,6 +21,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * immutable), so chaining the encoder to the sink with object reuse off costs no copy, where a Kryo or tuple
  * serializer would copy both arrays per record ({@code CopyingChainingOutput}).
  */
+@Internal
 public final class EncodedRecordSerializer extends TypeSerializerSingleton<EncodedRecord> {
     private static final long serialVersionUID = 1L;
 

@@ -1,10 +1,12 @@
 package org.streamfusion.flink.connector;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
 /** Flink's type information for {@link EncodedRecord}: an atomic, non-key type serialized by {@link EncodedRecordSerializer}. */
+@Internal
 public final class EncodedRecordTypeInfo extends TypeInformation<EncodedRecord> {
     private static final long serialVersionUID = 1L;
 

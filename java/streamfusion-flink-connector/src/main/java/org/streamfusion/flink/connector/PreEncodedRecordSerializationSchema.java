@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.connector.kafka.lineage.DefaultKafkaDatasetFacet;
 import org.apache.flink.connector.kafka.lineage.DefaultKafkaDatasetIdentifier;
@@ -29,6 +30,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * columns, as {@code DynamicKafkaRecordSerializationSchema} writes them): a null timestamp leaves it to the
  * producer's clock, null headers write none.
  */
+@Internal
 public final class PreEncodedRecordSerializationSchema
         implements KafkaRecordSerializationSchema<EncodedRecord>, KafkaDatasetFacetProvider {
     private static final long serialVersionUID = 1L;

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.formats.json.JsonFormatOptions;
@@ -40,6 +41,7 @@ import org.streamfusion.flink.RowDataJsonEncoder;
  * {@code UpsertKafkaDynamicTableFactory}) validate every Flink option exactly as it would for the stock
  * connector, and translates the options into a {@link SinkSpec}.
  */
+@Internal
 final class SinkPlanning {
     /** The {@code json} encode options, by their names without a {@code json.} prefix. */
     static final List<ConfigOption<?>> JSON_ENCODE_OPTIONS = List.of(JsonFormatOptions.TIMESTAMP_FORMAT,
@@ -110,17 +112,6 @@ final class SinkPlanning {
     }
 
     /**
-     * {@code spec} with {@code sink.buffer-flush.max-rows} / {@code .interval} when both are greater than zero
-     * (Flink's factory, called before, has checked that they are both set or both zero), else {@code spec}.
-     */
-    SinkSpec withBufferFlush(SinkSpec spec) {
-        Configuration conf = Configuration.fromMap(options);
-        int maxRows = conf.get(SINK_BUFFER_FLUSH_MAX_ROWS);
-        long intervalMillis = conf.get(SINK_BUFFER_FLUSH_INTERVAL).toMillis();
-        return maxRows > 0 && intervalMillis > 0 ? spec.withBufferFlush(maxRows, intervalMillis) : spec;
-    }
-
-    /**
      * A copy of the factory context without the {@code streamfusion.} options, for Flink's own factory, whose
      * option check would reject them.
      */
@@ -172,11 +163,15 @@ final class SinkPlanning {
     }
 
     /**
-     * Builds the spec; Flink's factory has validated every Flink option before this is called.
+     * Builds the spec; Flink's factory has validated every Flink option before this is called. For upsert,
+     * {@code sink.buffer-flush.max-rows} / {@code .interval} reduce by key when both are greater than zero.
      *
      * @param keyProjection positions of the key fields in the physical row, in key order (empty: no key)
      * @param fixedPartitioner {@code sink.partitioner=fixed}
      * @param upsert the upsert connector
+     * @return the spec
+     * @throws ValidationException for a {@code streamfusion.} option out of range, or a schema or layout the
+     *     encoder rejects (naming the stock connector)
      */
     SinkSpec spec(int[] keyProjection, boolean fixedPartitioner, boolean upsert) {
         Configuration conf = Configuration.fromMap(options);
@@ -222,11 +217,28 @@ final class SinkPlanning {
             throw unsupported("The table's schema or layout (" + e.getMessage() + ")");
         }
 
-        List<String> topics = conf.get(TOPIC);
-        return new SinkSpec(rowType, encoder, keyProjection, topics, producerProperties(options),
-                conf.get(DELIVERY_GUARANTEE),
-                conf.get(TRANSACTIONAL_ID_PREFIX), conf.get(TRANSACTION_NAMING_STRATEGY), fixedPartitioner, upsert,
-                conf.getOptional(SINK_PARALLELISM).orElse(null), batchRows, linger.toMillis());
+        SinkSpec.Builder spec = SinkSpec.builder(rowType)
+                .setEncoderOptions(encoder)
+                .setKeyProjection(keyProjection)
+                .setTopics(conf.get(TOPIC))
+                .setProducerProperties(producerProperties(options))
+                .setDeliveryGuarantee(conf.get(DELIVERY_GUARANTEE))
+                .setTransactionalIdPrefix(conf.get(TRANSACTIONAL_ID_PREFIX))
+                .setTransactionNamingStrategy(conf.get(TRANSACTION_NAMING_STRATEGY))
+                .setFixedPartitioner(fixedPartitioner)
+                .setUpsert(upsert)
+                .setParallelism(conf.getOptional(SINK_PARALLELISM).orElse(null))
+                .setBatchRows(batchRows)
+                .setLingerMillis(linger.toMillis());
+        if (upsert) {
+            // Flink's factory has checked that both are set or both zero; a sub-millisecond interval is off.
+            int maxRows = conf.get(SINK_BUFFER_FLUSH_MAX_ROWS);
+            long intervalMillis = conf.get(SINK_BUFFER_FLUSH_INTERVAL).toMillis();
+            if (maxRows > 0 && intervalMillis > 0) {
+                spec.setBufferFlush(maxRows, intervalMillis);
+            }
+        }
+        return spec.build();
     }
 
     /** The {@code properties.*} options without the prefix, as {@code KafkaConnectorOptionsUtil} builds them. */

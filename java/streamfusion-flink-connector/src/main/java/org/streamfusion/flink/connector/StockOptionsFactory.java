@@ -2,6 +2,7 @@ package org.streamfusion.flink.connector;
 
 import java.util.HashSet;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
 
@@ -11,6 +12,7 @@ import org.apache.flink.table.factories.DynamicTableSinkFactory;
  * {@code kafka} / {@code upsert-kafka} is accepted unchanged (Flink's {@code FactoryUtil} validates option keys
  * against these sets).
  */
+@Internal
 abstract class StockOptionsFactory implements DynamicTableSinkFactory {
     private final DynamicTableSinkFactory stock;
     private final String identifier;

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -44,6 +45,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * and no {@code topic} column, every row fails the task as in the stock sink (see
  * {@link PreEncodedRecordSerializationSchema}).
  */
+@Internal
 public final class StreamFusionKafkaDynamicSink implements DynamicTableSink, SupportsWritingMetadata {
     /** The {@code topic} metadata key (writable with more than one topic only). */
     public static final String METADATA_TOPIC = "topic";
@@ -142,10 +144,14 @@ public final class StreamFusionKafkaDynamicSink implements DynamicTableSink, Sup
     /**
      * @param metadataKeys the metadata columns written, in the order of {@link #listWritableMetadata()}
      * @param consumedDataType the physical row followed by those columns
+     * @throws IllegalArgumentException for another key, or a consumed row that is not physical + metadata (see
+     *     {@code SinkSpec.Builder.build})
      */
     @Override
     public void applyWritableMetadata(List<String> metadataKeys, DataType consumedDataType) {
-        spec = spec.withMetadata(metadataKeys, (RowType) consumedDataType.getLogicalType());
+        spec = spec.toBuilder()
+                .setWritableMetadata(metadataKeys, (RowType) consumedDataType.getLogicalType())
+                .build();
     }
 
     @Override

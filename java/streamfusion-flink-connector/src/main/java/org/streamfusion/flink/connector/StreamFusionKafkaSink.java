@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
@@ -48,6 +50,7 @@ import org.apache.flink.table.types.utils.TypeConversions;
  * attached through {@link #addTo}, not {@code sinkTo}: the encoder is an operator in front of the
  * {@code KafkaSink}.
  */
+@PublicEvolving
 public final class StreamFusionKafkaSink {
     private final StreamFusionKafkaDynamicSink sink;
     private final String uidPrefix;
@@ -62,7 +65,12 @@ public final class StreamFusionKafkaSink {
         return new Builder();
     }
 
-    /** @return the validated settings (row type, encoder options, Kafka side, batching) */
+    /**
+     * Not API: for tests and tools of this project ({@link SinkSpec} is internal and may change in any release).
+     *
+     * @return the validated settings (row type, encoder options, Kafka side, batching)
+     */
+    @Internal
     public SinkSpec spec() {
         return sink.spec();
     }
@@ -81,6 +89,7 @@ public final class StreamFusionKafkaSink {
     }
 
     /** Collects the row type, the options and the primary key. Not thread safe; reusable after build. */
+    @PublicEvolving
     public static final class Builder {
         private RowType rowType;
         private final Map<String, String> options = new LinkedHashMap<>();

@@ -3,6 +3,8 @@ package org.streamfusion.flink.connector;
 import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.SINK_PARTITIONER;
 
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions;
 import org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicTableFactory;
@@ -27,9 +29,14 @@ import org.apache.flink.table.connector.sink.DynamicTableSink;
  * {@code round-robin} leave the partition to Kafka's producer, {@code fixed} is Flink's
  * {@code FlinkFixedPartitioner}, as in the stock sink. Plus the {@code streamfusion.} options of
  * {@link StreamFusionOptions}. Sink side only: reading goes through {@code kafka}.
+ *
+ * <p>Found by Flink's {@code FactoryUtil} through {@code META-INF/services}, not called by users (as Flink's
+ * {@code KafkaDynamicTableFactory}, internal); the connector name {@link #IDENTIFIER} is the API.
  */
+@Internal
 public final class StreamFusionKafkaTableFactory extends StockOptionsFactory {
     /** The connector name in DDL: {@code 'connector' = 'streamfusion-kafka'}. */
+    @PublicEvolving
     public static final String IDENTIFIER = "streamfusion-kafka";
 
     /** A factory for Flink's {@code FactoryUtil} (found through {@code META-INF/services}). */

@@ -1,6 +1,7 @@
 package org.streamfusion.flink.connector;
 
 import java.time.Duration;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.streamfusion.flink.RowDataJsonEncoder;
@@ -10,6 +11,7 @@ import org.streamfusion.flink.RowDataJsonEncoder;
  * {@code upsert-kafka} options, all prefixed {@code streamfusion.}. Every other option is Flink's own
  * ({@code KafkaConnectorOptions}, {@code JsonFormatOptions}) and means what it means there.
  */
+@PublicEvolving
 public final class StreamFusionOptions {
     /** The prefix of every StreamFusion option. */
     public static final String PREFIX = "streamfusion.";

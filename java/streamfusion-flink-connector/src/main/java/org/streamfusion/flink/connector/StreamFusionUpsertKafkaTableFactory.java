@@ -1,5 +1,7 @@
 package org.streamfusion.flink.connector;
 
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.streaming.connectors.kafka.table.UpsertKafkaDynamicTableFactory;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 
@@ -22,9 +24,14 @@ import org.apache.flink.table.connector.sink.DynamicTableSink;
  * unsupported (another format, {@code topic-pattern}...). The {@code topic} (with a list of topics),
  * {@code timestamp} and {@code headers} metadata columns are written as upsert-kafka writes them (tombstones
  * included).
+ *
+ * <p>Found by Flink's {@code FactoryUtil} through {@code META-INF/services}, not called by users (as Flink's
+ * {@code UpsertKafkaDynamicTableFactory}, internal); the connector name {@link #IDENTIFIER} is the API.
  */
+@Internal
 public final class StreamFusionUpsertKafkaTableFactory extends StockOptionsFactory {
     /** The connector name in DDL: {@code 'connector' = 'streamfusion-upsert-kafka'}. */
+    @PublicEvolving
     public static final String IDENTIFIER = "streamfusion-upsert-kafka";
 
     /** A factory for Flink's {@code FactoryUtil} (found through {@code META-INF/services}). */
@@ -51,7 +58,6 @@ public final class StreamFusionUpsertKafkaTableFactory extends StockOptionsFacto
         int[] keyProjection = SinkPlanning.keyProjection(
                 context.getCatalogTable().getResolvedSchema().getPrimaryKey().orElseThrow().getColumns(),
                 context.getPhysicalRowDataType());
-        return new StreamFusionKafkaDynamicSink(planning.withBufferFlush(planning.spec(keyProjection, false, true)),
-                IDENTIFIER);
+        return new StreamFusionKafkaDynamicSink(planning.spec(keyProjection, false, true), IDENTIFIER);
     }
 }

@@ -11,8 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import org.apache.flink.connector.base.DeliveryGuarantee;
-import org.apache.flink.connector.kafka.sink.TransactionNamingStrategy;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
@@ -42,9 +40,22 @@ class BatchingEncoderOperatorTest {
             options.put("key.fields", "id");
             options.put("changelog.mode", "upsert");
         }
-        return new SinkSpec(TYPE, options, upsert ? new int[] {0} : new int[0], "t", new Properties(),
-                DeliveryGuarantee.AT_LEAST_ONCE, null, TransactionNamingStrategy.DEFAULT, false, upsert, null,
-                batchRows, lingerMillis);
+        return SinkSpec.builder(TYPE)
+                .setEncoderOptions(options)
+                .setKeyProjection(upsert ? new int[] {0} : new int[0])
+                .setTopic("t")
+                .setProducerProperties(producerProperties())
+                .setUpsert(upsert)
+                .setBatchRows(batchRows)
+                .setLingerMillis(lingerMillis)
+                .build();
+    }
+
+    /** The one producer property a spec needs (the harness starts no producer). */
+    private static Properties producerProperties() {
+        Properties properties = new Properties();
+        properties.setProperty("bootstrap.servers", "127.0.0.1:19092");
+        return properties;
     }
 
     private static OneInputStreamOperatorTestHarness<RowData, EncodedRecord> harness(SinkSpec spec)
@@ -83,9 +94,13 @@ class BatchingEncoderOperatorTest {
                 new org.apache.flink.table.types.logical.DoubleType()}, new String[] {"id", "score"});
         RowType nested = RowType.of(new LogicalType[] {new BigIntType(false), new org.apache.flink.table.types.logical
                 .ArrayType(RowType.of(new org.apache.flink.table.types.logical.FloatType()))}, new String[] {"id", "a"});
-        SinkSpec withDoubles = new SinkSpec(doubles, Map.of("native.min-batch-rows", "16"), new int[0], "t",
-                new Properties(), DeliveryGuarantee.AT_LEAST_ONCE, null, TransactionNamingStrategy.DEFAULT, false,
-                false, null, 100, 100);
+        SinkSpec withDoubles = SinkSpec.builder(doubles)
+                .setEncoderOptions(Map.of("native.min-batch-rows", "16"))
+                .setTopic("t")
+                .setProducerProperties(producerProperties())
+                .setBatchRows(100)
+                .setLingerMillis(100)
+                .build();
         String max = Integer.toString(Integer.MAX_VALUE);
         assertEquals(max, BatchingEncoderOperator.encoderOptions(withDoubles, 17).get("native.min-batch-rows"));
         assertEquals(max, BatchingEncoderOperator.encoderOptions(withDoubles, 18).get("native.min-batch-rows"));
@@ -230,8 +245,8 @@ class BatchingEncoderOperatorTest {
     @Test
     void bufferFlushReducesByKeyAndEmitsOnSizeTimerAndBarrier() throws Exception {
         // sink.buffer-flush.max-rows = 3, .interval = 100 ms; batches of 2 rows.
-        try (OneInputStreamOperatorTestHarness<RowData, EncodedRecord> h = harness(
-                spec(2, 60_000, true).withBufferFlush(3, 100))) {
+        try (OneInputStreamOperatorTestHarness<RowData, EncodedRecord> h =
+                harness(spec(2, 60_000, true).toBuilder().setBufferFlush(3, 100).build())) {
             h.open();
             h.processElement(row(1, "a"), 0);
             h.processElement(row(2, "b"), 0);
@@ -327,7 +342,9 @@ class BatchingEncoderOperatorTest {
                                 org.apache.flink.table.types.logical.VarBinaryType.MAX_LENGTH)),
                 new org.apache.flink.table.types.logical.LocalZonedTimestampType(3)},
                 new String[] {"id", "name", "headers", "timestamp"});
-        SinkSpec spec = spec(4, 1000, false).withMetadata(List.of("headers", "timestamp"), consumed);
+        SinkSpec spec = spec(4, 1000, false).toBuilder()
+                .setWritableMetadata(List.of("headers", "timestamp"), consumed)
+                .build();
         try (OneInputStreamOperatorTestHarness<RowData, EncodedRecord> harness = harness(spec)) {
             harness.open();
             Map<StringData, byte[]> headers = new LinkedHashMap<>();

@@ -1,6 +1,5 @@
 package org.streamfusion.flink.connector;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -9,8 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.table.api.DataTypes;
@@ -29,18 +30,73 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.utils.TypeConversions;
 import org.apache.flink.table.factories.FactoryUtil;
 import org.junit.jupiter.api.Test;
+import org.streamfusion.flink.RowDataJsonEncoder;
 
 /**
  * Planning of {@code streamfusion-kafka} / {@code streamfusion-upsert-kafka} through Flink's own factory
  * discovery ({@code META-INF/services}): what is translated, and that each unsupported option or feature fails
  * with a {@link ValidationException} naming it and the stock connector, while Flink's own mistakes keep Flink's
- * messages.
+ * messages. What is planned is compared as a whole {@link SinkSpec} against one built from the options by hand,
+ * as flink-connector-kafka's {@code KafkaDynamicTableFactoryTest} compares whole sinks.
  */
 class FactoryValidationTest {
     private static final List<Column> COLUMNS = List.of(
             Column.physical("k_id", DataTypes.BIGINT().notNull()),
             Column.physical("name", DataTypes.STRING()),
             Column.physical("price", DataTypes.DECIMAL(10, 2)));
+    /** The physical row of {@link #COLUMNS} as the planner hands it over (a NOT NULL row). */
+    private static final RowType ROW = (RowType) DataTypes.ROW(
+                    DataTypes.FIELD("k_id", DataTypes.BIGINT().notNull()),
+                    DataTypes.FIELD("name", DataTypes.STRING()),
+                    DataTypes.FIELD("price", DataTypes.DECIMAL(10, 2)))
+            .notNull()
+            .getLogicalType();
+
+    /**
+     * The encoder options the factory writes for the json format's defaults ({@code JsonFormatOptions}) and
+     * {@code streamfusion.native.min-batch-rows}'s default, with no key.
+     */
+    private static Map<String, String> defaultEncoderOptions() {
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put("timestamp-format.standard", "SQL");
+        options.put("map-null-key.mode", "FAIL");
+        options.put("map-null-key.literal", "null");
+        options.put("encode.decimal-as-plain-number", "false");
+        options.put("encode.ignore-null-fields", "false");
+        options.put("native.min-batch-rows", Integer.toString(RowDataJsonEncoder.DEFAULT_NATIVE_MIN_BATCH_ROWS));
+        return options;
+    }
+
+    /** {@link #defaultEncoderOptions()} with the PRIMARY KEY {@code k_id} of {@link #upsert()} as the key. */
+    private static Map<String, String> upsertEncoderOptions() {
+        Map<String, String> options = defaultEncoderOptions();
+        options.put("key.fields", "k_id");
+        options.put("value.fields-include", "ALL");
+        options.put("changelog.mode", "upsert");
+        return options;
+    }
+
+    /**
+     * The spec expected for {@link #kafka()} on {@code rowType}: its topic and bootstrap servers, the default
+     * encoder options; everything else the builder's defaults (which {@link #defaultsAreFlinksAndOurs} checks
+     * are the table options' defaults).
+     */
+    private static SinkSpec.Builder expectedKafka(RowType rowType) {
+        Properties producer = new Properties();
+        producer.setProperty("bootstrap.servers", "127.0.0.1:19092");
+        return SinkSpec.builder(rowType)
+                .setTopic("t")
+                .setProducerProperties(producer)
+                .setEncoderOptions(defaultEncoderOptions());
+    }
+
+    /** The spec expected for {@link #upsert()} on {@code rowType} (key {@code k_id}, the first field). */
+    private static SinkSpec.Builder expectedUpsert(RowType rowType) {
+        return expectedKafka(rowType)
+                .setEncoderOptions(upsertEncoderOptions())
+                .setKeyProjection(0)
+                .setUpsert(true);
+    }
 
     private static Map<String, String> kafka() {
         Map<String, String> options = new HashMap<>();
@@ -115,40 +171,53 @@ class FactoryValidationTest {
         options.put("streamfusion.batch-rows", "500");
         options.put("streamfusion.linger", "20 ms");
         options.put("streamfusion.native.min-batch-rows", "7");
-        SinkSpec spec = spec(options, false);
-        assertEquals("t", spec.topic());
-        assertEquals(DeliveryGuarantee.EXACTLY_ONCE, spec.deliveryGuarantee());
-        assertEquals("sf-test", spec.transactionalIdPrefix);
-        assertTrue(spec.fixedPartitioner());
-        assertFalse(spec.upsert());
-        assertEquals(500, spec.batchRows());
-        assertEquals(20, spec.lingerMillis());
-        assertArrayEquals(new int[] {0}, spec.keyProjection);
-        assertEquals("127.0.0.1:19092", spec.producerProperties.getProperty("bootstrap.servers"));
-        Map<String, String> encoder = spec.encoderOptions();
-        assertEquals("k_id", encoder.get("key.fields"));
-        assertEquals("k_", encoder.get("key.fields-prefix"));
-        assertEquals("EXCEPT_KEY", encoder.get("value.fields-include"));
-        assertEquals("true", encoder.get("encode.decimal-as-plain-number"));
-        assertEquals("ISO-8601", encoder.get("timestamp-format.standard"));
-        assertEquals("false", encoder.get("encode.ignore-null-fields"));
-        assertEquals("7", encoder.get("native.min-batch-rows"));
+        Map<String, String> encoder = new LinkedHashMap<>();
+        encoder.put("timestamp-format.standard", "ISO-8601");
+        encoder.put("map-null-key.mode", "FAIL");
+        encoder.put("map-null-key.literal", "null");
+        encoder.put("encode.decimal-as-plain-number", "true");
+        encoder.put("encode.ignore-null-fields", "false");
+        encoder.put("key.fields", "k_id");
+        encoder.put("key.fields-prefix", "k_");
+        encoder.put("value.fields-include", "EXCEPT_KEY");
+        encoder.put("native.min-batch-rows", "7");
+        SinkSpec expected = expectedKafka(ROW)
+                .setEncoderOptions(encoder)
+                .setKeyProjection(0)
+                .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+                .setTransactionalIdPrefix("sf-test")
+                .setFixedPartitioner(true)
+                .setBatchRows(500)
+                .setLingerMillis(20)
+                .build();
+        assertEquals(expected, spec(options, false));
         assertEquals(ChangelogMode.insertOnly(),
                 plan(options, COLUMNS, false).getChangelogMode(ChangelogMode.all()));
     }
 
     @Test
     void defaultsAreFlinksAndOurs() {
-        SinkSpec spec = spec(kafka(), false);
-        // The table connector's default delivery guarantee (KafkaConnectorOptions.DELIVERY_GUARANTEE).
-        assertEquals(DeliveryGuarantee.AT_LEAST_ONCE, spec.deliveryGuarantee());
-        assertFalse(spec.fixedPartitioner());
-        assertEquals(StreamFusionOptions.DEFAULT_BATCH_ROWS, spec.batchRows());
-        assertEquals(StreamFusionOptions.DEFAULT_LINGER.toMillis(), spec.lingerMillis());
-        assertEquals(0, spec.keyProjection.length);
-        assertFalse(spec.encoderOptions().containsKey("key.fields"));
-        assertEquals("SQL", spec.encoderOptions().get("timestamp-format.standard"));
-        assertEquals("FAIL", spec.encoderOptions().get("map-null-key.mode"));
+        // Every setting spelled out, not left to the builder's defaults.
+        Properties producer = new Properties();
+        producer.setProperty("bootstrap.servers", "127.0.0.1:19092");
+        SinkSpec expected = SinkSpec.builder(ROW)
+                .setEncoderOptions(defaultEncoderOptions()) // json's defaults, no key.fields
+                .setKeyProjection()
+                .setTopic("t")
+                .setProducerProperties(producer)
+                // The table connector's default delivery guarantee (KafkaConnectorOptions.DELIVERY_GUARANTEE).
+                .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
+                .setTransactionalIdPrefix(null)
+                .setTransactionNamingStrategy(org.apache.flink.connector.kafka.sink.TransactionNamingStrategy.DEFAULT)
+                .setFixedPartitioner(false)
+                .setUpsert(false)
+                .setParallelism(null)
+                .setBatchRows(StreamFusionOptions.DEFAULT_BATCH_ROWS)
+                .setLingerMillis(StreamFusionOptions.DEFAULT_LINGER.toMillis())
+                .setBufferFlush(0, 0)
+                .build();
+        assertEquals(expected, spec(kafka(), false));
+        assertEquals(expected, expectedKafka(ROW).build(), "the builder's defaults are the table options'");
     }
 
     @Test
@@ -157,11 +226,11 @@ class FactoryValidationTest {
         options.put("key.fields-prefix", "k_");
         options.put("value.fields-include", "EXCEPT_KEY");
         DynamicTableSink sink = plan(options, COLUMNS, true);
-        SinkSpec spec = ((StreamFusionKafkaDynamicSink) sink).spec();
-        assertTrue(spec.upsert());
-        assertEquals("upsert", spec.encoderOptions().get("changelog.mode"));
-        assertEquals("k_id", spec.encoderOptions().get("key.fields"));
-        assertEquals("k_", spec.encoderOptions().get("key.fields-prefix"));
+        Map<String, String> encoder = upsertEncoderOptions();
+        encoder.put("key.fields-prefix", "k_");
+        encoder.put("value.fields-include", "EXCEPT_KEY");
+        assertEquals(
+                expectedUpsert(ROW).setEncoderOptions(encoder).build(), ((StreamFusionKafkaDynamicSink) sink).spec());
         ChangelogMode mode = sink.getChangelogMode(ChangelogMode.all());
         assertTrue(mode.contains(org.apache.flink.types.RowKind.DELETE));
         assertTrue(mode.contains(org.apache.flink.types.RowKind.UPDATE_AFTER));
@@ -193,7 +262,10 @@ class FactoryValidationTest {
             options.put("topic", "b;a");
             StreamFusionKafkaDynamicSink ours = assertInstanceOf(StreamFusionKafkaDynamicSink.class,
                     plan(options, COLUMNS, upsert));
-            assertEquals(List.of("b", "a"), ours.spec().topics());
+            SinkSpec expected = (upsert ? expectedUpsert(ROW) : expectedKafka(ROW))
+                    .setTopics(List.of("b", "a"))
+                    .build();
+            assertEquals(expected, ours.spec());
             options.put("connector", upsert ? "upsert-kafka" : "kafka");
             DynamicTableSink stock = plan(options, COLUMNS, upsert);
             // KafkaDynamicSink lists topic (STRING NOT NULL) first when there is more than one topic.
@@ -204,6 +276,11 @@ class FactoryValidationTest {
                     DataTypes.FIELD("name", DataTypes.STRING()), DataTypes.FIELD("price", DataTypes.DECIMAL(10, 2)),
                     DataTypes.FIELD("topic", DataTypes.STRING().notNull())).getLogicalType();
             ours.applyWritableMetadata(List.of("topic"), TypeConversions.fromLogicalToDataType(consumed));
+            assertEquals(
+                    expected.toBuilder()
+                            .setWritableMetadata(List.of("topic"), consumed)
+                            .build(),
+                    ours.spec());
             assertTrue(ours.spec().hasMetadata());
             assertTrue(ours.spec().toString().contains("topicPosition=3"), ours.spec().toString());
         }
@@ -237,12 +314,17 @@ class FactoryValidationTest {
         columns.add(Column.metadata("headers", DataTypes.MAP(DataTypes.STRING(), DataTypes.BYTES()), null, false));
         StreamFusionKafkaDynamicSink sink = assertInstanceOf(StreamFusionKafkaDynamicSink.class,
                 plan(kafka(), columns, false));
+        assertEquals(expectedKafka(ROW).build(), sink.spec());
         assertFalse(sink.spec().hasMetadata());
         RowType consumed = (RowType) DataTypes.ROW(DataTypes.FIELD("k_id", DataTypes.BIGINT().notNull()),
                 DataTypes.FIELD("name", DataTypes.STRING()), DataTypes.FIELD("price", DataTypes.DECIMAL(10, 2)),
                 DataTypes.FIELD("headers", DataTypes.MAP(DataTypes.STRING(), DataTypes.BYTES())),
                 DataTypes.FIELD("timestamp", DataTypes.TIMESTAMP_LTZ(3))).getLogicalType();
         sink.applyWritableMetadata(List.of("headers", "timestamp"), TypeConversions.fromLogicalToDataType(consumed));
+        SinkSpec expected = expectedKafka(ROW)
+                .setWritableMetadata(List.of("headers", "timestamp"), consumed)
+                .build();
+        assertEquals(expected, sink.spec());
         assertTrue(sink.spec().hasMetadata());
         assertEquals(consumed, sink.spec().consumedRowType());
         assertEquals(3, sink.spec().rowType().getFieldCount(), "the encoder sees the physical fields only");
@@ -278,15 +360,15 @@ class FactoryValidationTest {
         options.put("sink.buffer-flush.max-rows", "100");
         options.put("sink.buffer-flush.interval", "1 s");
         SinkSpec spec = spec(options, true);
+        assertEquals(expectedUpsert(ROW).setBufferFlush(100, 1000).build(), spec);
         assertTrue(spec.reducesByKey());
-        assertEquals(100, spec.bufferFlushMaxRows());
-        assertEquals(1000, spec.bufferFlushIntervalMillis());
         // Disabled (Flink's default, both 0): no reduction, as the stock sink.
         Map<String, String> disabled = upsert();
         disabled.put("sink.buffer-flush.max-rows", "0");
         disabled.put("sink.buffer-flush.interval", "0 s");
+        assertEquals(expectedUpsert(ROW).build(), spec(disabled, true));
         assertFalse(spec(disabled, true).reducesByKey());
-        assertFalse(spec(upsert(), true).reducesByKey());
+        assertEquals(expectedUpsert(ROW).build(), spec(upsert(), true));
         // Only one of the two: Flink's own check, the same message as for upsert-kafka.
         Map<String, String> half = upsert();
         half.put("sink.buffer-flush.max-rows", "100");
@@ -308,13 +390,19 @@ class FactoryValidationTest {
         options.put("sink.buffer-flush.interval", "1 s");
         SinkSpec spec = StreamFusionKafkaSink.builder().setRowType(type).setOptions(options).setPrimaryKey("k_id")
                 .build().spec();
-        assertTrue(spec.upsert());
-        assertEquals(10, spec.bufferFlushMaxRows());
-        assertEquals("k_id", spec.encoderOptions().get("key.fields"));
+        // The table's physical row, as the planner derives it from the builder's columns: NOT NULL.
+        RowType planned = (RowType) type.copy(false);
+        assertEquals(expectedUpsert(planned).setBufferFlush(10, 1000).build(), spec);
         // Without 'connector': streamfusion-kafka.
         Map<String, String> plain = kafka();
         plain.remove("connector");
-        assertFalse(StreamFusionKafkaSink.builder().setRowType(type).setOptions(plain).build().spec().upsert());
+        assertEquals(
+                expectedKafka(planned).build(),
+                StreamFusionKafkaSink.builder()
+                        .setRowType(type)
+                        .setOptions(plain)
+                        .build()
+                        .spec());
         // The factories' rejections and Flink's own checks.
         plain.put("format", "avro");
         assertRejectedForStock(messages(assertThrows(ValidationException.class,
