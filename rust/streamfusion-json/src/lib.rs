@@ -46,6 +46,7 @@ mod records;
 pub use encoder::JsonEncoder;
 pub use error::{Error, Result};
 pub use options::{
-    EncoderOptions, FlinkVersion, MapNullKeyMode, Mode, TimestampStandard, ValueFieldsInclude,
+    EncoderOptions, FlinkVersion, MapNullKeyMode, Mode, OptionSpec, TimestampStandard,
+    ValueFieldsInclude, OPTIONS,
 };
 pub use records::EncodedRecords;

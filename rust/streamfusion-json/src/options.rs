@@ -9,11 +9,16 @@
 //! | `map-null-key.literal` | any string | `null` | Flink `JsonFormatOptions` |
 //! | `encode.decimal-as-plain-number` | `true`, `false` | `false` | Flink `JsonFormatOptions` |
 //! | `encode.ignore-null-fields` | `true`, `false` | `false` | Flink `JsonFormatOptions` (1.20+) |
-//! | `key.fields` | `;`-separated column names | empty = null key | Flink `KafkaConnectorOptions` |
+//! | `key.fields` | `;`-separated column names | none | Flink `KafkaConnectorOptions` (unset: null keys) |
 //! | `key.fields-prefix` | string | none | Flink `KafkaConnectorOptions` |
 //! | `value.fields-include` | `ALL`, `EXCEPT_KEY` (any case) | `ALL` | Flink `KafkaConnectorOptions` |
-//! | `changelog.row-kind-column` | column name | none (append-only) | ours: upsert output as Flink's upsert-kafka writes it |
+//! | `changelog.row-kind-column` | column name | none | ours: upsert output, as Flink's upsert-kafka (unset: append-only) |
 //! | `plain.explicit-nulls` | `true`, `false` | `false` | arrow-json `WriterBuilder::with_explicit_nulls` |
+//!
+//! [`OPTIONS`] declares each option once (name, default, meaning, in this order): [`EncoderOptions::from_pairs`]
+//! lists it in its unknown-option error, and tests check that it agrees with the parser, with this table and
+//! the one in `docs/json-format.md` (names, order, defaults), and with the JVM's
+//! `org.streamfusion.kafka.EncoderOptions` (`EncoderOptionsTest` in `java/streamfusion-kafka`).
 //!
 //! Format options apply to both the key and the value row (Flink lets `key.json.*` and `value.json.*` differ;
 //! one encoder here uses one set).
@@ -55,6 +60,90 @@
 //! ```
 
 use crate::error::{Error, Result};
+
+/// One encoder option as a user writes it: its name, its default and what it does. [`OPTIONS`] lists every
+/// option [`EncoderOptions::from_pairs`] accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct OptionSpec {
+    /// The option's name as [`EncoderOptions::from_pairs`] takes it, e.g. `key.fields` (Flink's name where Flink
+    /// has the option, without the `json.` / `key.json.` / `value.json.` prefixes).
+    pub name: &'static str,
+    /// The default as a user would write it (`SQL`, `false`), giving [`EncoderOptions::default`]'s value; or
+    /// `none` for an option that is unset by default (an empty value unsets it too).
+    pub default: &'static str,
+    /// What the option does, in one line of Markdown (the meaning column of `docs/json-format.md`).
+    pub meaning: &'static str,
+}
+
+impl OptionSpec {
+    const fn new(name: &'static str, default: &'static str, meaning: &'static str) -> Self {
+        Self {
+            name,
+            default,
+            meaning,
+        }
+    }
+}
+
+/// Every option [`EncoderOptions::from_pairs`] accepts, declared once, in the order of the module docs' table
+/// and `docs/json-format.md`. An unknown name is refused with an error listing these names in this order.
+/// The JVM's `org.streamfusion.kafka.EncoderOptions.NAMES` must equal the names (checked by its
+/// `EncoderOptionsTest` through the JNI library).
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec::new("mode", "flink", "which reference to match"),
+    OptionSpec::new(
+        "flink.version",
+        "2.2",
+        "the Flink release reproduced where releases differ (Flink versions, below)",
+    ),
+    OptionSpec::new(
+        "timestamp-format.standard",
+        "SQL",
+        "`2024-01-02 03:04:05.5` vs `2024-01-02T03:04:05.5`",
+    ),
+    OptionSpec::new(
+        "map-null-key.mode",
+        "FAIL",
+        "a null map key fails, is dropped, or becomes the literal",
+    ),
+    OptionSpec::new("map-null-key.literal", "null", "key text under `LITERAL`"),
+    OptionSpec::new(
+        "encode.decimal-as-plain-number",
+        "false",
+        "`100` instead of `1E+2`",
+    ),
+    OptionSpec::new(
+        "encode.ignore-null-fields",
+        "false",
+        "omit null ROW fields (Flink 1.20+)",
+    ),
+    OptionSpec::new(
+        "key.fields",
+        "none",
+        "key row columns, in this order; none: null keys",
+    ),
+    OptionSpec::new(
+        "key.fields-prefix",
+        "none",
+        "stripped from key field names; needs `EXCEPT_KEY`",
+    ),
+    OptionSpec::new(
+        "value.fields-include",
+        "ALL",
+        "key columns in the value too, or not",
+    ),
+    OptionSpec::new(
+        "changelog.row-kind-column",
+        "none",
+        "upsert output: the column of row kinds (Kafka layout and upserts, below)",
+    ),
+    OptionSpec::new(
+        "plain.explicit-nulls",
+        "false",
+        "plain mode: write `null` fields instead of omitting them",
+    ),
+];
 
 /// Which reference the bytes must match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -341,6 +430,12 @@ fn invalid(key: &str, message: impl Into<String>) -> Error {
     }
 }
 
+/// The error for a name that is not in [`OPTIONS`]: `unknown option; known: ` and the names in table order.
+fn unknown(key: &str) -> Error {
+    let known: Vec<&str> = OPTIONS.iter().map(|option| option.name).collect();
+    invalid(key, format!("unknown option; known: {}", known.join(", ")))
+}
+
 fn parse_bool(key: &str, value: &str) -> Result<bool> {
     // Flink's ConfigOption<Boolean> accepts true/false in any case.
     match value.to_ascii_lowercase().as_str() {
@@ -358,10 +453,10 @@ impl EncoderOptions {
     /// Later pairs override earlier ones; options not given keep their defaults (see the module docs).
     ///
     /// # Errors
-    /// [`Error::InvalidOption`] for an unknown name (a typo must not be silently ignored) or a value outside the
-    /// accepted set, and for combinations Flink rejects: `key.fields-prefix` without
-    /// `value.fields-include=EXCEPT_KEY`, `encode.ignore-null-fields` on Flink 1.19, a row-kind column without
-    /// `key.fields`.
+    /// [`Error::InvalidOption`] for an unknown name (a typo must not be silently ignored; the message lists the
+    /// names of [`OPTIONS`]) or a value outside the accepted set, and for combinations Flink rejects:
+    /// `key.fields-prefix` without `value.fields-include=EXCEPT_KEY`, `encode.ignore-null-fields` on Flink 1.19,
+    /// a row-kind column without `key.fields`.
     pub fn from_pairs<K: AsRef<str>, V: AsRef<str>>(
         pairs: impl IntoIterator<Item = (K, V)>,
     ) -> Result<Self> {
@@ -372,43 +467,70 @@ impl EncoderOptions {
                 "mode" => o.with_mode(match value {
                     "flink" => Mode::Flink,
                     "plain" => Mode::Plain,
-                    _ => return Err(invalid(key, format!("`{value}` is not one of flink, plain"))),
+                    _ => {
+                        return Err(invalid(
+                            key,
+                            format!("`{value}` is not one of flink, plain"),
+                        ))
+                    }
                 }),
-                "flink.version" => o.with_flink_version(FlinkVersion::parse(value).ok_or_else(|| {
-                    invalid(key, format!("`{value}` is not one of 1.19, 1.20, 2.0, 2.1, 2.2, 2.3"))
-                })?),
+                "flink.version" => {
+                    o.with_flink_version(FlinkVersion::parse(value).ok_or_else(|| {
+                        invalid(
+                            key,
+                            format!("`{value}` is not one of 1.19, 1.20, 2.0, 2.1, 2.2, 2.3"),
+                        )
+                    })?)
+                }
                 // Flink validates against the exact strings (JsonFormatOptionsUtil).
                 "timestamp-format.standard" => o.with_timestamp_standard(match value {
                     "SQL" => TimestampStandard::Sql,
                     "ISO-8601" => TimestampStandard::Iso8601,
-                    _ => return Err(invalid(key, format!("`{value}` is not one of SQL, ISO-8601"))),
+                    _ => {
+                        return Err(invalid(
+                            key,
+                            format!("`{value}` is not one of SQL, ISO-8601"),
+                        ))
+                    }
                 }),
-                "map-null-key.mode" => o.with_map_null_key_mode(match value.to_ascii_uppercase().as_str() {
-                    "FAIL" => MapNullKeyMode::Fail,
-                    "DROP" => MapNullKeyMode::Drop,
-                    "LITERAL" => MapNullKeyMode::Literal,
-                    _ => return Err(invalid(key, format!("`{value}` is not one of FAIL, DROP, LITERAL"))),
-                }),
+                "map-null-key.mode" => {
+                    o.with_map_null_key_mode(match value.to_ascii_uppercase().as_str() {
+                        "FAIL" => MapNullKeyMode::Fail,
+                        "DROP" => MapNullKeyMode::Drop,
+                        "LITERAL" => MapNullKeyMode::Literal,
+                        _ => {
+                            return Err(invalid(
+                                key,
+                                format!("`{value}` is not one of FAIL, DROP, LITERAL"),
+                            ))
+                        }
+                    })
+                }
                 "map-null-key.literal" => o.with_map_null_key_literal(value),
-                "encode.decimal-as-plain-number" => o.with_decimal_as_plain_number(parse_bool(key, value)?),
+                "encode.decimal-as-plain-number" => {
+                    o.with_decimal_as_plain_number(parse_bool(key, value)?)
+                }
                 "encode.ignore-null-fields" => o.with_ignore_null_fields(parse_bool(key, value)?),
-                "key.fields" => o.with_key_fields(value.split(';').map(str::trim).filter(|s| !s.is_empty())),
+                "key.fields" => {
+                    o.with_key_fields(value.split(';').map(str::trim).filter(|s| !s.is_empty()))
+                }
                 "key.fields-prefix" => o.with_key_fields_prefix(value),
-                "value.fields-include" => o.with_value_fields_include(match value.to_ascii_uppercase().as_str() {
-                    "ALL" => ValueFieldsInclude::All,
-                    "EXCEPT_KEY" => ValueFieldsInclude::ExceptKey,
-                    _ => return Err(invalid(key, format!("`{value}` is not one of ALL, EXCEPT_KEY"))),
-                }),
+                "value.fields-include" => {
+                    o.with_value_fields_include(match value.to_ascii_uppercase().as_str() {
+                        "ALL" => ValueFieldsInclude::All,
+                        "EXCEPT_KEY" => ValueFieldsInclude::ExceptKey,
+                        _ => {
+                            return Err(invalid(
+                                key,
+                                format!("`{value}` is not one of ALL, EXCEPT_KEY"),
+                            ))
+                        }
+                    })
+                }
                 "changelog.row-kind-column" => o.with_row_kind_column(value),
                 "plain.explicit-nulls" => o.with_plain_explicit_nulls(parse_bool(key, value)?),
-                _ => {
-                    return Err(invalid(
-                        key,
-                        "unknown option; known: mode, flink.version, timestamp-format.standard, map-null-key.mode, \
-                         map-null-key.literal, encode.decimal-as-plain-number, encode.ignore-null-fields, key.fields, \
-                         key.fields-prefix, value.fields-include, changelog.row-kind-column, plain.explicit-nulls",
-                    ))
-                }
+                // A name of OPTIONS that reaches this arm is a bug: every_option_parses_with_its_default fails.
+                _ => return Err(unknown(key)),
             };
         }
         o.validate()?;
@@ -539,6 +661,142 @@ mod tests {
             .with_row_kind_column("");
         assert_eq!(o, EncoderOptions::default());
         assert_eq!((o.key_fields_prefix(), o.row_kind_column()), (None, None));
+    }
+
+    /// The value that gives an option its default: the table's text, or empty for `none` (unset).
+    fn default_value(option: &OptionSpec) -> &'static str {
+        if option.default == "none" {
+            ""
+        } else {
+            option.default
+        }
+    }
+
+    #[test]
+    fn every_option_parses_with_its_default() {
+        for option in OPTIONS {
+            let parsed = EncoderOptions::from_pairs([(option.name, default_value(option))]);
+            assert_eq!(
+                parsed.as_ref().ok(),
+                Some(&EncoderOptions::default()),
+                "{} = `{}`: {parsed:?}",
+                option.name,
+                default_value(option)
+            );
+        }
+        let all = EncoderOptions::from_pairs(OPTIONS.iter().map(|o| (o.name, default_value(o))));
+        assert_eq!(all.ok(), Some(EncoderOptions::default()));
+        let mut names: Vec<&str> = OPTIONS.iter().map(|o| o.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), OPTIONS.len(), "a name is declared twice");
+    }
+
+    #[test]
+    fn unknown_names_are_refused_listing_exactly_the_table() {
+        let names: Vec<&str> = OPTIONS.iter().map(|o| o.name).collect();
+        for typo in [
+            "key.field",
+            "json.timestamp-format.standard",
+            "",
+            "MODE",
+            "changelog.mode",
+        ] {
+            let error = EncoderOptions::from_pairs([(typo, "x")]).unwrap_err();
+            assert_eq!(
+                error.to_string(),
+                format!(
+                    "option `{typo}`: unknown option; known: {}",
+                    names.join(", ")
+                )
+            );
+        }
+        // The text the Rust and Java tests and docs were written against.
+        assert_eq!(
+            names.join(", "),
+            "mode, flink.version, timestamp-format.standard, map-null-key.mode, map-null-key.literal, \
+             encode.decimal-as-plain-number, encode.ignore-null-fields, key.fields, key.fields-prefix, \
+             value.fields-include, changelog.row-kind-column, plain.explicit-nulls"
+        );
+    }
+
+    /// The rows of the first Markdown table under `heading` in `text` (header and separator skipped), each as
+    /// its cells trimmed.
+    fn table_rows<'a>(text: &'a str, heading: &str, path: &str) -> Vec<Vec<&'a str>> {
+        let start = text
+            .find(heading)
+            .unwrap_or_else(|| panic!("{path}: no `{heading}`"));
+        text[start..]
+            .lines()
+            .skip_while(|line| !line.trim_start_matches("//! ").starts_with('|'))
+            .map(|line| line.trim_start_matches("//!").trim())
+            .take_while(|line| line.starts_with('|'))
+            .skip(2)
+            .map(|line| line.trim_matches('|').split(" | ").map(str::trim).collect())
+            .collect()
+    }
+
+    /// A default cell as [`OptionSpec::default`] writes it: `` `text` ``, or `none`.
+    fn default_cell(option: &OptionSpec) -> String {
+        if option.default == "none" {
+            "none".to_owned()
+        } else {
+            format!("`{}`", option.default)
+        }
+    }
+
+    /// Checks that `rows` (option, values, default, meaning-or-source) list exactly [`OPTIONS`]' names in order
+    /// with their defaults, and their meanings when `meanings`; the message shows the rows expected.
+    fn check_table(rows: &[Vec<&str>], meanings: bool, path: &str) {
+        let expected: Vec<String> = OPTIONS
+            .iter()
+            .map(|o| {
+                let meaning = if meanings { o.meaning } else { "..." };
+                format!("| `{}` | ... | {} | {meaning} |", o.name, default_cell(o))
+            })
+            .collect();
+        let found: Vec<String> = rows
+            .iter()
+            .map(|cells| {
+                let meaning = if meanings {
+                    cells.get(3).copied().unwrap_or("")
+                } else {
+                    "..."
+                };
+                format!(
+                    "| {} | ... | {} | {meaning} |",
+                    cells.first().copied().unwrap_or(""),
+                    cells.get(2).copied().unwrap_or(""),
+                )
+            })
+            .collect();
+        assert_eq!(
+            found,
+            expected,
+            "{path}: its options table disagrees with OPTIONS; expected rows (values column elided):\n{}",
+            expected.join("\n")
+        );
+    }
+
+    #[test]
+    fn the_docs_options_table_lists_the_table() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/json-format.md");
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let rows = table_rows(&text, "\n## Options\n", path);
+        assert_eq!(
+            rows.first().map(|r| r.len()),
+            Some(4),
+            "{path}: option | values | default | meaning"
+        );
+        check_table(&rows, true, path);
+    }
+
+    #[test]
+    fn the_module_docs_table_lists_the_table() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/options.rs");
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let rows = table_rows(&text, "//! | option | values | default | source |", path);
+        check_table(&rows, false, path);
     }
 
     #[test]
