@@ -29,7 +29,7 @@ use jni::objects::{JByteArray, JClass, JIntArray, JLongArray, JObject, JObjectAr
 use jni::sys::{jint, jintArray, jlong, jobjectArray};
 use jni::JNIEnv;
 use streamfusion_json::ffi::{Encoder, Handoff, FLAT_BUFFERS, FLAT_WORDS};
-use streamfusion_json::{EncodedRecords, EncoderOptions};
+use streamfusion_json::{EncodedRecords, EncoderOptions, OPTIONS};
 
 use crate::error::{non_null, throwing, JniError};
 
@@ -122,6 +122,11 @@ fn address(word: jlong) -> usize {
 /// The layout constants the Java classes mirror, in the order `NativeJsonEncoder.layout()` returns them.
 fn layout() -> [jint; 3] {
     [FLAT_WORDS, FLAT_BUFFERS, RESULT_ARRAYS].map(|n| n as jint)
+}
+
+/// The names of the encoder options ([`OPTIONS`]), in the order `NativeJsonEncoder.optionNames()` returns them.
+fn option_names() -> Vec<&'static str> {
+    OPTIONS.iter().map(|option| option.name).collect()
 }
 
 /// Reads a `String[]`, rejecting a null array or element (`name` names the argument).
@@ -452,6 +457,29 @@ pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonEncoder_layout<'loc
     .unwrap_or(std::ptr::null_mut())
 }
 
+/// `static native String[] optionNames()` (package-private): the names of the encoder options, in the order of
+/// [`OPTIONS`] (`streamfusion_json`'s table, which `EncoderOptions::from_pairs` accepts). `EncoderOptionsTest`
+/// (module `java/streamfusion-kafka`) asserts that `org.streamfusion.kafka.EncoderOptions.NAMES` equals them.
+/// Throws `IllegalStateException` (or the JVM's pending `OutOfMemoryError`) if a JNI call fails.
+#[no_mangle]
+pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonEncoder_optionNames<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+) -> jobjectArray {
+    throwing(&mut env, |env| {
+        let names = option_names();
+        let array =
+            env.new_object_array(names.len() as jint, "java/lang/String", JObject::null())?;
+        for (i, name) in (0..).zip(names) {
+            let name = env.new_string(name)?;
+            env.set_object_array_element(&array, i, &name)?;
+            env.delete_local_ref(name)?;
+        }
+        Ok(Some(array.into_raw()))
+    })
+    .unwrap_or(std::ptr::null_mut())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -500,6 +528,24 @@ mod tests {
             ]
         );
         close_encoder(handle).expect("close");
+    }
+
+    #[test]
+    fn each_option_name_opens_an_encoder_with_its_default() {
+        let names = option_names();
+        assert_eq!(names.len(), OPTIONS.len());
+        for (name, option) in names.into_iter().zip(OPTIONS) {
+            assert_eq!(name, option.name);
+            // `none` is an option unset by default, which an empty value also gives.
+            let value = if option.default == "none" {
+                ""
+            } else {
+                option.default
+            };
+            let handle = open_encoder(vec![(name.into(), value.into())])
+                .unwrap_or_else(|e| panic!("{name} = `{value}`: {e}"));
+            close_encoder(handle).expect("close");
+        }
     }
 
     #[test]

@@ -18,6 +18,7 @@ import org.apache.flink.table.data.utils.ProjectedRowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
 import org.streamfusion.kafka.EncodedBatch;
+import org.streamfusion.kafka.EncoderOptions;
 
 /**
  * The pure-JVM path: Flink's own {@link JsonRowDataSerializationSchema}, once per row, with the Kafka SQL
@@ -40,14 +41,15 @@ final class FlinkPerRowEncoder {
         Map<String, String> format = new HashMap<>();
         for (String key : List.of(JsonFormatOptions.TIMESTAMP_FORMAT.key(), JsonFormatOptions.MAP_NULL_KEY_MODE.key(),
                 JsonFormatOptions.MAP_NULL_KEY_LITERAL.key(), JsonFormatOptions.ENCODE_DECIMAL_AS_PLAIN_NUMBER.key(),
-                RowDataJsonEncoder.IGNORE_NULL_FIELDS)) {
+                EncoderOptions.ENCODE_IGNORE_NULL_FIELDS)) {
             String value = options.get(key);
             if (value != null) {
                 format.put(key, value);
             }
         }
         Configuration conf = Configuration.fromMap(format);
-        boolean ignoreNulls = Boolean.parseBoolean(format.getOrDefault(RowDataJsonEncoder.IGNORE_NULL_FIELDS, "false"));
+        boolean ignoreNulls =
+                Boolean.parseBoolean(format.getOrDefault(EncoderOptions.ENCODE_IGNORE_NULL_FIELDS, "false"));
         List<String> names = rowType.getFieldNames();
         int[] keyPositions = keyFields.stream().mapToInt(names::indexOf).toArray();
         List<RowType.RowField> keyRowFields = new ArrayList<>();
@@ -130,7 +132,7 @@ final class FlinkPerRowEncoder {
             }
         }
         if (booleans.contains(Boolean.TRUE)) {
-            throw new IllegalArgumentException(RowDataJsonEncoder.IGNORE_NULL_FIELDS
+            throw new IllegalArgumentException(EncoderOptions.ENCODE_IGNORE_NULL_FIELDS
                     + " is not supported by the Flink release on the classpath (constructor " + ctor + ")");
         }
         try {

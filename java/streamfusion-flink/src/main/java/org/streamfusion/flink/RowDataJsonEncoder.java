@@ -18,6 +18,7 @@ import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
 import org.bijou64.NativeLibrary;
 import org.streamfusion.kafka.EncodedBatch;
+import org.streamfusion.kafka.EncoderOptions;
 import org.streamfusion.kafka.NativeJsonEncoder;
 
 /**
@@ -42,10 +43,10 @@ import org.streamfusion.kafka.NativeJsonEncoder;
  * surrogate built with {@code StringData.fromString} becomes {@code ?} natively (Flink's UTF-8 encoding) where
  * Flink's serializer escapes it. When the native library is not available every batch takes the JVM path.
  *
- * <p><b>Options.</b> Flink's names, as for {@link NativeJsonEncoder} ({@code docs/json-format.md}):
- * {@code timestamp-format.standard}, {@code map-null-key.mode}, {@code map-null-key.literal},
- * {@code encode.decimal-as-plain-number}, {@code encode.ignore-null-fields}, {@code key.fields},
- * {@code key.fields-prefix}, {@code value.fields-include}, {@code flink.version}; plus
+ * <p><b>Options.</b> Flink's names, as for {@link NativeJsonEncoder} ({@link EncoderOptions},
+ * {@code docs/json-format.md}): {@code timestamp-format.standard}, {@code map-null-key.mode},
+ * {@code map-null-key.literal}, {@code encode.decimal-as-plain-number}, {@code encode.ignore-null-fields},
+ * {@code key.fields}, {@code key.fields-prefix}, {@code value.fields-include}, {@code flink.version}; plus
  * <ul>
  *   <li>{@code changelog.mode}: {@code insert-only} (default; the row kind is ignored, as the {@code kafka}
  *       connector does) or {@code upsert} (as {@code upsert-kafka} writes: {@code -U} and {@code -D} rows become
@@ -96,20 +97,22 @@ public final class RowDataJsonEncoder implements AutoCloseable {
      */
     public static final int DEFAULT_NATIVE_MIN_BATCH_ROWS = 16;
 
-    static final String IGNORE_NULL_FIELDS = "encode.ignore-null-fields";
     /** The Arrow column that carries each row's {@code RowKind} to the native encoder in upsert mode. */
     static final String ROW_KIND_COLUMN = "$streamfusion.row_kind";
 
-    /** The options passed on to the encoders (with {@code changelog.row-kind-column}, set internally). */
-    private static final List<String> KNOWN_OPTIONS = List.of("mode", "flink.version", "timestamp-format.standard",
-            "map-null-key.mode", "map-null-key.literal", "encode.decimal-as-plain-number", IGNORE_NULL_FIELDS,
-            "key.fields", "key.fields-prefix", "value.fields-include", "changelog.row-kind-column");
+    /**
+     * The encoder options ({@link EncoderOptions#NAMES}) RowData input does not take: the row kinds are the rows'
+     * own ({@code changelog.mode}; {@code changelog.row-kind-column} is set internally), and plain mode does not
+     * apply.
+     */
+    private static final List<String> NOT_FOR_ROW_DATA = List.of(EncoderOptions.CHANGELOG_ROW_KIND_COLUMN,
+            EncoderOptions.PLAIN_EXPLICIT_NULLS);
     private static final ConfigOption<List<String>> KEY_FIELDS =
-            ConfigOptions.key("key.fields").stringType().asList().defaultValues();
+            ConfigOptions.key(EncoderOptions.KEY_FIELDS).stringType().asList().defaultValues();
     private static final ConfigOption<String> KEY_FIELDS_PREFIX =
-            ConfigOptions.key("key.fields-prefix").stringType().defaultValue("");
+            ConfigOptions.key(EncoderOptions.KEY_FIELDS_PREFIX).stringType().defaultValue("");
     private static final ConfigOption<String> VALUE_FIELDS_INCLUDE =
-            ConfigOptions.key("value.fields-include").stringType().defaultValue("ALL");
+            ConfigOptions.key(EncoderOptions.VALUE_FIELDS_INCLUDE).stringType().defaultValue("ALL");
 
     private final RowType rowType;
     private final Map<String, String> options;
@@ -165,16 +168,18 @@ public final class RowDataJsonEncoder implements AutoCloseable {
         this.nativeMinBatchRows = parseMinRows(copy.remove(NATIVE_MIN_BATCH_ROWS));
         Handoff handoff = Handoff.parse(copy.remove(NATIVE_HANDOFF));
         boolean upsert = parseChangelogMode(copy.remove(CHANGELOG_MODE));
-        for (String rejected : List.of("changelog.row-kind-column", "plain.explicit-nulls")) {
+        for (String rejected : NOT_FOR_ROW_DATA) {
             if (copy.containsKey(rejected)) {
                 throw new IllegalArgumentException("option " + rejected + " does not apply to RowData input"
-                        + (rejected.startsWith("changelog") ? ": use changelog.mode=upsert" : ""));
+                        + (rejected.equals(EncoderOptions.CHANGELOG_ROW_KIND_COLUMN)
+                                ? ": use " + CHANGELOG_MODE + "=upsert" : ""));
             }
         }
-        String mode = copy.get("mode");
+        String mode = copy.get(EncoderOptions.MODE);
         if (mode != null && !mode.equals("flink")) {
-            throw new IllegalArgumentException("option mode=" + mode + " does not apply to RowData input: "
-                    + "RowDataJsonEncoder writes Flink's json format (mode=flink)");
+            throw new IllegalArgumentException("option " + EncoderOptions.MODE + "=" + mode
+                    + " does not apply to RowData input: RowDataJsonEncoder writes Flink's json format "
+                    + "(mode=flink)");
         }
         checkFlinkVersion(copy);
 
@@ -187,7 +192,7 @@ public final class RowDataJsonEncoder implements AutoCloseable {
                 throw new IllegalArgumentException("changelog.mode=upsert needs key.fields: a tombstone is "
                         + "only meaningful with the key of the row it deletes");
             }
-            copy.put("changelog.row-kind-column", ROW_KIND_COLUMN);
+            copy.put(EncoderOptions.CHANGELOG_ROW_KIND_COLUMN, ROW_KIND_COLUMN);
         }
 
         if (NativeLibrary.isLoaded()) {
@@ -261,12 +266,12 @@ public final class RowDataJsonEncoder implements AutoCloseable {
     /** {@code flink.version} must name the Flink on the classpath, whose serializer writes small batches. */
     private static void checkFlinkVersion(Map<String, String> options) {
         String runtime = runtimeFlinkVersion();
-        String requested = options.get("flink.version");
+        String requested = options.get(EncoderOptions.FLINK_VERSION);
         if (runtime == null) {
             return;
         }
         if (requested == null) {
-            options.put("flink.version", runtime);
+            options.put(EncoderOptions.FLINK_VERSION, runtime);
         } else if (!requested.equals(runtime)) {
             throw new IllegalArgumentException("option flink.version=" + requested + " but Flink " + runtime
                     + " is on the classpath, and its serializer writes the batches smaller than "
@@ -289,13 +294,17 @@ public final class RowDataJsonEncoder implements AutoCloseable {
     private void checkWithoutNative(Map<String, String> options, List<String> keyFields, String keyPrefix,
             boolean exceptKey) {
         RowDataArrowWriter.checkSupported(rowType);
-        String include = options.getOrDefault("value.fields-include", "ALL");
+        String include = options.getOrDefault(EncoderOptions.VALUE_FIELDS_INCLUDE, "ALL");
         if (!include.equalsIgnoreCase("ALL") && !include.equalsIgnoreCase("EXCEPT_KEY")) {
-            throw new IllegalArgumentException("option value.fields-include=" + include + ": expected ALL or EXCEPT_KEY");
+            throw new IllegalArgumentException("option " + EncoderOptions.VALUE_FIELDS_INCLUDE + "=" + include
+                    + ": expected ALL or EXCEPT_KEY");
         }
         for (String name : options.keySet()) {
-            if (!KNOWN_OPTIONS.contains(name)) {
-                throw new IllegalArgumentException("unknown option " + name + "; known: " + KNOWN_OPTIONS + ", "
+            // changelog.row-kind-column is set internally (upsert); plain.explicit-nulls was refused above.
+            if (!EncoderOptions.NAMES.contains(name)) {
+                List<String> known = new ArrayList<>(EncoderOptions.NAMES);
+                known.removeAll(NOT_FOR_ROW_DATA);
+                throw new IllegalArgumentException("unknown option " + name + "; known: " + known + ", "
                         + CHANGELOG_MODE + ", " + NATIVE_MIN_BATCH_ROWS + ", " + NATIVE_HANDOFF);
             }
         }

@@ -34,8 +34,9 @@ import org.bijou64.NativeLibrary;
  * prefixes): {@code timestamp-format.standard}, {@code map-null-key.mode}, {@code map-null-key.literal},
  * {@code encode.decimal-as-plain-number}, {@code encode.ignore-null-fields}, {@code key.fields},
  * {@code key.fields-prefix}, {@code value.fields-include}, plus {@code mode}, {@code flink.version},
- * {@code changelog.row-kind-column} and {@code plain.explicit-nulls} ({@code docs/json-format.md}). They are
- * parsed once, by the constructor; an unknown name or a bad value throws there.
+ * {@code changelog.row-kind-column} and {@code plain.explicit-nulls} ({@code docs/json-format.md}); their names
+ * are the constants of {@link EncoderOptions}. They are parsed once, by the constructor; an unknown name or a bad
+ * value throws there.
  *
  * <p><b>Plan.</b> The first batch's schema fixes the plan (field encoders, key/value projections); every
  * later batch must have the same schema, else {@link StreamFusionException} of kind
@@ -619,4 +620,11 @@ public final class NativeJsonEncoder implements AutoCloseable {
      * they differ; needs the native library loaded.
      */
     static native int[] layout();
+
+    /**
+     * The names of the native encoder's options, in the order of its table ({@code streamfusion_json::OPTIONS}).
+     * For {@code EncoderOptionsTest}, which fails when {@link EncoderOptions#NAMES} differs; needs the native
+     * library loaded.
+     */
+    static native String[] optionNames();
 }
