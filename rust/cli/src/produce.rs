@@ -54,7 +54,7 @@ pub struct ProduceOptions {
     pub batch_rows: usize,
     /// Extra librdkafka properties of the producer and of the admin client that makes the topic
     /// (`--command-config`, then each `-X`): security settings, `linger.ms`, ...
-    pub producer_properties: Vec<(String, String)>,
+    pub producer_properties: kafka_util::Properties,
 }
 
 /// What a `produce` run did.

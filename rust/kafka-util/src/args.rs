@@ -6,11 +6,12 @@ use std::path::PathBuf;
 use clap::Args;
 use rdkafka::config::ClientConfig;
 
-use crate::DEFAULT_BOOTSTRAP;
+use crate::{Properties, DEFAULT_BOOTSTRAP};
 
 /// `--bootstrap-servers HOST:PORT`, `--command-config FILE` and `-X key=value` (repeatable): where the cluster
-/// is and any extra librdkafka client property (security settings, `linger.ms`, ...).
-#[derive(Debug, Clone, Args)]
+/// is and any extra librdkafka client property (security settings, `linger.ms`, ...). Its `Debug` form hides
+/// secrets ([`Properties`]).
+#[derive(Clone, Args)]
 pub struct KafkaArgs {
     /// Kafka bootstrap servers.
     #[arg(long, default_value = DEFAULT_BOOTSTRAP)]
@@ -42,7 +43,7 @@ impl KafkaArgs {
     /// Every extra property in the order it applies: the `--command-config` file's, then each `-X` (a later
     /// one overrides an earlier one of the same key).
     #[must_use]
-    pub fn all_properties(&self) -> Vec<(String, String)> {
+    pub fn all_properties(&self) -> Properties {
         let file = self
             .command_config
             .iter()
@@ -59,6 +60,17 @@ impl KafkaArgs {
             config.set(key, value);
         }
         config
+    }
+}
+
+/// `KafkaArgs { bootstrap_servers: .., command_config: .., properties: {"sasl.password": "[hidden]", ..} }`.
+impl fmt::Debug for KafkaArgs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("KafkaArgs")
+            .field("bootstrap_servers", &self.bootstrap_servers)
+            .field("command_config", &self.command_config)
+            .field("properties", &Properties::from(self.properties.clone()))
+            .finish()
     }
 }
 
@@ -127,6 +139,22 @@ pub fn parse_property(text: &str) -> Result<(String, String), String> {
 #[cfg(test)]
 mod tests {
     use super::{parse_property, read_properties_file, KafkaArgs};
+
+    #[test]
+    fn the_debug_form_of_the_arguments_hides_an_x_secret() {
+        let mut args = KafkaArgs::new("h:1");
+        args.properties = vec![
+            ("sasl.password".to_owned(), "s3cret-x".to_owned()),
+            ("linger.ms".to_owned(), "20".to_owned()),
+        ];
+        let debug = format!("{args:?}");
+        assert!(
+            debug.contains("sasl.password") && debug.contains("[hidden]"),
+            "{debug}"
+        );
+        assert!(!debug.contains("s3cret-x"), "{debug}");
+        assert!(debug.contains("\"20\"") && debug.contains("h:1"), "{debug}");
+    }
 
     #[test]
     fn properties_are_key_equals_value() {

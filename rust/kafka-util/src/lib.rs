@@ -17,6 +17,7 @@
 //!   client's credentials (librdkafka itself would retry the handshake until the request's timeout).
 //! * [`topics`]: topic creation and deletion through the admin client, waiting until every partition has a
 //!   leader ([`Topics`]).
+//! * [`Properties`]: extra client properties whose `Debug` and `Display` never print a secret.
 //! * the defaults every client here uses: [`DEFAULT_BOOTSTRAP`] (the local broker of `kafka/broker`),
 //!   [`BROKER_WAIT`], and, with feature `cli`, the `clap` arguments of a Kafka client
 //!   (`--bootstrap-servers`, `-X key=value`; [`args::KafkaArgs`]).
@@ -40,6 +41,7 @@ pub mod args;
 mod connect;
 pub mod delivery;
 mod error;
+mod properties;
 pub mod read;
 pub mod topics;
 
@@ -50,6 +52,7 @@ use rdkafka::config::ClientConfig;
 pub use connect::check_broker;
 pub use delivery::DeliveryErrors;
 pub use error::Error;
+pub use properties::{is_sensitive, Properties, HIDDEN};
 pub use read::{
     read_settled, read_settled_with, Ends, OpenOptions, PartitionRange, Record, Stop, TopicReader,
 };

@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use kafka_util::Properties;
+
 /// The delivery guarantee of a [`Sink`](crate::Sink).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DeliveryGuarantee {
@@ -42,6 +44,10 @@ pub enum Partitioning {
 ///     .with_property("linger.ms", "20");
 /// assert_eq!(config.transactional_id(), "streamfusion-sink-job-7-task-0");
 /// ```
+///
+/// Its `Debug` form prints the value of every producer property but a secret's (`sasl.password`, the other
+/// passwords, OAuth secrets, JAAS configs, private keys), which it prints as `[hidden]`
+/// ([`kafka_util::is_sensitive`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SinkConfig {
     /// `bootstrap.servers`: comma-separated `host:port` list.
@@ -67,7 +73,7 @@ pub struct SinkConfig {
     /// the sink's own (`bootstrap.servers`, `enable.idempotence`, `transactional.id`, `transaction.timeout.ms`),
     /// which they cannot override. The connection properties among them (`security.*`, `sasl.*`, `ssl.*`,
     /// `client.id`) also go to the admin client that creates the progress topic and to the recovery readers.
-    pub producer_properties: Vec<(String, String)>,
+    pub producer_properties: Properties,
 }
 
 impl SinkConfig {
@@ -87,7 +93,7 @@ impl SinkConfig {
             mode: DeliveryGuarantee::ExactlyOnce,
             partitioning: Partitioning::KeyHash,
             transaction_timeout: Duration::from_secs(60),
-            producer_properties: Vec::new(),
+            producer_properties: Properties::new(),
         }
     }
 
@@ -115,7 +121,7 @@ impl SinkConfig {
     /// Adds one extra producer property ([`producer_properties`](Self::producer_properties)).
     #[must_use]
     pub fn with_property(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
-        self.producer_properties.push((key.into(), value.into()));
+        self.producer_properties.push(key, value);
         self
     }
 
@@ -123,5 +129,46 @@ impl SinkConfig {
     /// restarts, so a new instance fences the previous one and aborts its open transaction.
     pub fn transactional_id(&self) -> String {
         format!("streamfusion-sink-{}", self.writer_id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SinkConfig;
+
+    #[test]
+    fn the_debug_form_hides_every_secret_and_keeps_the_rest() {
+        let secrets = [
+            ("sasl.password", "secret-value-sasl"),
+            ("ssl.key.password", "secret-value-key"),
+            ("ssl.keystore.password", "secret-value-keystore"),
+            ("ssl.truststore.password", "secret-value-truststore"),
+            ("sasl.oauthbearer.client.secret", "secret-value-oauth"),
+            (
+                "sasl.oauthbearer.config",
+                "clientSecret=secret-value-oauth-config",
+            ),
+            ("ssl.key.pem", "secret-value-pem"),
+        ];
+        let mut config = SinkConfig::new("127.0.0.1:19092", "bids", "bids-progress", "w")
+            .with_property("linger.ms", "20")
+            .with_property("sasl.username", "alice");
+        for (key, value) in secrets {
+            config = config.with_property(key, value);
+        }
+        let debug = format!("{config:?}");
+        for (key, _) in secrets {
+            assert!(debug.contains(key), "{key} missing from {debug}");
+        }
+        assert!(!debug.contains("secret-value"), "a secret printed: {debug}");
+        for kept in [
+            "bids-progress",
+            "linger.ms",
+            "\"20\"",
+            "alice",
+            "ExactlyOnce",
+        ] {
+            assert!(debug.contains(kept), "{kept} missing from {debug}");
+        }
     }
 }

@@ -202,33 +202,11 @@ impl Sink {
     /// progress topic; [`Error::CommitOrder`] while a checkpoint prepared by `prepare_commit` waits for its
     /// `commit` (only with the `fault-injection` feature).
     pub fn checkpoint(&mut self, checkpoint_id: u64, source_position: &[u8]) -> Result<(), Error> {
-        if self.config.mode == DeliveryGuarantee::AtLeastOnce {
-            let deadline = Instant::now() + self.config.transaction_timeout;
-            self.prepare_until("checkpoint", checkpoint_id, source_position, deadline)?;
-            return self.commit_until(deadline);
-        }
-        self.not_prepared("checkpoint")?;
-        self.send_progress_in_transaction("checkpoint", checkpoint_id, source_position)?;
+        // The two phases the fault tests also drive apart (feature `fault-injection`), within one transaction
+        // timeout: every record acknowledged, then EndTxn.
         let deadline = Instant::now() + self.config.transaction_timeout;
-        let live = self.live.as_mut().expect("built by begin");
-        // rust-rdkafka's commit_transaction flushes in 100 ms steps first (see flush_producer); once
-        // flush_producer has delivered everything, that flush returns at once. A record refused meanwhile (say,
-        // the progress record without WRITE on the progress topic) is reported by commit_transaction with the
-        // transaction's own error, which names the cause.
-        let commit = |left| {
-            flush_producer(
-                &live.producer,
-                deadline.saturating_duration_since(Instant::now()),
-            )?;
-            live.producer.commit_transaction(left)
-        };
-        match retry(deadline, commit) {
-            Ok(()) => {
-                live.in_transaction = false;
-                Ok(())
-            }
-            Err(error) => Err(self.fail("commit_transaction", error)),
-        }
+        self.prepare_until("checkpoint", checkpoint_id, source_position, deadline)?;
+        self.commit_until(deadline)
     }
 
     /// Waits until every record written so far is acknowledged by the broker (at most the transaction timeout).
@@ -289,6 +267,7 @@ impl Sink {
         }
         let live = self.live.as_mut().expect("built by begin");
         if let Some(error) = live.producer.context().take() {
+            let error = transaction_error(&live.producer, error);
             return Err(self.fail(operation, error));
         }
         live.prepared = Some(checkpoint_id);
@@ -794,6 +773,30 @@ fn partition_count(
             });
         }
         std::thread::sleep(BACKOFF);
+    }
+}
+
+/// The error to report for a transaction whose record failed with `delivery`: the transaction's own error when
+/// `delivery` only says the record was purged. librdkafka purges every queued record when a transaction fails
+/// (`rd_kafka_txn_set_abortable_error`), e.g. when the broker refuses to add a partition to it for lack of `WRITE`
+/// on its topic, so the purged record's report (`PurgeQueue`, `PurgeInflight`) hides the cause. The cause is what
+/// librdkafka's next transactional call returns in that state: `begin_transaction`, which needs no open
+/// transaction, changes nothing in any other state (it returns `__STATE` while one is open) and so serves as the
+/// probe; `commit_transaction` returns the same error, which is how a refusal used to surface before the
+/// checkpoint waited for every record itself.
+fn transaction_error(producer: &BaseProducer<DeliveryErrors>, delivery: KafkaError) -> KafkaError {
+    let purged = matches!(
+        delivery.rdkafka_error_code(),
+        Some(RDKafkaErrorCode::PurgeQueue | RDKafkaErrorCode::PurgeInflight)
+    );
+    if !purged {
+        return delivery;
+    }
+    match producer.begin_transaction() {
+        Err(KafkaError::Transaction(error)) if error.txn_requires_abort() || error.is_fatal() => {
+            KafkaError::Transaction(error)
+        }
+        _ => delivery,
     }
 }
 

@@ -147,7 +147,7 @@ pub struct BenchOptions {
     pub keep_topic: bool,
     /// Producer properties added to (or overriding) [`producer_settings`] and
     /// [`LIBRDKAFKA_SETTINGS`]; empty for the comparison.
-    pub producer_properties: Vec<(String, String)>,
+    pub producer_properties: kafka_util::Properties,
 }
 
 impl BenchOptions {
@@ -189,12 +189,8 @@ impl BenchOptions {
             settings_line(&LIBRDKAFKA_SETTINGS)
         );
         if !self.producer_properties.is_empty() {
-            let extra: Vec<String> = self
-                .producer_properties
-                .iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect();
-            line.push_str(&format!("; overridden: {}", extra.join(" ")));
+            // Display hides secrets (`sasl.password=[hidden]`): this line goes to the terminal and the results.
+            line.push_str(&format!("; overridden: {}", self.producer_properties));
         }
         line
     }

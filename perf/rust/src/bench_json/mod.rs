@@ -114,7 +114,7 @@ pub struct BenchJsonOptions {
     /// Leave the topics in place after each run.
     pub keep_topics: bool,
     /// librdkafka producer properties added to (or overriding) the comparison's settings.
-    pub producer_properties: Vec<(String, String)>,
+    pub producer_properties: kafka_util::Properties,
 }
 
 impl BenchJsonOptions {
@@ -132,12 +132,8 @@ impl BenchJsonOptions {
             self.bids.key_fields
         );
         if !self.producer_properties.is_empty() {
-            let extra: Vec<String> = self
-                .producer_properties
-                .iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect();
-            line.push_str(&format!("; overridden: {}", extra.join(" ")));
+            // Display hides secrets (`sasl.password=[hidden]`): this line goes to the terminal and the results.
+            line.push_str(&format!("; overridden: {}", self.producer_properties));
         }
         line
     }
@@ -485,7 +481,7 @@ impl Run<'_> {
     fn verify(&self, expected: Digest, progress: &mut Progress) -> Option<String> {
         let mut found = Digest::default();
         let cluster = KafkaArgs {
-            properties: self.options.producer_properties.clone(),
+            properties: self.options.producer_properties.to_vec(),
             ..KafkaArgs::new(&self.options.bootstrap_servers)
         };
         let read = read_topic(

@@ -3,6 +3,7 @@
 //! address (the dedicated broker of `broker_faults_broker.rs`); the others use [`bootstrap`].
 #![allow(dead_code)] // each test binary uses a part
 
+#[cfg(feature = "fault-injection")]
 pub mod helper;
 
 use std::collections::HashSet;
