@@ -11,9 +11,10 @@
 
 #[path = "support/corpus.rs"]
 mod corpus;
+#[path = "support/goldens.rs"]
+mod goldens;
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -23,12 +24,10 @@ use arrow_array::{Array, ArrayRef, DictionaryArray, Int32Array, RecordBatch, Str
 use arrow_cast::cast::{can_cast_types, cast_with_options, CastOptions};
 use arrow_ipc::reader::FileReader;
 use arrow_schema::{DataType, Field, Fields, Schema};
-use streamfusion_json::{EncoderOptions, JsonEncoder};
+use goldens::{encode, read_golden, show, Golden, Record};
 
 /// Mismatches printed in full per golden set (all are counted).
 const MAX_REPORTED: usize = 30;
-
-type Record = (Option<Vec<u8>>, Option<Vec<u8>>);
 
 fn env_dir(var: &str) -> PathBuf {
     let value = std::env::var(var).unwrap_or_else(|_| {
@@ -89,118 +88,6 @@ fn load_corpus(dir: &Path) -> Vec<Loaded> {
             }
         })
         .collect()
-}
-
-enum Golden {
-    Records(Vec<Record>),
-    Error(String),
-}
-
-fn read_records(bytes: &[u8]) -> Result<Vec<Record>, String> {
-    fn part(bytes: &[u8], at: &mut usize) -> Result<Option<Vec<u8>>, String> {
-        let len_bytes: [u8; 4] = bytes
-            .get(*at..*at + 4)
-            .ok_or_else(|| format!("truncated length at byte {at}"))?
-            .try_into()
-            .expect("4 bytes");
-        *at += 4;
-        let len = i32::from_be_bytes(len_bytes);
-        if len < 0 {
-            return Ok(None);
-        }
-        let data = bytes
-            .get(*at..*at + len as usize)
-            .ok_or_else(|| format!("truncated record at byte {at}"))?;
-        *at += len as usize;
-        Ok(Some(data.to_vec()))
-    }
-    let mut at = 0;
-    let mut out = Vec::new();
-    while at < bytes.len() {
-        let key = part(bytes, &mut at)?;
-        let value = part(bytes, &mut at)?;
-        out.push((key, value));
-    }
-    Ok(out)
-}
-
-fn read_golden(dir: &Path, name: &str) -> Result<Golden, String> {
-    let records = dir.join(format!("{name}.records"));
-    let error = dir.join(format!("{name}.error"));
-    if let Ok(bytes) = std::fs::read(&records) {
-        return read_records(&bytes)
-            .map(Golden::Records)
-            .map_err(|e| format!("{}: {e}", records.display()));
-    }
-    if let Ok(text) = std::fs::read_to_string(&error) {
-        return Ok(Golden::Error(text.trim_end().to_owned()));
-    }
-    Err(format!(
-        "neither {} nor {} exists",
-        records.display(),
-        error.display()
-    ))
-}
-
-/// Encodes the batches with one encoder; an error or a panic (reported as such) is an `Err`.
-fn encode(
-    options: &[(String, String)],
-    flink_version: &str,
-    batches: &[RecordBatch],
-) -> Result<Vec<Record>, String> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        encode_inner(options, flink_version, batches)
-    }))
-    .unwrap_or_else(|panic| {
-        let message = panic
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-            .unwrap_or_default();
-        Err(format!("PANIC in our encoder: {message}"))
-    })
-}
-
-fn encode_inner(
-    options: &[(String, String)],
-    flink_version: &str,
-    batches: &[RecordBatch],
-) -> Result<Vec<Record>, String> {
-    let mut pairs = options.to_vec();
-    pairs.push(("flink.version".to_owned(), flink_version.to_owned()));
-    let options = EncoderOptions::from_pairs(pairs).map_err(|e| e.to_string())?;
-    let mut encoder = JsonEncoder::new(options).map_err(|e| e.to_string())?;
-    let mut out = Vec::new();
-    for batch in batches {
-        let records = encoder.encode(batch).map_err(|e| e.to_string())?;
-        out.extend(
-            records
-                .iter()
-                .map(|(k, v)| (k.map(<[u8]>::to_vec), v.map(<[u8]>::to_vec))),
-        );
-    }
-    Ok(out)
-}
-
-/// Bytes for humans: printable ASCII as is, everything else `\xNN`.
-fn show(bytes: Option<&[u8]>) -> String {
-    let Some(bytes) = bytes else {
-        return "<null>".to_owned();
-    };
-    let mut s = String::with_capacity(bytes.len() + 2);
-    s.push('`');
-    for &b in bytes.iter().take(600) {
-        if (0x20..0x7f).contains(&b) {
-            s.push(b as char);
-        } else {
-            let _ = write!(s, "\\x{b:02x}");
-        }
-    }
-    if bytes.len() > 600 {
-        let _ = write!(s, "...({} bytes)", bytes.len());
-    }
-    s.push('`');
-    s
 }
 
 /// Collected results of one golden set.
@@ -458,7 +345,11 @@ fn check_set(set: &str, flink_version: &str) {
                 continue;
             }
         };
-        let ours = encode(&case.options, flink_version, &case.batches);
+        let ours = encode(
+            &case.options,
+            &[("flink.version", flink_version)],
+            &case.batches,
+        );
         match (&golden, &ours) {
             (Golden::Error(g), Err(o)) => {
                 report.error_cases += 1;
@@ -494,7 +385,7 @@ fn check_set(set: &str, flink_version: &str) {
                 };
                 report.variant_encodes += 1;
                 let label = format!("{} [{v:?}]", case.name);
-                match encode(&case.options, flink_version, &batches) {
+                match encode(&case.options, &[("flink.version", flink_version)], &batches) {
                     Ok(o) => compare_records(&mut report, &label, g, &o),
                     Err(e) => report.mismatch(format!(
                         "{label}: our encoder fails on the {v:?} layout: {e}"
@@ -724,7 +615,7 @@ fn flink_2_2_jdk17_floats_only() {
                     .fold((false, false), |a, b| (a.0 || b.0, a.1 || b.1))
             })
             .unwrap_or((false, false));
-        let ours = encode(&case.options, "2.2", &case.batches);
+        let ours = encode(&case.options, &[("flink.version", "2.2")], &case.batches);
         match (&golden, ours) {
             (Golden::Error(_), Err(_)) => {}
             (Golden::Error(g), Ok(_)) => hard.push(format!(

@@ -7,6 +7,8 @@
 
 #[path = "support/corpus.rs"]
 mod corpus;
+#[path = "support/goldens.rs"]
+mod goldens;
 
 use std::sync::Arc;
 
@@ -16,9 +18,7 @@ use arrow_json::writer::LineDelimited;
 use arrow_json::WriterBuilder;
 use arrow_schema::{Field, Schema};
 use corpus::Case;
-use streamfusion_json::{EncoderOptions, JsonEncoder};
-
-type Record = (Option<Vec<u8>>, Option<Vec<u8>>);
+use goldens::{encode, show, Record};
 
 /// arrow-json's lines for `batch` projected to `(column index, output name)`.
 fn writer_lines(
@@ -142,28 +142,12 @@ fn reference(case: &Case, explicit_nulls: bool) -> Result<Vec<Record>, String> {
 }
 
 fn ours(case: &Case, explicit_nulls: bool) -> Result<Vec<Record>, String> {
-    let mut pairs = case.options.clone();
-    pairs.push(("mode".into(), "plain".into()));
-    pairs.push(("plain.explicit-nulls".into(), explicit_nulls.to_string()));
-    let options = EncoderOptions::from_pairs(pairs).map_err(|e| e.to_string())?;
-    let mut encoder = JsonEncoder::new(options).map_err(|e| e.to_string())?;
-    let mut out = Vec::new();
-    for batch in &case.batches {
-        let records = encoder.encode(batch).map_err(|e| e.to_string())?;
-        out.extend(
-            records
-                .iter()
-                .map(|(k, v)| (k.map(<[u8]>::to_vec), v.map(<[u8]>::to_vec))),
-        );
-    }
-    Ok(out)
-}
-
-fn show(bytes: Option<&[u8]>) -> String {
-    match bytes {
-        None => "<null>".into(),
-        Some(b) => format!("{:?}", String::from_utf8_lossy(&b[..b.len().min(400)])),
-    }
+    let explicit_nulls = explicit_nulls.to_string();
+    let extra = [
+        ("mode", "plain"),
+        ("plain.explicit-nulls", explicit_nulls.as_str()),
+    ];
+    encode(&case.options, &extra, &case.batches)
 }
 
 /// Options that only the Flink option validation rejects; plain mode has no such rule, so these cases are
