@@ -1,9 +1,17 @@
-# Glue only: each target calls one script. See README.md.
-.PHONY: demo test fuzz soak build release broker-start broker-stop
+# Glue only: each target calls one script or one tool. See README.md and CONTRIBUTING.md.
+.PHONY: demo test check test-rust test-jvm format fuzz soak build release broker-start broker-stop
 demo:           ## the main job: build, start the broker, run the producer comparison, print the table
 	bash scripts/demo.sh
-test:           ## every test (starts and stops the local broker)
-	bash scripts/test.sh
+test:           ## every test (installs cargo-deny/cargo-fuzz if missing; starts and stops the local broker)
+	bash scripts/test.sh all
+check:          ## the inner loop, no broker: Rust and Java format, clippy, the Rust and JVM tests that need no broker
+	bash scripts/test.sh check
+test-rust:      ## the Rust tiers with the broker: licenses, fmt, clippy, every Rust test, Flink parity, Miri, fuzz pass
+	bash scripts/test.sh rust
+test-jvm:       ## every JVM test with the broker (Java format, the native library built through Maven)
+	bash scripts/test.sh jvm
+format:         ## formats the Rust workspace, the fuzz crate and every Java module (rustfmt; spotless with palantir-java-format)
+	cargo fmt --all && cargo fmt --manifest-path fuzz/Cargo.toml && mvn -B -q -N spotless:apply
 fuzz:           ## every fuzz target for FUZZ_SECONDS (default 300) each, under AddressSanitizer (nightly, cargo-fuzz)
 	bash scripts/fuzz.sh
 soak:           ## the cluster failure tests with the long ones CI leaves out (the rolling restarts), on a cluster of their own

@@ -5,6 +5,10 @@ export PATH="$HOME/.cargo/bin:$PATH"
 # The file:// Maven repository that scripts/release.sh deploys to by default and scripts/examples-from-release.sh
 # builds the examples from.
 RELEASE_REPO_DIR=$ROOT/target/maven-repo
+# The versions of the cargo tools the suite installs (scripts/setup.sh) and names in its hints: the license
+# check's and the fuzz pass's, each built with its own Cargo.lock (--locked).
+CARGO_DENY_VERSION=0.20.2
+CARGO_FUZZ_VERSION=0.13.2
 
 require() { # require COMMAND HINT
   command -v "$1" >/dev/null 2>&1 || { echo "error: '$1' not found: $2" >&2; exit 1; }

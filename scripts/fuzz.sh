@@ -5,7 +5,7 @@
 # (libFuzzer's stat::number_of_executed_units), the coverage (cov: and ft:) and the corpus size. A crash,
 # leak or timeout fails the run after every target has run; its input is in fuzz/artifacts/TARGET/ and the
 # libFuzzer log in target/fuzz/TARGET.log. --ci: the bounded pass of scripts/test.sh (FUZZ_SECONDS default
-# 25 instead of 300). Needs the nightly toolchain and cargo-fuzz (.ci/run installs the pinned version); without
+# 25 instead of 300). Needs the nightly toolchain and cargo-fuzz (scripts/setup.sh, run by make test, installs the pinned version); without
 # a nightly toolchain it says so and exits 0, as scripts/miri.sh does.
 set -euo pipefail
 usage() {
@@ -28,7 +28,7 @@ if ! cargo +nightly --version >/dev/null 2>&1; then
   echo "fuzz: not available on this machine (needs a nightly toolchain for the sanitizer); skipped"
   exit 0
 fi
-require cargo-fuzz "cargo install --locked cargo-fuzz --version 0.13.2 (.ci/run does)"
+require cargo-fuzz "cargo install --locked cargo-fuzz --version $CARGO_FUZZ_VERSION (scripts/setup.sh does)"
 seconds=${FUZZ_SECONDS:-$([ "$ci" = 1 ] && echo 25 || echo 300)}
 [[ "$seconds" =~ ^[0-9]+$ ]] && [ "$seconds" -gt 0 ] || { echo "error: FUZZ_SECONDS=$seconds is not a positive number" >&2; exit 2; }
 [ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(cargo +nightly fuzz list --fuzz-dir fuzz)

@@ -27,7 +27,7 @@ if [ "$write" = 1 ]; then
   exit 0
 fi
 
-require cargo-deny "cargo install --locked cargo-deny --version 0.20.2"
+require cargo-deny "cargo install --locked cargo-deny --version $CARGO_DENY_VERSION"
 echo "== cargo deny check licenses"
 cargo deny --locked check licenses
 

@@ -1,17 +1,29 @@
 #!/usr/bin/env bash
-# Runs every test: the license check, Rust (codec, properties, vectors, rdkafka against the broker), Miri, a
-# bounded fuzz pass (scripts/fuzz.sh --ci), Java (codec, JNI, serializers, property tests, broker transactions,
-# example app, benchmark generators), the release deployed to a file:// repository with the examples built from
-# it outside the repository and run, a Nexmark-on-Flink smoke run, the cluster failure tests (their own
-# three-node cluster, scripts/cluster-faults.sh), the security tests (a SASL_SSL broker of their own,
-# scripts/security-tests.sh) and a short producer comparison smoke run. Starts the local Kafka broker if none
-# answers, and stops it again at the end (even on failure) if it started it.
+# The test tiers (CONTRIBUTING.md). Each runs scripts/setup.sh for its tier first, which checks up front what
+# cannot be installed and installs what can (cargo-deny, cargo-fuzz with a nightly toolchain).
+#   all    (make test) every test: the license check, Rust (fmt, clippy, codec, properties, vectors, rdkafka
+#          against the broker), the Flink parity of the JSON encoder (real Flink goldens), Miri, a bounded fuzz
+#          pass (scripts/fuzz.sh --ci), Java (codec, JNI, serializers, property tests, broker transactions, example
+#          app, benchmark generators), the release deployed to a file:// repository with the examples built from it
+#          outside the repository and run, a Nexmark-on-Flink smoke run, the cluster failure tests (their own
+#          three-node cluster, scripts/cluster-faults.sh), the security tests (a SASL_SSL broker of their own,
+#          scripts/security-tests.sh) and a short producer comparison smoke run.
+#   check  (make check) the inner loop, no broker: Rust and Java format, clippy, and the Rust and JVM tests that
+#          need no broker (every test but the `*_broker.rs` and `*BrokerTest` ones; the cluster and security
+#          tests skip themselves), the pinned Flink goldens included.
+#   rust   (make test-rust) the Rust tiers with the broker: fmt, clippy, every Rust test, the Flink parity, Miri,
+#          the fuzz pass.
+#   jvm    (make test-jvm) every JVM test with the broker (Maven builds the native library through cargo).
+# The tiers with a broker start the local Kafka broker if none answers, and stop it again at the end (even on
+# failure) if they started it.
 set -euo pipefail
-usage() { echo "usage: $0   (environment: KAFKA_BOOTSTRAP_SERVERS to use your own cluster)" >&2; exit 2; }
-[ $# -eq 0 ] || usage
+usage() { echo "usage: $0 [all|check|rust|jvm]   (environment: KAFKA_BOOTSTRAP_SERVERS to use your own cluster)" >&2; exit 2; }
+[ $# -le 1 ] || usage
+tier=${1:-all}
+case "$tier" in all | check | rust | jvm) ;; *) usage ;; esac
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
-require_toolchain
 cd "$ROOT"
+bash scripts/setup.sh "$tier"
 # Prints a step's heading with the time since the start and the previous step's duration, and the total at exit.
 started=$SECONDS
 step_started=$SECONDS
@@ -22,22 +34,61 @@ step() {
   step_started=$now
 }
 
-step "Licenses: cargo deny, the native library's third-party notice"
-bash scripts/licenses.sh
+# The same cargo flags everywhere (here and in the scripts it calls), so every step reuses one build.
+CARGO_TEST=(cargo test --workspace --all-features --locked)
+
+rust_format_and_lints() {
+  step "Rust: fmt, clippy"
+  cargo fmt --all -- --check
+  cargo fmt --manifest-path fuzz/Cargo.toml -- --check # the fuzz crate (its own workspace; run by make fuzz)
+  cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
+}
+
+if [ "$tier" = check ]; then
+  trap 'status=$?; echo "== test.sh check: exit $status after $((SECONDS - started)) s"' EXIT
+  rust_format_and_lints
+  step "Java: format (spotless)"
+  mvn -B -q -N spotless:check
+  step "Rust: the tests that need no broker (units, every tests/*.rs but *_broker.rs, doctests)"
+  targets=()
+  for file in rust/*/tests/*.rs perf/rust/tests/*.rs reliability/rust/tests/*.rs security/rust/tests/*.rs; do
+    name=$(basename "$file" .rs)
+    case "$name" in *_broker) ;; *) targets+=(--test "$name") ;; esac
+  done
+  "${CARGO_TEST[@]}" --lib --bins "${targets[@]}"
+  "${CARGO_TEST[@]}" --doc
+  step "Java: build (native library through cargo) and the tests that need no broker (every test but *BrokerTest)"
+  mvn -B install -Dsurefire.excludesFile="$ROOT/scripts/broker-tests.excludes"
+  exit 0
+fi
 
 bootstrap=${KAFKA_BOOTSTRAP_SERVERS:-127.0.0.1:19092}
 BROKER_STARTED_HERE=0
 if [ -z "${KAFKA_BOOTSTRAP_SERVERS:-}" ]; then
   start_broker
 fi
-trap 'status=$?; echo "== test.sh: exit $status after $((SECONDS - started)) s (last step $((SECONDS - step_started)) s)"; [ "$BROKER_STARTED_HERE" = 1 ] && "$ROOT/kafka/broker" stop' EXIT
+trap 'status=$?; echo "== test.sh $tier: exit $status after $((SECONDS - started)) s (last step $((SECONDS - step_started)) s)"; [ "$BROKER_STARTED_HERE" = 1 ] && "$ROOT/kafka/broker" stop' EXIT
 
-step "Rust: fmt, clippy"
-cargo fmt --all -- --check
-cargo fmt --manifest-path fuzz/Cargo.toml -- --check # the fuzz crate (its own workspace; run by make fuzz)
-cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
-step "Rust: tests (codec, properties, vectors, the sink against the broker)"
-KAFKA_BOOTSTRAP_SERVERS=$bootstrap cargo test --workspace --all-features --locked
+if [ "$tier" = all ] || [ "$tier" = rust ]; then
+  step "Licenses: cargo deny, the native library's third-party notice"
+  bash scripts/licenses.sh
+  rust_format_and_lints
+  step "Rust: tests (codec, properties, vectors, the pinned Flink goldens, the sink against the broker)"
+  KAFKA_BOOTSTRAP_SERVERS=$bootstrap "${CARGO_TEST[@]}"
+  step "Flink parity of streamfusion-json (real Flink goldens)"
+  bash scripts/parity.sh
+  step "Miri: the unsafe paths of the codec, the JSON writers, the Arrow import and the JNI registry"
+  bash scripts/miri.sh
+  step "Fuzz: every cargo-fuzz target for 25 s under AddressSanitizer (bounded pass; make fuzz runs longer)"
+  bash scripts/fuzz.sh --ci
+fi
+
+if [ "$tier" = all ] || [ "$tier" = jvm ]; then
+  step "Java: format (spotless), build (native library through cargo) and tests"
+  mvn -B -q -N spotless:check
+  mvn -B install -Dkafka.bootstrap.servers="$bootstrap"
+fi
+[ "$tier" = all ] || exit 0
 
 # The smoke runs below (Nexmark's chart, the producer comparison's Rust modes) check outputs, not speed: they use
 # the streamfusion-bench that cargo test just built (the test profile, optimised) instead of building a release one
@@ -45,17 +96,6 @@ KAFKA_BOOTSTRAP_SERVERS=$bootstrap cargo test --workspace --all-features --locke
 if [ -z "${STREAMFUSION_BENCH_BIN:-}" ] && [ -x "${CARGO_TARGET_DIR:-$ROOT/target}/debug/streamfusion-bench" ]; then
   export STREAMFUSION_BENCH_BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/streamfusion-bench"
 fi
-
-step "Flink parity of streamfusion-json (real Flink goldens)"
-bash scripts/parity.sh
-step "Miri: the unsafe paths of the codec, the JSON writers, the Arrow import and the JNI registry"
-bash scripts/miri.sh
-
-step "Fuzz: every cargo-fuzz target for 25 s under AddressSanitizer (bounded pass; make fuzz runs longer)"
-bash scripts/fuzz.sh --ci
-
-step "Java: build (native library through cargo) and tests"
-mvn -B install -Dkafka.bootstrap.servers="$bootstrap"
 
 step "Release: the public artifacts deployed to a file:// repository; the examples built from it outside the repository and run"
 bash scripts/release.sh --maven-only
