@@ -9,11 +9,11 @@ public final class Bijou32 {
     private static final IntCodec[] NATIVE = NativeLibrary.isLoaded()
             ? new IntCodec[] {new NativeIntCodec(Mapping.UNSIGNED), new NativeIntCodec(Mapping.ZIGZAG)}
             : null;
-    private static final IntCodec[] DEFAULT = NATIVE == null ? JAVA
+    private static final IntCodec[] DEFAULT = NATIVE == null
+            ? JAVA
             : new IntCodec[] {new AutoIntCodec(JAVA[0], NATIVE[0]), new AutoIntCodec(JAVA[1], NATIVE[1])};
 
-    private Bijou32() {
-    }
+    private Bijou32() {}
 
     /** @return the default codec's implementation, as {@link Bijou64#implementation()} */
     public static Implementation implementation() {
@@ -44,8 +44,11 @@ public final class Bijou32 {
             return DEFAULT[mapping.ordinal()];
         }
         if (NATIVE == null) {
-            throw new IllegalStateException("bijou64 native library not loaded: "
-                    + NativeLibrary.loadError().map(Throwable::getMessage).orElse("?"),
+            throw new IllegalStateException(
+                    "bijou64 native library not loaded: "
+                            + NativeLibrary.loadError()
+                                    .map(Throwable::getMessage)
+                                    .orElse("?"),
                     NativeLibrary.loadError().orElse(null));
         }
         return NATIVE[mapping.ordinal()];

@@ -22,11 +22,11 @@ public final class Bijou64 {
     private static final LongCodec[] NATIVE = NativeLibrary.isLoaded()
             ? new LongCodec[] {new NativeLongCodec(Mapping.UNSIGNED), new NativeLongCodec(Mapping.ZIGZAG)}
             : null;
-    private static final LongCodec[] DEFAULT = NATIVE == null ? JAVA
+    private static final LongCodec[] DEFAULT = NATIVE == null
+            ? JAVA
             : new LongCodec[] {new AutoLongCodec(JAVA[0], NATIVE[0]), new AutoLongCodec(JAVA[1], NATIVE[1])};
 
-    private Bijou64() {
-    }
+    private Bijou64() {}
 
     /**
      * Bulk calls of at least this many values go native in the {@link Implementation#AUTO default codec}; smaller
@@ -79,8 +79,11 @@ public final class Bijou64 {
             return DEFAULT[mapping.ordinal()];
         }
         if (NATIVE == null) {
-            throw new IllegalStateException("bijou64 native library not loaded: "
-                    + NativeLibrary.loadError().map(Throwable::getMessage).orElse("?"),
+            throw new IllegalStateException(
+                    "bijou64 native library not loaded: "
+                            + NativeLibrary.loadError()
+                                    .map(Throwable::getMessage)
+                                    .orElse("?"),
                     NativeLibrary.loadError().orElse(null));
         }
         return NATIVE[mapping.ordinal()];

@@ -6,5 +6,4 @@ package org.bijou64;
  * @param value the value (an {@code int} value for the 32-bit codecs, widened)
  * @param consumed bytes the value took, 1 to 9
  */
-public record Decoded(long value, int consumed) {
-}
+public record Decoded(long value, int consumed) {}

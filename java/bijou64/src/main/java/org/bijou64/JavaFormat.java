@@ -72,14 +72,20 @@ final class JavaFormat {
     int announcedLength(byte[] src, int off, int len, String format) {
         Objects.checkFromIndexSize(off, len, src.length);
         if (len == 0) {
-            throw new Bijou64Exception(Bijou64Exception.Kind.EMPTY, -1,
+            throw new Bijou64Exception(
+                    Bijou64Exception.Kind.EMPTY,
+                    -1,
                     "empty: a " + format + " value takes at least 1 byte, the record has 0");
         }
         int tag = src[off] & 0xFF;
         int needed = tag < threshold ? 1 : tag - threshold + 2;
         if (len < needed) {
-            throw new Bijou64Exception(Bijou64Exception.Kind.TRUNCATED, -1, String.format(
-                    "truncated: tag 0x%02x announces a %d-byte %s value, %d bytes present", tag, needed, format, len));
+            throw new Bijou64Exception(
+                    Bijou64Exception.Kind.TRUNCATED,
+                    -1,
+                    String.format(
+                            "truncated: tag 0x%02x announces a %d-byte %s value, %d bytes present",
+                            tag, needed, format, len));
         }
         return needed;
     }
@@ -100,7 +106,9 @@ final class JavaFormat {
             payload = (payload << 8) | (src[off + i] & 0xFF);
         }
         if (Long.compareUnsigned(payload, maxValue - offsets[tier]) > 0) {
-            throw new Bijou64Exception(Bijou64Exception.Kind.OVERFLOW, -1,
+            throw new Bijou64Exception(
+                    Bijou64Exception.Kind.OVERFLOW,
+                    -1,
                     "overflow: the " + length + "-byte " + format + " value exceeds the type's range");
         }
         return offsets[tier] + payload;
@@ -111,8 +119,11 @@ final class JavaFormat {
         int length = announcedLength(src, off, len, format);
         long u = value(src, off, length, format);
         if (length != len) {
-            throw new Bijou64Exception(Bijou64Exception.Kind.TRAILING_BYTES, -1, "trailing bytes: a " + length
-                    + "-byte " + format + " value is followed by " + (len - length) + " more bytes");
+            throw new Bijou64Exception(
+                    Bijou64Exception.Kind.TRAILING_BYTES,
+                    -1,
+                    "trailing bytes: a " + length + "-byte " + format + " value is followed by " + (len - length)
+                            + " more bytes");
         }
         return u;
     }
@@ -127,8 +138,10 @@ final class JavaFormat {
      */
     static int slabLength(long total) {
         if (total > MAX_ARRAY) {
-            throw new Bijou64Exception(Bijou64Exception.Kind.SLAB_TOO_LARGE, -1, "slab too large: " + total
-                    + " bytes exceed the largest Java array");
+            throw new Bijou64Exception(
+                    Bijou64Exception.Kind.SLAB_TOO_LARGE,
+                    -1,
+                    "slab too large: " + total + " bytes exceed the largest Java array");
         }
         return (int) total;
     }

@@ -40,8 +40,7 @@ public enum Mapping {
                     break;
             }
         }
-        throw new IllegalArgumentException(
-                "unknown bijou64.mapping '" + word + "': expected 'unsigned' or 'zigzag'");
+        throw new IllegalArgumentException("unknown bijou64.mapping '" + word + "': expected 'unsigned' or 'zigzag'");
     }
 
     /** @return the config word: {@code unsigned} or {@code zigzag} */

@@ -57,7 +57,7 @@ final class NativeIntCodec implements IntCodec {
 
     @Override
     public int[] decodeAll(byte[] slab, int[] offsets) {
-        return NativeCodec.decodeInts(Objects.requireNonNull(slab, "slab"), Objects.requireNonNull(offsets, "offsets"),
-                code);
+        return NativeCodec.decodeInts(
+                Objects.requireNonNull(slab, "slab"), Objects.requireNonNull(offsets, "offsets"), code);
     }
 }

@@ -57,7 +57,7 @@ final class NativeLongCodec implements LongCodec {
 
     @Override
     public long[] decodeAll(byte[] slab, int[] offsets) {
-        return NativeCodec.decodeLongs(Objects.requireNonNull(slab, "slab"), Objects.requireNonNull(offsets, "offsets"),
-                code);
+        return NativeCodec.decodeLongs(
+                Objects.requireNonNull(slab, "slab"), Objects.requireNonNull(offsets, "offsets"), code);
     }
 }

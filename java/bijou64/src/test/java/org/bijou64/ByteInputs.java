@@ -15,8 +15,7 @@ import org.quicktheories.generators.Generate;
  * a comparable string.
  */
 public final class ByteInputs {
-    private ByteInputs() {
-    }
+    private ByteInputs() {}
 
     /**
      * Byte arrays of 0 to 12 bytes, mostly near a valid record: the Java codec's encoding of a value of any bit
@@ -24,9 +23,12 @@ public final class ByteInputs {
      * {@code f0}-{@code ff} (the longer tiers) with a random tail of up to 10 bytes; or 0 to 12 random bytes.
      */
     public static Gen<byte[]> records() {
-        Gen<byte[]> valid = Generate.longRange(Long.MIN_VALUE, Long.MAX_VALUE).zip(Generate.range(0, 63),
-                Generate.enumValues(Mapping.class),
-                (v, shift, mapping) -> Bijou64.codec(mapping, Implementation.JAVA).encode(v >> shift));
+        Gen<byte[]> valid = Generate.longRange(Long.MIN_VALUE, Long.MAX_VALUE)
+                .zip(
+                        Generate.range(0, 63),
+                        Generate.enumValues(Mapping.class),
+                        (v, shift, mapping) ->
+                                Bijou64.codec(mapping, Implementation.JAVA).encode(v >> shift));
         Gen<byte[]> changed = valid.zip(Generate.range(0, 8), anyByte(), (bytes, at, b) -> {
             byte[] copy = bytes.clone();
             copy[at % copy.length] = b;
@@ -38,16 +40,22 @@ public final class ByteInputs {
             copy[bytes.length] = extra;
             return copy;
         });
-        Gen<byte[]> longTag = Generate.range(0xf0, 0xff).zip(Generate.byteArrays(Generate.range(0, 10), anyByte()),
-                (tag, tail) -> {
+        Gen<byte[]> longTag = Generate.range(0xf0, 0xff)
+                .zip(Generate.byteArrays(Generate.range(0, 10), anyByte()), (tag, tail) -> {
                     byte[] out = new byte[tail.length + 1];
                     out[0] = (byte) (int) tag;
                     System.arraycopy(tail, 0, out, 1, tail.length);
                     return out;
                 });
         Gen<byte[]> random = Generate.byteArrays(Generate.range(0, 12), anyByte());
-        return Generate.frequency(Pair.of(2, valid), Pair.of(3, changed), Pair.of(2, cut), Pair.of(2, extended),
-                Pair.of(2, longTag), Pair.of(2, random)).describedAs(ByteInputs::hex);
+        return Generate.frequency(
+                        Pair.of(2, valid),
+                        Pair.of(3, changed),
+                        Pair.of(2, cut),
+                        Pair.of(2, extended),
+                        Pair.of(2, longTag),
+                        Pair.of(2, random))
+                .describedAs(ByteInputs::hex);
     }
 
     /**
@@ -56,20 +64,21 @@ public final class ByteInputs {
      */
     public static Gen<Slab> slabs() {
         Gen<List<byte[]>> lists = Generate.range(0, 40).flatMap(n -> listOf(records(), n));
-        return lists.zip(Generate.range(0, 3), Generate.range(0, 40), Generate.range(-3, 3), (list, breakage, at, delta) -> {
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            int[] offsets = new int[list.size() + 1];
-            for (int i = 0; i < list.size(); i++) {
-                bytes.writeBytes(list.get(i));
-                offsets[i + 1] = bytes.size();
-            }
-            if (breakage == 1) {
-                offsets[at % offsets.length] += delta;
-            } else if (breakage == 2 && offsets.length > 1) {
-                offsets = Arrays.copyOf(offsets, offsets.length - 1 - at % (offsets.length - 1));
-            }
-            return new Slab(bytes.toByteArray(), offsets);
-        });
+        return lists.zip(
+                Generate.range(0, 3), Generate.range(0, 40), Generate.range(-3, 3), (list, breakage, at, delta) -> {
+                    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                    int[] offsets = new int[list.size() + 1];
+                    for (int i = 0; i < list.size(); i++) {
+                        bytes.writeBytes(list.get(i));
+                        offsets[i + 1] = bytes.size();
+                    }
+                    if (breakage == 1) {
+                        offsets[at % offsets.length] += delta;
+                    } else if (breakage == 2 && offsets.length > 1) {
+                        offsets = Arrays.copyOf(offsets, offsets.length - 1 - at % (offsets.length - 1));
+                    }
+                    return new Slab(bytes.toByteArray(), offsets);
+                });
     }
 
     /** A slab and its offsets as {@code decodeAll} takes them. */

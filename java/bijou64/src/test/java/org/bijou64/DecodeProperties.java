@@ -24,45 +24,61 @@ import org.quicktheories.generators.Generate;
 class DecodeProperties {
     @Test
     void anyBytesDecodeAlikeAsLongs() {
-        qt().withExamples(20_000).forAll(ByteInputs.records(), Generate.enumValues(Mapping.class)).checkAssert((record, mapping) -> {
-            List<LongCodec> codecs = longCodecs(mapping);
-            LongCodec java = codecs.get(0);
-            String expected = outcome(() -> java.decode(record));
-            String expectedPrefix = outcome(() -> java.decodePrefix(record, 0, record.length));
-            for (LongCodec codec : codecs) {
-                assertEquals(expected, outcome(() -> codec.decode(record)), () -> codec.implementation() + " " + hex(record));
-                assertEquals(expectedPrefix, outcome(() -> codec.decodePrefix(record, 0, record.length)),
-                        () -> "decodePrefix, " + codec.implementation() + " " + hex(record));
-            }
-            if (expected.startsWith("ok:")) {
-                long value = java.decode(record);
-                for (LongCodec codec : codecs) {
-                    assertArrayEquals(record, codec.encode(value), () -> codec.implementation() + " re-encodes " + value);
-                    assertEquals(record.length, codec.encodedLength(value));
-                }
-            }
-        });
+        qt().withExamples(20_000)
+                .forAll(ByteInputs.records(), Generate.enumValues(Mapping.class))
+                .checkAssert((record, mapping) -> {
+                    List<LongCodec> codecs = longCodecs(mapping);
+                    LongCodec java = codecs.get(0);
+                    String expected = outcome(() -> java.decode(record));
+                    String expectedPrefix = outcome(() -> java.decodePrefix(record, 0, record.length));
+                    for (LongCodec codec : codecs) {
+                        assertEquals(
+                                expected,
+                                outcome(() -> codec.decode(record)),
+                                () -> codec.implementation() + " " + hex(record));
+                        assertEquals(
+                                expectedPrefix,
+                                outcome(() -> codec.decodePrefix(record, 0, record.length)),
+                                () -> "decodePrefix, " + codec.implementation() + " " + hex(record));
+                    }
+                    if (expected.startsWith("ok:")) {
+                        long value = java.decode(record);
+                        for (LongCodec codec : codecs) {
+                            assertArrayEquals(
+                                    record, codec.encode(value), () -> codec.implementation() + " re-encodes " + value);
+                            assertEquals(record.length, codec.encodedLength(value));
+                        }
+                    }
+                });
     }
 
     @Test
     void anyBytesDecodeAlikeAsInts() {
-        qt().withExamples(20_000).forAll(ByteInputs.records(), Generate.enumValues(Mapping.class)).checkAssert((record, mapping) -> {
-            List<IntCodec> codecs = intCodecs(mapping);
-            IntCodec java = codecs.get(0);
-            String expected = outcome(() -> java.decode(record));
-            String expectedPrefix = outcome(() -> java.decodePrefix(record, 0, record.length));
-            for (IntCodec codec : codecs) {
-                assertEquals(expected, outcome(() -> codec.decode(record)), () -> codec.implementation() + " " + hex(record));
-                assertEquals(expectedPrefix, outcome(() -> codec.decodePrefix(record, 0, record.length)),
-                        () -> "decodePrefix, " + codec.implementation() + " " + hex(record));
-            }
-            if (expected.startsWith("ok:")) {
-                int value = java.decode(record);
-                for (IntCodec codec : codecs) {
-                    assertArrayEquals(record, codec.encode(value), () -> codec.implementation() + " re-encodes " + value);
-                }
-            }
-        });
+        qt().withExamples(20_000)
+                .forAll(ByteInputs.records(), Generate.enumValues(Mapping.class))
+                .checkAssert((record, mapping) -> {
+                    List<IntCodec> codecs = intCodecs(mapping);
+                    IntCodec java = codecs.get(0);
+                    String expected = outcome(() -> java.decode(record));
+                    String expectedPrefix = outcome(() -> java.decodePrefix(record, 0, record.length));
+                    for (IntCodec codec : codecs) {
+                        assertEquals(
+                                expected,
+                                outcome(() -> codec.decode(record)),
+                                () -> codec.implementation() + " " + hex(record));
+                        assertEquals(
+                                expectedPrefix,
+                                outcome(() -> codec.decodePrefix(record, 0, record.length)),
+                                () -> "decodePrefix, " + codec.implementation() + " " + hex(record));
+                    }
+                    if (expected.startsWith("ok:")) {
+                        int value = java.decode(record);
+                        for (IntCodec codec : codecs) {
+                            assertArrayEquals(
+                                    record, codec.encode(value), () -> codec.implementation() + " re-encodes " + value);
+                        }
+                    }
+                });
     }
 
     /**
@@ -73,7 +89,11 @@ class DecodeProperties {
     @Test
     void aRecordInsideAnArrayDecodesAlikeWhateverTheBounds() {
         qt().withExamples(10_000)
-                .forAll(ByteInputs.records(), Generate.range(0, 15), Generate.range(0, 24), Generate.enumValues(Mapping.class))
+                .forAll(
+                        ByteInputs.records(),
+                        Generate.range(0, 15),
+                        Generate.range(0, 24),
+                        Generate.enumValues(Mapping.class))
                 .checkAssert((record, padding, error, mapping) -> {
                     int before = padding & 3;
                     byte[] src = new byte[before + record.length + (padding >> 2)];
@@ -87,34 +107,47 @@ class DecodeProperties {
                     for (LongCodec codec : codecs) {
                         String where = codec.implementation() + " " + hex(src) + " at " + offset + " length " + length;
                         assertEquals(expected, outcome(() -> codec.decode(src, offset, length)), where);
-                        assertEquals(expectedPrefix, outcome(() -> codec.decodePrefix(src, offset, length)), "decodePrefix, " + where);
+                        assertEquals(
+                                expectedPrefix,
+                                outcome(() -> codec.decodePrefix(src, offset, length)),
+                                "decodePrefix, " + where);
                     }
                 });
     }
 
     @Test
     void anySlabDecodesAlike() {
-        qt().withExamples(3_000).forAll(ByteInputs.slabs(), Generate.enumValues(Mapping.class)).checkAssert((slab, mapping) -> {
-            List<LongCodec> longs = longCodecs(mapping);
-            String expected = outcome(() -> longs.get(0).decodeAll(slab.bytes(), slab.offsets()));
-            for (LongCodec codec : longs) {
-                assertEquals(expected, outcome(() -> codec.decodeAll(slab.bytes(), slab.offsets())),
-                        () -> codec.implementation() + " " + slab);
-            }
-            List<IntCodec> ints = intCodecs(mapping);
-            String expectedInts = outcome(() -> ints.get(0).decodeAll(slab.bytes(), slab.offsets()));
-            for (IntCodec codec : ints) {
-                assertEquals(expectedInts, outcome(() -> codec.decodeAll(slab.bytes(), slab.offsets())),
-                        () -> codec.implementation() + " as ints " + slab);
-            }
-        });
+        qt().withExamples(3_000)
+                .forAll(ByteInputs.slabs(), Generate.enumValues(Mapping.class))
+                .checkAssert((slab, mapping) -> {
+                    List<LongCodec> longs = longCodecs(mapping);
+                    String expected = outcome(() -> longs.get(0).decodeAll(slab.bytes(), slab.offsets()));
+                    for (LongCodec codec : longs) {
+                        assertEquals(
+                                expected,
+                                outcome(() -> codec.decodeAll(slab.bytes(), slab.offsets())),
+                                () -> codec.implementation() + " " + slab);
+                    }
+                    List<IntCodec> ints = intCodecs(mapping);
+                    String expectedInts = outcome(() -> ints.get(0).decodeAll(slab.bytes(), slab.offsets()));
+                    for (IntCodec codec : ints) {
+                        assertEquals(
+                                expectedInts,
+                                outcome(() -> codec.decodeAll(slab.bytes(), slab.offsets())),
+                                () -> codec.implementation() + " as ints " + slab);
+                    }
+                });
     }
 
     private static List<LongCodec> longCodecs(Mapping mapping) {
-        return Implementations.all().stream().map(i -> Bijou64.codec(mapping, i)).toList();
+        return Implementations.all().stream()
+                .map(i -> Bijou64.codec(mapping, i))
+                .toList();
     }
 
     private static List<IntCodec> intCodecs(Mapping mapping) {
-        return Implementations.all().stream().map(i -> Bijou32.codec(mapping, i)).toList();
+        return Implementations.all().stream()
+                .map(i -> Bijou32.codec(mapping, i))
+                .toList();
     }
 }

@@ -95,10 +95,12 @@ class DifferentialTest {
         LongCodec rustCodec = Bijou64.codec(Mapping.UNSIGNED, Implementation.NATIVE);
         byte[] slab = {0x2a};
         for (int[] offsets : new int[][] {{}, {1, 1}, {0, 2}, {0, 1, 0, 1}, {0, -1, 1}, {0, 1, -3}, {-1, 1}}) {
-            String javaMessage = org.junit.jupiter.api.Assertions.assertThrows(Bijou64Exception.class,
-                    () -> javaCodec.decodeAll(slab, offsets)).getMessage();
-            String rustMessage = org.junit.jupiter.api.Assertions.assertThrows(Bijou64Exception.class,
-                    () -> rustCodec.decodeAll(slab, offsets)).getMessage();
+            String javaMessage = org.junit.jupiter.api.Assertions.assertThrows(
+                            Bijou64Exception.class, () -> javaCodec.decodeAll(slab, offsets))
+                    .getMessage();
+            String rustMessage = org.junit.jupiter.api.Assertions.assertThrows(
+                            Bijou64Exception.class, () -> rustCodec.decodeAll(slab, offsets))
+                    .getMessage();
             assertEquals(rustMessage, javaMessage, java.util.Arrays.toString(offsets));
         }
     }

@@ -6,8 +6,7 @@ import java.util.List;
 
 /** The implementations every codec test runs against; native must be loaded in this build. */
 public final class Implementations {
-    private Implementations() {
-    }
+    private Implementations() {}
 
     /**
      * @return JAVA, NATIVE and AUTO (the default codec); fails when the native library did not load, unless the
@@ -17,8 +16,11 @@ public final class Implementations {
         if (Boolean.getBoolean("bijou64.skipNative")) {
             return List.of(Implementation.JAVA);
         }
-        assertEquals(true, Bijou64.nativeAvailable(),
-                () -> "native library did not load: " + Bijou64.nativeLoadError().map(Throwable::toString).orElse("?"));
+        assertEquals(
+                true,
+                Bijou64.nativeAvailable(),
+                () -> "native library did not load: "
+                        + Bijou64.nativeLoadError().map(Throwable::toString).orElse("?"));
         return List.of(Implementation.JAVA, Implementation.NATIVE, Implementation.AUTO);
     }
 }

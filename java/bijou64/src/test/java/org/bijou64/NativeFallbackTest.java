@@ -26,7 +26,8 @@ class NativeFallbackTest {
     public static void main(String[] args) {
         System.out.println("implementation=" + Bijou64.implementation());
         System.out.println("encoded=" + java.util.HexFormat.of().formatHex(Bijou64.encode(300)));
-        System.out.println("error=" + Bijou64.nativeLoadError().map(Throwable::getMessage).orElse("none"));
+        System.out.println(
+                "error=" + Bijou64.nativeLoadError().map(Throwable::getMessage).orElse("none"));
     }
 
     private static String child(String... properties) throws IOException, InterruptedException {
@@ -50,8 +51,10 @@ class NativeFallbackTest {
         try (FileSystem jar = Files.isDirectory(location) ? null : FileSystems.newFileSystem(location)) {
             Path root = jar == null ? location : jar.getPath("/");
             try (Stream<Path> libraries = Files.walk(root.resolve("native"))) {
-                Path library = libraries.filter(file -> file.getFileName().toString().equals(name))
-                        .findFirst().orElseThrow();
+                Path library = libraries
+                        .filter(file -> file.getFileName().toString().equals(name))
+                        .findFirst()
+                        .orElseThrow();
                 Files.copy(library, dir.resolve(name));
             }
         }
@@ -65,7 +68,9 @@ class NativeFallbackTest {
                 jar.load(in);
             }
             // Maven 0.2.0 pairs with Cargo 0.2.0 (and a Maven 0.3.0-SNAPSHOT would with Cargo 0.3.0).
-            assertEquals(jar.getProperty("version").replace("-SNAPSHOT", ""), NativeLibrary.version().orElseThrow());
+            assertEquals(
+                    jar.getProperty("version").replace("-SNAPSHOT", ""),
+                    NativeLibrary.version().orElseThrow());
             assertEquals(NativeLibrary.version(), Bijou64.nativeVersion());
             assertTrue(Bijou64.nativeLoadError().isEmpty());
         }

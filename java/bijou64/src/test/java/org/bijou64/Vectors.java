@@ -49,8 +49,7 @@ public final class Vectors {
         }
     }
 
-    private Vectors() {
-    }
+    private Vectors() {}
 
     /** @return the vectors directory, from the system property {@code bijou64.vectors.dir} */
     public static Path dir() {

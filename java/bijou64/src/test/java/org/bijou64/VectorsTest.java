@@ -28,8 +28,10 @@ class VectorsTest {
                 assertArrayEquals(row.bytes(), codec.encode(value), () -> "encode " + row);
                 assertEquals(row.bytes().length, codec.encodedLength(value), () -> "encodedLength " + row);
                 assertEquals(value, codec.decode(row.bytes()), () -> "decode " + row);
-                assertEquals(new Decoded(value, row.bytes().length),
-                        codec.decodePrefix(row.bytes(), 0, row.bytes().length), () -> "decodePrefix " + row);
+                assertEquals(
+                        new Decoded(value, row.bytes().length),
+                        codec.decodePrefix(row.bytes(), 0, row.bytes().length),
+                        () -> "decodePrefix " + row);
             } else {
                 IntCodec codec = Bijou32.codec(row.mapping(), impl);
                 int value = row.intValue();
@@ -45,11 +47,13 @@ class VectorsTest {
     void everyFormatRoundTripsAsOneSlab(Implementation impl) {
         for (String format : List.of("bijou64", "bijou64-long", "bijou64s", "bijou32", "bijou32s")) {
             List<Vectors.Valid> rows = Vectors.valid().stream()
-                    .filter(r -> r.format().equals(format)).collect(Collectors.toList());
+                    .filter(r -> r.format().equals(format))
+                    .collect(Collectors.toList());
             Mapping mapping = rows.get(0).mapping();
             EncodedSlab slab;
             if (rows.get(0).isLong()) {
-                long[] values = rows.stream().mapToLong(Vectors.Valid::longValue).toArray();
+                long[] values =
+                        rows.stream().mapToLong(Vectors.Valid::longValue).toArray();
                 slab = Bijou64.codec(mapping, impl).encodeAll(values);
                 assertArrayEquals(values, Bijou64.codec(mapping, impl).decodeAll(slab.bytes(), slab.offsets()), format);
             } else {
@@ -73,7 +77,8 @@ class VectorsTest {
         for (Vectors.Invalid row : rows) {
             assertEquals("bijou64", row.format(), "only bijou64 rows are expected");
             if (row.expected().startsWith("ok:")) {
-                assertEquals(Long.parseUnsignedLong(row.expected().substring(3)), codec.decode(row.bytes()), row::toString);
+                assertEquals(
+                        Long.parseUnsignedLong(row.expected().substring(3)), codec.decode(row.bytes()), row::toString);
                 continue;
             }
             Bijou64Exception e = assertThrows(Bijou64Exception.class, () -> codec.decode(row.bytes()), row::toString);
@@ -83,8 +88,8 @@ class VectorsTest {
             byte[] slab = new byte[row.bytes().length + 1];
             slab[0] = 0x01;
             System.arraycopy(row.bytes(), 0, slab, 1, row.bytes().length);
-            Bijou64Exception inSlab = assertThrows(Bijou64Exception.class,
-                    () -> codec.decodeAll(slab, new int[] {0, 1, slab.length}), row::toString);
+            Bijou64Exception inSlab = assertThrows(
+                    Bijou64Exception.class, () -> codec.decodeAll(slab, new int[] {0, 1, slab.length}), row::toString);
             assertEquals(row.expected(), inSlab.kind().word(), row::toString);
             assertEquals(1, inSlab.recordIndex(), row::toString);
             assertEquals("record 1: " + e.getMessage(), inSlab.getMessage(), row::toString);

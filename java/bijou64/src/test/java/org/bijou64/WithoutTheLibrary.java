@@ -29,7 +29,11 @@ public final class WithoutTheLibrary {
 
     /** @return where kafka-serde-native is on this class path: its jar or, in an IDE, its classes folder */
     public static Path nativeModuleLocation() throws Exception {
-        return Path.of(NativeLibrary.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        return Path.of(NativeLibrary.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
     }
 
     /**
@@ -66,9 +70,11 @@ public final class WithoutTheLibrary {
         Path location = nativeModuleLocation().normalize();
         Path stripped = jarWithoutTheLibrary(dir);
         String classPath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-                .map(entry -> Path.of(entry).toAbsolutePath().normalize().equals(location) ? stripped.toString() : entry)
+                .map(entry ->
+                        Path.of(entry).toAbsolutePath().normalize().equals(location) ? stripped.toString() : entry)
                 .collect(Collectors.joining(File.pathSeparator));
-        assertTrue(classPath.contains(stripped.toString()), "kafka-serde-native is not on the class path: " + classPath);
+        assertTrue(
+                classPath.contains(stripped.toString()), "kafka-serde-native is not on the class path: " + classPath);
         return classPath;
     }
 

@@ -10,8 +10,7 @@ package org.bijou64;
  * panic becomes {@link IllegalStateException}. Callers must first check {@link NativeLibrary#isLoaded()}.
  */
 final class NativeCodec {
-    private NativeCodec() {
-    }
+    private NativeCodec() {}
 
     static native String version();
 

@@ -44,8 +44,7 @@ public final class NativeLibrary {
     private static final List<String> BUNDLED_PLATFORMS = readBundledPlatforms();
     private static final Throwable LOAD_ERROR = load();
 
-    private NativeLibrary() {
-    }
+    private NativeLibrary() {}
 
     /** @return true when the native library is loaded and usable */
     public static boolean isLoaded() {
@@ -72,7 +71,8 @@ public final class NativeLibrary {
 
     /** @return true when pure Java is requested by the system property {@code bijou64.useJava} */
     static boolean javaForced() {
-        return Boolean.parseBoolean(System.getProperty("bijou64.useJava", "false").trim());
+        return Boolean.parseBoolean(
+                System.getProperty("bijou64.useJava", "false").trim());
     }
 
     private static Throwable load() {
@@ -89,16 +89,18 @@ public final class NativeLibrary {
             }
             String version = NativeCodec.version();
             if (!version.equals(EXPECTED_VERSION)) {
-                throw new UnsatisfiedLinkError("stale native library: it reports version " + version
-                        + ", this jar needs " + EXPECTED_VERSION);
+                throw new UnsatisfiedLinkError(
+                        "stale native library: it reports version " + version + ", this jar needs " + EXPECTED_VERSION);
             }
             LOG.log(Level.DEBUG, "bijou64: native library {0} loaded", version);
             return null;
         } catch (LinkageError | RuntimeException e) {
             error = e;
         }
-        LOG.log(Level.WARNING, "bijou64: native library unavailable, using the pure-Java paths (bijou64's Java"
-                + " codec; StreamFusion: Flink's JSON serializer) (" + error.getMessage() + ")");
+        LOG.log(
+                Level.WARNING,
+                "bijou64: native library unavailable, using the pure-Java paths (bijou64's Java"
+                        + " codec; StreamFusion: Flink's JSON serializer) (" + error.getMessage() + ")");
         return error;
     }
 
@@ -128,8 +130,8 @@ public final class NativeLibrary {
                 elsewhere.initCause(e);
                 throw elsewhere;
             }
-            UnsatisfiedLinkError both = new UnsatisfiedLinkError(
-                    "bundled library failed (" + bundled + "), and " + e.getMessage());
+            UnsatisfiedLinkError both =
+                    new UnsatisfiedLinkError("bundled library failed (" + bundled + "), and " + e.getMessage());
             both.addSuppressed(bundled);
             throw both;
         }
@@ -156,8 +158,11 @@ public final class NativeLibrary {
             if (in == null) {
                 return List.of();
             }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
-                    .map(String::trim).filter(line -> !line.isEmpty()).toList();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                    .lines()
+                    .map(String::trim)
+                    .filter(line -> !line.isEmpty())
+                    .toList();
         } catch (IOException e) {
             return List.of(); // unreadable: the warning then says no platform, which is what this jar gives
         }
@@ -167,7 +172,8 @@ public final class NativeLibrary {
         String os = System.getProperty("os.name").toLowerCase(Locale.ROOT);
         String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
         String osPart = os.contains("mac") ? "macos" : os.contains("win") ? "windows" : "linux";
-        String archPart = arch.equals("amd64") || arch.equals("x86_64") ? "x86_64"
+        String archPart = arch.equals("amd64") || arch.equals("x86_64")
+                ? "x86_64"
                 : arch.equals("aarch64") || arch.equals("arm64") ? "aarch64" : arch;
         return osPart + "-" + archPart;
     }

@@ -30,7 +30,8 @@ class NativeLoaderTest {
     public static void main(String[] args) {
         System.out.println("loaded=" + NativeLibrary.isLoaded());
         System.out.println("version=" + NativeLibrary.version().orElse("none"));
-        System.out.println("error=" + NativeLibrary.loadError().map(Throwable::getMessage).orElse("none"));
+        System.out.println(
+                "error=" + NativeLibrary.loadError().map(Throwable::getMessage).orElse("none"));
         if (NativeLibrary.isLoaded()) {
             // Mapping.UNSIGNED is ordinal 0 (org.bijou64:bijou64).
             System.out.println("encoded=" + HexFormat.of().formatHex(NativeCodec.encodeLong(300, 0)));
@@ -56,7 +57,8 @@ class NativeLoaderTest {
 
     /** target/classes/native/<os>-<arch>: holds the library built for this test run. */
     private static Path bundledDir() throws Exception {
-        try (var platforms = Files.list(Path.of(NativeLoaderTest.class.getResource("/native").toURI()))) {
+        try (var platforms =
+                Files.list(Path.of(NativeLoaderTest.class.getResource("/native").toURI()))) {
             return platforms.filter(Files::isDirectory).findFirst().orElseThrow();
         }
     }
@@ -80,8 +82,10 @@ class NativeLoaderTest {
             assertTrue(NativeLibrary.loadError().isPresent(), "a jar without the library cannot load it");
             return;
         }
-        assertTrue(NativeLibrary.isLoaded(),
-                () -> "native library did not load: " + NativeLibrary.loadError().map(Throwable::toString).orElse("?"));
+        assertTrue(
+                NativeLibrary.isLoaded(),
+                () -> "native library did not load: "
+                        + NativeLibrary.loadError().map(Throwable::toString).orElse("?"));
         // Maven 0.2.0 pairs with Cargo 0.2.0 (and a Maven 0.3.0-SNAPSHOT would with Cargo 0.3.0).
         assertEquals(expectedVersion(), NativeLibrary.version().orElseThrow());
         assertTrue(NativeLibrary.loadError().isEmpty());
@@ -101,10 +105,14 @@ class NativeLoaderTest {
         String output = child("-Dos.arch=riscv64");
         String covered = bundled() ? String.join(", ", NativeLibrary.bundledPlatforms()) : "no platform";
         assertTrue(output.contains("loaded=false"), output);
-        assertTrue(output.contains(WARNING + "this jar bundles libkafka_serde_native for " + covered
-                + ", not for linux-riscv64, and no kafka_serde_native in java.library.path"), output);
-        assertTrue(output.contains("build it from the " + expectedVersion()
-                + " sources (cargo build --release -p kafka-serde-native) and pass -Dbijou64.native.path="), output);
+        assertTrue(
+                output.contains(WARNING + "this jar bundles libkafka_serde_native for " + covered
+                        + ", not for linux-riscv64, and no kafka_serde_native in java.library.path"),
+                output);
+        assertTrue(
+                output.contains("build it from the " + expectedVersion()
+                        + " sources (cargo build --release -p kafka-serde-native) and pass -Dbijou64.native.path="),
+                output);
         assertEquals(1, warnings(output), output);
     }
 
@@ -158,7 +166,8 @@ class NativeLoaderTest {
         if (!bundled()) {
             return; // nothing bundled: the error is java.library.path's alone
         }
-        String output = child("-Djava.io.tmpdir=/nonexistent-bijou64-dir", "-Djava.library.path=/nonexistent-bijou64-dir");
+        String output =
+                child("-Djava.io.tmpdir=/nonexistent-bijou64-dir", "-Djava.library.path=/nonexistent-bijou64-dir");
         assertTrue(output.contains("loaded=false"), output);
         assertTrue(output.contains("error=bundled library failed ("), output);
         assertEquals(1, warnings(output), output);

@@ -65,9 +65,11 @@ class TransactionsBrokerTest {
         } catch (ExecutionException | TimeoutException e) {
             admin.close(Duration.ZERO);
             admin = null;
-            fail("No Kafka broker answers at " + bootstrapServers + " (system property kafka.bootstrap.servers). "
-                    + "Start the local one with `kafka/broker start`, or point the tests at your own cluster with "
-                    + "-Dkafka.bootstrap.servers=host:port.", e);
+            fail(
+                    "No Kafka broker answers at " + bootstrapServers + " (system property kafka.bootstrap.servers). "
+                            + "Start the local one with `kafka/broker start`, or point the tests at your own cluster with "
+                            + "-Dkafka.bootstrap.servers=host:port.",
+                    e);
         }
     }
 
@@ -84,8 +86,10 @@ class TransactionsBrokerTest {
         Collection<Node> nodes = cluster.nodes().get(WAIT.toSeconds(), SECONDS);
         String clusterId = cluster.clusterId().get(WAIT.toSeconds(), SECONDS);
 
-        assertEquals(1, nodes.size(), () -> "the local broker is a single node, but " + bootstrapServers
-                + " reports " + nodes);
+        assertEquals(
+                1,
+                nodes.size(),
+                () -> "the local broker is a single node, but " + bootstrapServers + " reports " + nodes);
         assertTrue(clusterId != null && !clusterId.isBlank(), "a KRaft cluster formatted by StorageTool has an id");
     }
 
@@ -94,7 +98,8 @@ class TransactionsBrokerTest {
         String topic = "bijou64-broker-txn-" + UUID.randomUUID();
         TopicPartition partition = new TopicPartition(topic, 0);
         admin.createTopics(List.of(new NewTopic(topic, Optional.of(1), Optional.empty())))
-                .all().get(WAIT.toSeconds(), SECONDS);
+                .all()
+                .get(WAIT.toSeconds(), SECONDS);
         try {
             List<String> committed = List.of("committed-1", "committed-2", "committed-3");
             List<String> aborted = List.of("aborted-1", "aborted-2");
@@ -120,16 +125,22 @@ class TransactionsBrokerTest {
                 List<ConsumerRecord<String, String>> committedView = readUpTo(readCommitted, partition, end);
                 List<ConsumerRecord<String, String>> uncommittedView = readUpTo(readUncommitted, partition, end);
 
-                assertEquals(concat(committed, committedAfterAbort), values(committedView),
+                assertEquals(
+                        concat(committed, committedAfterAbort),
+                        values(committedView),
                         "read_committed must see exactly the committed records, in order");
-                assertEquals(concat(concat(committed, aborted), committedAfterAbort), values(uncommittedView),
+                assertEquals(
+                        concat(concat(committed, aborted), committedAfterAbort),
+                        values(uncommittedView),
                         "read_uncommitted must see the committed and the aborted records, in order");
                 assertOffsetsIncrease(committedView);
                 assertOffsetsIncrease(uncommittedView);
                 // Each of the three transactions ends with a control record (commit or abort marker) taking an offset.
                 long records = uncommittedView.size();
-                assertTrue(end >= records + 3, () -> "end offset " + end + " leaves no room for the 3 transaction "
-                        + "markers after " + records + " records");
+                assertTrue(
+                        end >= records + 3,
+                        () -> "end offset " + end + " leaves no room for the 3 transaction " + "markers after "
+                                + records + " records");
             }
         } finally {
             admin.deleteTopics(List.of(topic));
@@ -137,8 +148,8 @@ class TransactionsBrokerTest {
     }
 
     /** Begins a transaction and sends {@code values} to {@code partition}, waiting for every acknowledgement. */
-    private static void sendInTransaction(KafkaProducer<String, String> producer, TopicPartition partition,
-            List<String> values) throws Exception {
+    private static void sendInTransaction(
+            KafkaProducer<String, String> producer, TopicPartition partition, List<String> values) throws Exception {
         producer.beginTransaction();
         List<Future<RecordMetadata>> acks = new ArrayList<>();
         for (String value : values) {
@@ -155,12 +166,16 @@ class TransactionsBrokerTest {
      * the markers, so wait until the last stable offset (what a read_committed consumer's {@code endOffsets} returns)
      * has caught up with the high watermark (a read_uncommitted consumer's).
      */
-    private static long settledEndOffset(TopicPartition partition, KafkaConsumer<String, String> readCommitted,
-            KafkaConsumer<String, String> readUncommitted) throws InterruptedException {
+    private static long settledEndOffset(
+            TopicPartition partition,
+            KafkaConsumer<String, String> readCommitted,
+            KafkaConsumer<String, String> readUncommitted)
+            throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (true) {
             long lastStable = readCommitted.endOffsets(List.of(partition), WAIT).get(partition);
-            long highWatermark = readUncommitted.endOffsets(List.of(partition), WAIT).get(partition);
+            long highWatermark =
+                    readUncommitted.endOffsets(List.of(partition), WAIT).get(partition);
             if (lastStable == highWatermark) {
                 return highWatermark;
             }
@@ -173,8 +188,8 @@ class TransactionsBrokerTest {
     }
 
     /** Reads the assigned {@code partition} from the beginning until the consumer's position reaches {@code end}. */
-    private static List<ConsumerRecord<String, String>> readUpTo(KafkaConsumer<String, String> consumer,
-            TopicPartition partition, long end) {
+    private static List<ConsumerRecord<String, String>> readUpTo(
+            KafkaConsumer<String, String> consumer, TopicPartition partition, long end) {
         consumer.seekToBeginning(List.of(partition));
         List<ConsumerRecord<String, String>> records = new ArrayList<>();
         long deadline = System.nanoTime() + WAIT.toNanos();
@@ -184,7 +199,8 @@ class TransactionsBrokerTest {
                 fail("reading " + partition + " stopped at position " + consumer.position(partition) + " of " + end
                         + " after " + values(records));
             }
-            for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200)).records(partition)) {
+            for (ConsumerRecord<String, String> record :
+                    consumer.poll(Duration.ofMillis(200)).records(partition)) {
                 if (record.offset() < end) {
                     records.add(record);
                 }
@@ -214,24 +230,37 @@ class TransactionsBrokerTest {
 
     private static Map<String, Object> producerConfig() {
         return Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ProducerConfig.TRANSACTIONAL_ID_CONFIG, "bijou64-broker-test-" + UUID.randomUUID(),
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) WAIT.toMillis(),
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+                "bijou64-broker-test-" + UUID.randomUUID(),
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                true,
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.MAX_BLOCK_MS_CONFIG,
+                (int) WAIT.toMillis(),
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                StringSerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                StringSerializer.class);
     }
 
     /** A consumer without a group: partitions are assigned by hand and no offsets are committed. */
     private static Map<String, Object> consumerConfig(String isolationLevel) {
         return Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolationLevel,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                isolationLevel,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false,
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest",
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                StringDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                StringDeserializer.class);
     }
 
     /** The system property Surefire sets from the parent pom, defaulting to the local broker. */

@@ -65,8 +65,7 @@ public final class FlinkSqlKafkaJson {
             + "  'sink.delivery-guarantee' = 'at-least-once'\n"
             + ")";
 
-    private FlinkSqlKafkaJson() {
-    }
+    private FlinkSqlKafkaJson() {}
 
     /**
      * What a run wrote.
@@ -75,8 +74,7 @@ public final class FlinkSqlKafkaJson {
      * @param sample the first of them as {@code key => value}, or null when none
      * @param jobMillis wall-clock milliseconds of the Flink job (cluster start and stop included)
      */
-    public record Result(int records, String sample, long jobMillis) {
-    }
+    public record Result(int records, String sample, long jobMillis) {}
 
     /**
      * Runs the job and reads back what it wrote.
@@ -127,7 +125,8 @@ public final class FlinkSqlKafkaJson {
     private static Map<TopicPartition, Long> endOffsets(String topic, String bootstrapServers) {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps(bootstrapServers))) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+                    .map(p -> new TopicPartition(topic, p.partition()))
+                    .toList();
             return consumer.endOffsets(partitions);
         }
     }
@@ -166,7 +165,8 @@ public final class FlinkSqlKafkaJson {
         String connector = args.length > 2 ? args[2] : "streamfusion-kafka";
         String bootstrap = args.length > 3 ? args[3] : "127.0.0.1:19092";
         Result result = run(rows, topic, connector, bootstrap);
-        System.out.printf("'connector' = '%s': %d rows generated, %d records written to %s (job %d ms)%n",
+        System.out.printf(
+                "'connector' = '%s': %d rows generated, %d records written to %s (job %d ms)%n",
                 connector, rows, result.records(), topic, result.jobMillis());
         System.out.println("sample record: " + result.sample());
         if (result.records() < rows) {

@@ -26,8 +26,10 @@ class FlinkSqlKafkaJsonBrokerTest {
         FlinkSqlKafkaJson.Result result = FlinkSqlKafkaJson.run(rows, topic, "streamfusion-kafka", bootstrap);
         assertEquals(rows, result.records(), "records read back");
         String sample = result.sample();
-        assertTrue(sample.matches("\\{\"auction\":(\\d+)} => \\{\"auction\":\\1,\"bidder\":\\d+,\"price\":[0-9.E]+,"
-                + "\"channel\":\"[0-9a-f]{8}\",\"ts\":\"\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d(\\.\\d{1,3})?\"}"),
+        assertTrue(
+                sample.matches(
+                        "\\{\"auction\":(\\d+)} => \\{\"auction\":\\1,\"bidder\":\\d+,\"price\":[0-9.E]+,"
+                                + "\"channel\":\"[0-9a-f]{8}\",\"ts\":\"\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d(\\.\\d{1,3})?\"}"),
                 () -> "sample record: " + sample);
     }
 }

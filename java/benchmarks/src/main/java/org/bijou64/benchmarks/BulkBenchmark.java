@@ -30,7 +30,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:G1HeapRegionSize=4m", "--enable-native-access=ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:G1HeapRegionSize=4m", "--enable-native-access=ALL-UNNAMED"})
 @State(Scope.Thread)
 public class BulkBenchmark {
     /** The value distribution (see {@link org.bijou64.perf.compare.Distribution}). */
@@ -57,7 +59,8 @@ public class BulkBenchmark {
             codec = Fixtures.nativeCodec();
             long[] edges = Fixtures.tierEdges();
             EncodedSlab slab = codec.encodeAll(edges);
-            if (!slab.equals(Bijou64.codec(Mapping.UNSIGNED, Implementation.JAVA).encodeAll(edges))
+            if (!slab.equals(
+                            Bijou64.codec(Mapping.UNSIGNED, Implementation.JAVA).encodeAll(edges))
                     || !Arrays.equals(codec.decodeAll(slab.bytes(), slab.offsets()), edges)) {
                 throw new IllegalStateException("the JNI bulk calls differ from the Java codec on the tier edges");
             }

@@ -29,8 +29,7 @@ final class Fixtures {
     /** The topic passed to the serdes (they ignore it). */
     static final String TOPIC = "bijou64-jmh";
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     /**
      * @param distribution {@code sequential}, {@code uniform} or {@code boundary} (or {@code mixed})
@@ -68,9 +67,13 @@ final class Fixtures {
      */
     static Map<String, Object> serdeConfigs(Implementation implementation) {
         boolean java = implementation == Implementation.JAVA;
-        return Map.of(Bijou64SerdeConfig.USE_JAVA_CONFIG, Boolean.toString(java),
-                Bijou64SerdeConfig.IMPLEMENTATION_CONFIG, java ? "java" : "native",
-                Bijou64SerdeConfig.MAPPING_CONFIG, "unsigned");
+        return Map.of(
+                Bijou64SerdeConfig.USE_JAVA_CONFIG,
+                Boolean.toString(java),
+                Bijou64SerdeConfig.IMPLEMENTATION_CONFIG,
+                java ? "java" : "native",
+                Bijou64SerdeConfig.MAPPING_CONFIG,
+                "unsigned");
     }
 
     /**
@@ -83,7 +86,9 @@ final class Fixtures {
     static void requireImplementation(Implementation expected, Implementation actual) {
         if (actual != expected) {
             throw new IllegalStateException("configured for " + expected + " but the serde uses " + actual
-                    + Bijou64.nativeLoadError().map(e -> " (native library: " + e.getMessage() + ")").orElse(""));
+                    + Bijou64.nativeLoadError()
+                            .map(e -> " (native library: " + e.getMessage() + ")")
+                            .orElse(""));
         }
     }
 

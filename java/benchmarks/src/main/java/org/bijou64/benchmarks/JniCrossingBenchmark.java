@@ -46,7 +46,9 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:G1HeapRegionSize=4m", "--enable-native-access=ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:G1HeapRegionSize=4m", "--enable-native-access=ALL-UNNAMED"})
 @State(Scope.Thread)
 public class JniCrossingBenchmark {
     private final LongCodec java = Bijou64.codec(Mapping.UNSIGNED, Implementation.JAVA);
@@ -95,8 +97,15 @@ public class JniCrossingBenchmark {
 
     /** @return the checksum after one more byte, read by a JDK JNI native from a {@code byte[]} argument */
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:G1HeapRegionSize=4m",
-        "-XX:+UnlockDiagnosticVMOptions", "-XX:-UseAdler32Intrinsics"})
+    @Fork(
+            value = 1,
+            jvmArgsAppend = {
+                "-Xms2g",
+                "-Xmx2g",
+                "-XX:G1HeapRegionSize=4m",
+                "-XX:+UnlockDiagnosticVMOptions",
+                "-XX:-UseAdler32Intrinsics"
+            })
     public long jdkJniFloorByteArray() {
         adler.update(oneByteRecord, 0, 1);
         return adler.getValue();

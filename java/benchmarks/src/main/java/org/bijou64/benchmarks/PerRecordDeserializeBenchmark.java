@@ -36,7 +36,9 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:G1HeapRegionSize=4m", "--enable-native-access=ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:G1HeapRegionSize=4m", "--enable-native-access=ALL-UNNAMED"})
 @State(Scope.Thread)
 public class PerRecordDeserializeBenchmark {
     /** The value distribution (see {@link org.bijou64.perf.compare.Distribution}). */
@@ -85,7 +87,8 @@ public class PerRecordDeserializeBenchmark {
         try (LongSerializer kafka = new LongSerializer()) {
             for (int i = 0; i < expected.length; i++) {
                 longRecords[i] = kafka.serialize(Fixtures.TOPIC, expected[i]);
-                bijou64Records[i] = Bijou64.codec(Mapping.UNSIGNED, Implementation.JAVA).encode(expected[i]);
+                bijou64Records[i] =
+                        Bijou64.codec(Mapping.UNSIGNED, Implementation.JAVA).encode(expected[i]);
             }
         }
         longDeserializer = new LongDeserializer();

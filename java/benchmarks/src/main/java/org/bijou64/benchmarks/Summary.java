@@ -26,11 +26,11 @@ public final class Summary {
 
     /** JMH score (nanoseconds per op) by {@code SimpleClass.method} and parameters. */
     private final Map<String, Double> scores = new LinkedHashMap<>();
+
     private final TreeSet<Integer> sizes = new TreeSet<>();
     private final TreeSet<Integer> batches = new TreeSet<>();
 
-    private Summary() {
-    }
+    private Summary() {}
 
     /**
      * @param args the JSON file written by JMH
@@ -55,8 +55,8 @@ public final class Summary {
             Map<String, Object> params = (Map<String, Object>) run.getOrDefault("params", Map.of());
             Map<String, Object> metric = (Map<String, Object>) run.get("primaryMetric");
             if (!"ns/op".equals(metric.get("scoreUnit"))) {
-                throw new IllegalArgumentException(benchmark + ": expected ns/op scores, found " + metric.get("scoreUnit")
-                        + " (run without -bm/-tu overrides)");
+                throw new IllegalArgumentException(benchmark + ": expected ns/op scores, found "
+                        + metric.get("scoreUnit") + " (run without -bm/-tu overrides)");
             }
             Object size = params.get("size");
             if (size != null) {
@@ -73,7 +73,8 @@ public final class Summary {
     /** {@code name}, then its parameters in name order: {@code BulkBenchmark.encodeAllJava|distribution=d|size=16}. */
     private static String key(String name, Map<String, ?> params) {
         StringBuilder key = new StringBuilder(name);
-        params.forEach((param, value) -> key.append('|').append(param).append('=').append(value));
+        params.forEach(
+                (param, value) -> key.append('|').append(param).append('=').append(value));
         return key.toString();
     }
 
@@ -93,10 +94,18 @@ public final class Summary {
 
     private String render() {
         StringBuilder out = new StringBuilder();
-        perRecord(out, "Per-record serialize through Kafka's Serializer<Long>", "PerRecordSerializeBenchmark",
-                "longSerializer", "LongSerializer");
-        perRecord(out, "Per-record deserialize through Kafka's Deserializer<Long>", "PerRecordDeserializeBenchmark",
-                "longDeserializer", "LongDeserializer");
+        perRecord(
+                out,
+                "Per-record serialize through Kafka's Serializer<Long>",
+                "PerRecordSerializeBenchmark",
+                "longSerializer",
+                "LongSerializer");
+        perRecord(
+                out,
+                "Per-record deserialize through Kafka's Deserializer<Long>",
+                "PerRecordDeserializeBenchmark",
+                "longDeserializer",
+                "LongDeserializer");
         bulk(out);
         crossing(out);
         rowDataJson(out);
@@ -120,7 +129,10 @@ public final class Summary {
         if (rows.isEmpty()) {
             return;
         }
-        out.append(title).append(": ns per record (x = time / ").append(baselineLabel).append(" time)\n");
+        out.append(title)
+                .append(": ns per record (x = time / ")
+                .append(baselineLabel)
+                .append(" time)\n");
         table(out, new String[] {"distribution", baselineLabel, "bijou64 Java", "bijou64 JNI"}, rows);
     }
 
@@ -140,9 +152,14 @@ public final class Summary {
                 }
                 if (!sizes.isEmpty()
                         && score("BulkBenchmark." + op + "Java", "distribution", d, "size", sizes.last()) != null) {
-                    crossovers.add(String.format(Locale.ROOT, "  %-10s %-9s %s", d, op, from == null
-                            ? "Java is faster at every size measured"
-                            : "JNI is faster from " + from + " values per call up"));
+                    crossovers.add(String.format(
+                            Locale.ROOT,
+                            "  %-10s %-9s %s",
+                            d,
+                            op,
+                            from == null
+                                    ? "Java is faster at every size measured"
+                                    : "JNI is faster from " + from + " values per call up"));
                 }
             }
             for (int size : sizes) {
@@ -153,16 +170,35 @@ public final class Summary {
                 if (ej == null && en == null && dj == null && dn == null) {
                     continue;
                 }
-                rows.add(new String[] {d, Integer.toString(size), ns(per(ej, size)), ns(per(en, size)),
-                        ratio(en, ej), ns(per(dj, size)), ns(per(dn, size)), ratio(dn, dj)});
+                rows.add(new String[] {
+                    d,
+                    Integer.toString(size),
+                    ns(per(ej, size)),
+                    ns(per(en, size)),
+                    ratio(en, ej),
+                    ns(per(dj, size)),
+                    ns(per(dn, size)),
+                    ratio(dn, dj)
+                });
             }
         }
         if (rows.isEmpty()) {
             return;
         }
         out.append("Bulk encodeAll / decodeAll: ns per value (JNI/Java = time ratio, below 1 means JNI is faster)\n");
-        table(out, new String[] {"distribution", "size", "encode Java", "encode JNI", "JNI/Java", "decode Java",
-            "decode JNI", "JNI/Java"}, rows);
+        table(
+                out,
+                new String[] {
+                    "distribution",
+                    "size",
+                    "encode Java",
+                    "encode JNI",
+                    "JNI/Java",
+                    "decode Java",
+                    "decode JNI",
+                    "JNI/Java"
+                },
+                rows);
         out.append("Crossover:\n");
         for (String line : crossovers) {
             out.append(line).append('\n');
@@ -201,8 +237,9 @@ public final class Summary {
      * at every larger measured size (the crossover).
      */
     private void rowDataJson(StringBuilder out) {
-        String[] paths = {"nativeFromArrow", "nativeFromRowData", "nativeFromBinaryBuffer", "nativeFromBinaryRows",
-            "auto"};
+        String[] paths = {
+            "nativeFromArrow", "nativeFromRowData", "nativeFromBinaryBuffer", "nativeFromBinaryRows", "auto"
+        };
         List<String[]> rows = new ArrayList<>();
         List<String> crossovers = new ArrayList<>();
         for (String shape : new String[] {"bid", "q9"}) {
@@ -235,9 +272,14 @@ public final class Summary {
                 if (!batches.isEmpty()
                         && score("RowDataJsonBenchmark.flinkPerRow", "shape", shape, "batch", batches.last()) != null
                         && score("RowDataJsonBenchmark." + path, "shape", shape, "batch", batches.last()) != null) {
-                    crossovers.add(String.format(Locale.ROOT, "  %-4s %-22s %s", shape, path, from == null
-                            ? "Flink's serializer is faster at every batch size measured"
-                            : "faster than Flink per row from " + from + " rows per batch up"));
+                    crossovers.add(String.format(
+                            Locale.ROOT,
+                            "  %-4s %-22s %s",
+                            shape,
+                            path,
+                            from == null
+                                    ? "Flink's serializer is faster at every batch size measured"
+                                    : "faster than Flink per row from " + from + " rows per batch up"));
                 }
             }
         }
@@ -246,15 +288,27 @@ public final class Summary {
         }
         out.append("StreamFusion JSON, Flink rows to Kafka records: ns per row (x = Flink time / path time, above 1 "
                 + "means faster than Flink)\n");
-        table(out, new String[] {"shape", "batch", "Flink per row", "native from Arrow",
-            "native from RowData via Arrow", "native from binary buffer", "native from binary rows", "auto"}, rows);
+        table(
+                out,
+                new String[] {
+                    "shape",
+                    "batch",
+                    "Flink per row",
+                    "native from Arrow",
+                    "native from RowData via Arrow",
+                    "native from binary buffer",
+                    "native from binary rows",
+                    "auto"
+                },
+                rows);
         out.append("Crossover:\n");
         for (String line : crossovers) {
             out.append(line).append('\n');
         }
         Double crossing = score("CrossingBenchmark.oneCell");
         if (crossing != null) {
-            out.append("Fixed cost of one crossing (one BIGINT row, export to six arrays back): ").append(ns(crossing))
+            out.append("Fixed cost of one crossing (one BIGINT row, export to six arrays back): ")
+                    .append(ns(crossing))
                     .append(" ns\n");
         }
         out.append('\n');
@@ -272,8 +326,8 @@ public final class Summary {
         if (value == null) {
             return "-";
         }
-        return String.format(Locale.ROOT, Math.abs(value) >= 100 ? "%.0f" : Math.abs(value) >= 10 ? "%.1f" : "%.2f",
-                value);
+        return String.format(
+                Locale.ROOT, Math.abs(value) >= 100 ? "%.0f" : Math.abs(value) >= 10 ? "%.1f" : "%.2f", value);
     }
 
     private static String ratio(Double value, Double base) {

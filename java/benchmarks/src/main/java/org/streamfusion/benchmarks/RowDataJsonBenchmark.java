@@ -61,8 +61,15 @@ import org.streamfusion.perf.NexmarkRows;
 @Measurement(iterations = 5, time = 1)
 // 16 MiB G1 regions: the slabs of the large batches (up to 5 MB for 8192 q9 rows) are then ordinary
 // allocations, as in a task manager with a larger heap, not humongous ones.
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:G1HeapRegionSize=16m",
-    "--add-opens=java.base/java.nio=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {
+            "-Xms2g",
+            "-Xmx2g",
+            "-XX:G1HeapRegionSize=16m",
+            "--add-opens=java.base/java.nio=ALL-UNNAMED",
+            "--enable-native-access=ALL-UNNAMED"
+        })
 @State(Scope.Thread)
 public class RowDataJsonBenchmark {
     /** The row shape: {@code bid} (7 columns, ~190 bytes of JSON) or {@code q9} (17 columns, ~600 bytes). */
@@ -89,15 +96,16 @@ public class RowDataJsonBenchmark {
     public void setup() throws Exception {
         RowType type = NexmarkRows.type(shape);
         rows = NexmarkRows.rows(shape, 42, 0, batch);
-        flink = new JsonRowDataSerializationSchema(type, TimestampFormat.SQL, JsonFormatOptions.MapNullKeyMode.FAIL,
-                "null", false, false);
+        flink = new JsonRowDataSerializationSchema(
+                type, TimestampFormat.SQL, JsonFormatOptions.MapNullKeyMode.FAIL, "null", false, false);
         flink.open(null);
         allocator = new RootAllocator();
         arrow = new RowDataArrowWriter(type, allocator, null);
         arrow.write(rows);
         nativeEncoder = new NativeJsonEncoder(Map.of());
-        forcedNative = new RowDataJsonEncoder(type, Map.of(RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS, "0",
-                RowDataJsonEncoder.NATIVE_HANDOFF, "arrow"));
+        forcedNative = new RowDataJsonEncoder(
+                type,
+                Map.of(RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS, "0", RowDataJsonEncoder.NATIVE_HANDOFF, "arrow"));
         binary = new RowDataBinaryWriter(type, allocator, null);
         binary.write(rows);
         binaryEncoder = new NativeJsonEncoder(Map.of());
@@ -108,8 +116,13 @@ public class RowDataJsonBenchmark {
 
     /** Every path must give Flink's bytes, or the timings compare different work. */
     private void check() {
-        EncodedBatch[] batches = {nativeEncoder.encode(arrow.root()), forcedNative.encode(rows),
-            binary.encode(binaryEncoder), forcedBinary.encode(rows), auto.encode(rows)};
+        EncodedBatch[] batches = {
+            nativeEncoder.encode(arrow.root()),
+            forcedNative.encode(rows),
+            binary.encode(binaryEncoder),
+            forcedBinary.encode(rows),
+            auto.encode(rows)
+        };
         for (int i = 0; i < rows.size(); i++) {
             byte[] expected = flink.serialize(rows.get(i));
             for (EncodedBatch b : batches) {

@@ -3,7 +3,6 @@ package org.streamfusion.parity;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
@@ -78,333 +77,373 @@ import org.apache.flink.table.types.logical.YearMonthIntervalType;
  * NULL constraints.
  */
 final class ArrowColumns {
-  private ArrowColumns() {}
+    private ArrowColumns() {}
 
-  private static final long MILLIS_PER_DAY = 86_400_000L;
+    private static final long MILLIS_PER_DAY = 86_400_000L;
 
-  /** One Arrow vector bound to its Flink type; {@link #get} returns Flink internal data or null. */
-  abstract static class Column {
-    final String name;
-    final LogicalType type;
+    /** One Arrow vector bound to its Flink type; {@link #get} returns Flink internal data or null. */
+    abstract static class Column {
+        final String name;
+        final LogicalType type;
 
-    Column(String name, LogicalType type) {
-      this.name = name;
-      this.type = type;
+        Column(String name, LogicalType type) {
+            this.name = name;
+            this.type = type;
+        }
+
+        abstract Object get(int index);
     }
 
-    abstract Object get(int index);
-  }
+    /** A column whose Arrow type has no mapping; it fails when the schema is built. */
+    static final class UnsupportedTypeException extends UnsupportedOperationException {
+        private static final long serialVersionUID = 1L;
 
-  /** A column whose Arrow type has no mapping; it fails when the schema is built. */
-  static final class UnsupportedTypeException extends UnsupportedOperationException {
-    private static final long serialVersionUID = 1L;
-
-    UnsupportedTypeException(Field field) {
-      super("Arrow type " + field.getType() + " of field '" + field.getName() + "' has no Flink mapping in the"
-          + " golden harness");
+        UnsupportedTypeException(Field field) {
+            super("Arrow type " + field.getType() + " of field '" + field.getName() + "' has no Flink mapping in the"
+                    + " golden harness");
+        }
     }
-  }
 
-  interface Getter {
-    Object get(int index);
-  }
-
-  private static Column column(FieldVector vector, LogicalType type, Getter getter) {
-    return new Column(vector.getName(), type) {
-      @Override
-      Object get(int index) {
-        return vector.isNull(index) ? null : getter.get(index);
-      }
-    };
-  }
-
-  static Column of(FieldVector v) {
-    Field field = v.getField();
-    if (field.getDictionary() != null) {
-      throw new UnsupportedOperationException("field '" + field.getName() + "' is dictionary-encoded; the golden"
-          + " harness takes plain arrays only (Flink SQL has no dictionary type)");
+    interface Getter {
+        Object get(int index);
     }
-    ArrowType t = field.getType();
-    switch (t.getTypeID()) {
-      case Null: {
-        // Flink's NULL type: Flink itself rejects it when the serializer is built.
-        NullVector n = (NullVector) v;
-        return new Column(n.getName(), new NullType()) {
-          @Override
-          Object get(int index) {
-            return null;
-          }
+
+    private static Column column(FieldVector vector, LogicalType type, Getter getter) {
+        return new Column(vector.getName(), type) {
+            @Override
+            Object get(int index) {
+                return vector.isNull(index) ? null : getter.get(index);
+            }
         };
-      }
-      case Bool: {
-        BitVector b = (BitVector) v;
-        return column(v, new BooleanType(), i -> b.get(i) != 0);
-      }
-      case Int: {
-        ArrowType.Int it = (ArrowType.Int) t;
-        if (it.getIsSigned()) {
-          switch (it.getBitWidth()) {
-            case 8: return column(v, new TinyIntType(), ((TinyIntVector) v)::get);
-            case 16: return column(v, new SmallIntType(), ((SmallIntVector) v)::get);
-            case 32: return column(v, new IntType(), ((IntVector) v)::get);
-            case 64: return column(v, new BigIntType(), ((BigIntVector) v)::get);
-            default: throw new UnsupportedTypeException(field);
-          }
-        }
-        switch (it.getBitWidth()) {
-          case 8: {
-            UInt1Vector u = (UInt1Vector) v;
-            return column(v, new SmallIntType(), i -> (short) (u.get(i) & 0xFF));
-          }
-          case 16: {
-            UInt2Vector u = (UInt2Vector) v;
-            return column(v, new IntType(), i -> (int) u.get(i));
-          }
-          case 32: {
-            UInt4Vector u = (UInt4Vector) v;
-            return column(v, new BigIntType(), i -> u.get(i) & 0xFFFF_FFFFL);
-          }
-          default: throw new UnsupportedTypeException(field);
-        }
-      }
-      case FloatingPoint: {
-        switch (((ArrowType.FloatingPoint) t).getPrecision()) {
-          case HALF: return column(v, new FloatType(), ((Float2Vector) v)::getValueAsFloat);
-          case SINGLE: return column(v, new FloatType(), ((Float4Vector) v)::get);
-          case DOUBLE: return column(v, new DoubleType(), ((Float8Vector) v)::get);
-          default: throw new UnsupportedTypeException(field);
-        }
-      }
-      case Decimal: {
-        ArrowType.Decimal d = (ArrowType.Decimal) t;
-        if (d.getBitWidth() != 128) {
-          throw new UnsupportedTypeException(field);
-        }
-        int p = d.getPrecision();
-        int s = d.getScale();
-        DecimalType type = new DecimalType(p, s);
-        DecimalVector dv = (DecimalVector) v;
-        return column(v, type, i -> {
-          BigDecimal bd = dv.getObject(i);
-          DecimalData data = DecimalData.fromBigDecimal(bd, p, s);
-          if (data == null) {
-            throw new ArithmeticException("value " + bd + " of field '" + field.getName() + "' does not fit DECIMAL("
-                + p + ", " + s + ")");
-          }
-          return data;
-        });
-      }
-      case Utf8: {
-        VarCharVector s = (VarCharVector) v;
-        return column(v, VarCharType.STRING_TYPE, i -> StringData.fromBytes(s.get(i)));
-      }
-      case LargeUtf8: {
-        LargeVarCharVector s = (LargeVarCharVector) v;
-        return column(v, VarCharType.STRING_TYPE, i -> StringData.fromBytes(s.get(i)));
-      }
-      case Utf8View: {
-        ViewVarCharVector s = (ViewVarCharVector) v;
-        return column(v, VarCharType.STRING_TYPE, i -> StringData.fromBytes(s.get(i)));
-      }
-      case Binary: return column(v, bytesType(), ((VarBinaryVector) v)::get);
-      case LargeBinary: return column(v, bytesType(), ((LargeVarBinaryVector) v)::get);
-      case BinaryView: return column(v, bytesType(), ((ViewVarBinaryVector) v)::get);
-      case FixedSizeBinary: return column(v, bytesType(), ((FixedSizeBinaryVector) v)::get);
-      case Date: {
-        switch (((ArrowType.Date) t).getUnit()) {
-          case DAY: return column(v, new DateType(), ((DateDayVector) v)::get);
-          case MILLISECOND: {
-            DateMilliVector dm = (DateMilliVector) v;
-            return column(v, new DateType(), i -> Math.toIntExact(Math.floorDiv(dm.get(i), MILLIS_PER_DAY)));
-          }
-          default: throw new UnsupportedTypeException(field);
-        }
-      }
-      case Time: {
-        switch (((ArrowType.Time) t).getUnit()) {
-          case SECOND: {
-            TimeSecVector tv = (TimeSecVector) v;
-            return column(v, new TimeType(0), i -> Math.multiplyExact(tv.get(i), 1000));
-          }
-          case MILLISECOND: return column(v, new TimeType(3), ((TimeMilliVector) v)::get);
-          case MICROSECOND: {
-            TimeMicroVector tv = (TimeMicroVector) v;
-            return column(v, new TimeType(6), i -> Math.toIntExact(Math.floorDiv(tv.get(i), 1_000L)));
-          }
-          case NANOSECOND: {
-            TimeNanoVector tv = (TimeNanoVector) v;
-            return column(v, new TimeType(9), i -> Math.toIntExact(Math.floorDiv(tv.get(i), 1_000_000L)));
-          }
-          default: throw new UnsupportedTypeException(field);
-        }
-      }
-      case Timestamp: {
-        ArrowType.Timestamp ts = (ArrowType.Timestamp) t;
-        TimeStampVector tv = (TimeStampVector) v;
-        final int precision;
-        final Getter g;
-        switch (ts.getUnit()) {
-          case SECOND:
-            precision = 0;
-            g = i -> TimestampData.fromEpochMillis(Math.multiplyExact(tv.get(i), 1000L), 0);
-            break;
-          case MILLISECOND:
-            precision = 3;
-            g = i -> TimestampData.fromEpochMillis(tv.get(i), 0);
-            break;
-          case MICROSECOND:
-            precision = 6;
-            g = i -> {
-              long x = tv.get(i);
-              return TimestampData.fromEpochMillis(Math.floorDiv(x, 1_000L), (int) Math.floorMod(x, 1_000L) * 1_000);
-            };
-            break;
-          case NANOSECOND:
-            precision = 9;
-            g = i -> {
-              long x = tv.get(i);
-              return TimestampData.fromEpochMillis(Math.floorDiv(x, 1_000_000L), (int) Math.floorMod(x, 1_000_000L));
-            };
-            break;
-          default: throw new UnsupportedTypeException(field);
-        }
-        LogicalType type = ts.getTimezone() == null ? new TimestampType(precision) : new LocalZonedTimestampType(precision);
-        return column(v, type, g);
-      }
-      case Duration: {
-        DurationVector dv = (DurationVector) v;
-        final long perMilli;
-        final long millisPer;
-        switch (((ArrowType.Duration) t).getUnit()) {
-          case SECOND: millisPer = 1000L; perMilli = 1L; break;
-          case MILLISECOND: millisPer = 1L; perMilli = 1L; break;
-          case MICROSECOND: millisPer = 1L; perMilli = 1_000L; break;
-          case NANOSECOND: millisPer = 1L; perMilli = 1_000_000L; break;
-          default: throw new UnsupportedTypeException(field);
-        }
-        return column(v, dayToSecond(), i -> {
-          long x = DurationVector.get(dv.getDataBuffer(), i);
-          return Math.multiplyExact(Math.floorDiv(x, perMilli), millisPer);
-        });
-      }
-      case Interval: {
-        switch (((ArrowType.Interval) t).getUnit()) {
-          case YEAR_MONTH:
-            return column(v, new YearMonthIntervalType(YearMonthIntervalType.YearMonthResolution.YEAR_TO_MONTH),
-                ((IntervalYearVector) v)::get);
-          case DAY_TIME: {
-            IntervalDayVector iv = (IntervalDayVector) v;
-            NullableIntervalDayHolder h = new NullableIntervalDayHolder();
-            return column(v, dayToSecond(), i -> {
-              iv.get(i, h);
-              return Math.addExact(Math.multiplyExact((long) h.days, MILLIS_PER_DAY), h.milliseconds);
-            });
-          }
-          default: throw new UnsupportedTypeException(field);
-        }
-      }
-      case List:
-      case LargeList:
-      case FixedSizeList: {
-        Column element = of((FieldVector) dataVector(v));
-        ArrayType type = new ArrayType(element.type);
-        return column(v, type, i -> {
-          long start = start(v, i);
-          long end = end(v, i);
-          return array(element, start, end);
-        });
-      }
-      case Map: {
-        MapVector mv = (MapVector) v;
-        StructVector entries = (StructVector) mv.getDataVector();
-        List<FieldVector> kv = entries.getChildrenFromFields();
-        if (kv.size() != 2) {
-          throw new UnsupportedTypeException(field);
-        }
-        Column key = of(kv.get(0));
-        Column value = of(kv.get(1));
-        MapType type = new MapType(key.type, value.type);
-        return column(v, type, i -> {
-          int start = mv.getElementStartIndex(i);
-          int end = mv.getElementEndIndex(i);
-          return new OrderedMapData(array(key, start, end), array(value, start, end));
-        });
-      }
-      case Struct: {
-        StructVector sv = (StructVector) v;
-        List<Column> children = new ArrayList<>();
-        for (FieldVector child : sv.getChildrenFromFields()) {
-          children.add(of(child));
-        }
-        RowType type = rowType(children);
-        return column(v, type, i -> row(children, i));
-      }
-      default:
-        throw new UnsupportedTypeException(field);
     }
-  }
 
-  static RowType rowType(List<Column> columns) {
-    List<RowType.RowField> fields = new ArrayList<>();
-    for (Column c : columns) {
-      fields.add(new RowType.RowField(c.name, c.type));
+    static Column of(FieldVector v) {
+        Field field = v.getField();
+        if (field.getDictionary() != null) {
+            throw new UnsupportedOperationException("field '" + field.getName() + "' is dictionary-encoded; the golden"
+                    + " harness takes plain arrays only (Flink SQL has no dictionary type)");
+        }
+        ArrowType t = field.getType();
+        switch (t.getTypeID()) {
+            case Null: {
+                // Flink's NULL type: Flink itself rejects it when the serializer is built.
+                NullVector n = (NullVector) v;
+                return new Column(n.getName(), new NullType()) {
+                    @Override
+                    Object get(int index) {
+                        return null;
+                    }
+                };
+            }
+            case Bool: {
+                BitVector b = (BitVector) v;
+                return column(v, new BooleanType(), i -> b.get(i) != 0);
+            }
+            case Int: {
+                ArrowType.Int it = (ArrowType.Int) t;
+                if (it.getIsSigned()) {
+                    switch (it.getBitWidth()) {
+                        case 8:
+                            return column(v, new TinyIntType(), ((TinyIntVector) v)::get);
+                        case 16:
+                            return column(v, new SmallIntType(), ((SmallIntVector) v)::get);
+                        case 32:
+                            return column(v, new IntType(), ((IntVector) v)::get);
+                        case 64:
+                            return column(v, new BigIntType(), ((BigIntVector) v)::get);
+                        default:
+                            throw new UnsupportedTypeException(field);
+                    }
+                }
+                switch (it.getBitWidth()) {
+                    case 8: {
+                        UInt1Vector u = (UInt1Vector) v;
+                        return column(v, new SmallIntType(), i -> (short) (u.get(i) & 0xFF));
+                    }
+                    case 16: {
+                        UInt2Vector u = (UInt2Vector) v;
+                        return column(v, new IntType(), i -> (int) u.get(i));
+                    }
+                    case 32: {
+                        UInt4Vector u = (UInt4Vector) v;
+                        return column(v, new BigIntType(), i -> u.get(i) & 0xFFFF_FFFFL);
+                    }
+                    default:
+                        throw new UnsupportedTypeException(field);
+                }
+            }
+            case FloatingPoint: {
+                switch (((ArrowType.FloatingPoint) t).getPrecision()) {
+                    case HALF:
+                        return column(v, new FloatType(), ((Float2Vector) v)::getValueAsFloat);
+                    case SINGLE:
+                        return column(v, new FloatType(), ((Float4Vector) v)::get);
+                    case DOUBLE:
+                        return column(v, new DoubleType(), ((Float8Vector) v)::get);
+                    default:
+                        throw new UnsupportedTypeException(field);
+                }
+            }
+            case Decimal: {
+                ArrowType.Decimal d = (ArrowType.Decimal) t;
+                if (d.getBitWidth() != 128) {
+                    throw new UnsupportedTypeException(field);
+                }
+                int p = d.getPrecision();
+                int s = d.getScale();
+                DecimalType type = new DecimalType(p, s);
+                DecimalVector dv = (DecimalVector) v;
+                return column(v, type, i -> {
+                    BigDecimal bd = dv.getObject(i);
+                    DecimalData data = DecimalData.fromBigDecimal(bd, p, s);
+                    if (data == null) {
+                        throw new ArithmeticException("value " + bd + " of field '" + field.getName()
+                                + "' does not fit DECIMAL(" + p + ", " + s + ")");
+                    }
+                    return data;
+                });
+            }
+            case Utf8: {
+                VarCharVector s = (VarCharVector) v;
+                return column(v, VarCharType.STRING_TYPE, i -> StringData.fromBytes(s.get(i)));
+            }
+            case LargeUtf8: {
+                LargeVarCharVector s = (LargeVarCharVector) v;
+                return column(v, VarCharType.STRING_TYPE, i -> StringData.fromBytes(s.get(i)));
+            }
+            case Utf8View: {
+                ViewVarCharVector s = (ViewVarCharVector) v;
+                return column(v, VarCharType.STRING_TYPE, i -> StringData.fromBytes(s.get(i)));
+            }
+            case Binary:
+                return column(v, bytesType(), ((VarBinaryVector) v)::get);
+            case LargeBinary:
+                return column(v, bytesType(), ((LargeVarBinaryVector) v)::get);
+            case BinaryView:
+                return column(v, bytesType(), ((ViewVarBinaryVector) v)::get);
+            case FixedSizeBinary:
+                return column(v, bytesType(), ((FixedSizeBinaryVector) v)::get);
+            case Date: {
+                switch (((ArrowType.Date) t).getUnit()) {
+                    case DAY:
+                        return column(v, new DateType(), ((DateDayVector) v)::get);
+                    case MILLISECOND: {
+                        DateMilliVector dm = (DateMilliVector) v;
+                        return column(
+                                v, new DateType(), i -> Math.toIntExact(Math.floorDiv(dm.get(i), MILLIS_PER_DAY)));
+                    }
+                    default:
+                        throw new UnsupportedTypeException(field);
+                }
+            }
+            case Time: {
+                switch (((ArrowType.Time) t).getUnit()) {
+                    case SECOND: {
+                        TimeSecVector tv = (TimeSecVector) v;
+                        return column(v, new TimeType(0), i -> Math.multiplyExact(tv.get(i), 1000));
+                    }
+                    case MILLISECOND:
+                        return column(v, new TimeType(3), ((TimeMilliVector) v)::get);
+                    case MICROSECOND: {
+                        TimeMicroVector tv = (TimeMicroVector) v;
+                        return column(v, new TimeType(6), i -> Math.toIntExact(Math.floorDiv(tv.get(i), 1_000L)));
+                    }
+                    case NANOSECOND: {
+                        TimeNanoVector tv = (TimeNanoVector) v;
+                        return column(v, new TimeType(9), i -> Math.toIntExact(Math.floorDiv(tv.get(i), 1_000_000L)));
+                    }
+                    default:
+                        throw new UnsupportedTypeException(field);
+                }
+            }
+            case Timestamp: {
+                ArrowType.Timestamp ts = (ArrowType.Timestamp) t;
+                TimeStampVector tv = (TimeStampVector) v;
+                final int precision;
+                final Getter g;
+                switch (ts.getUnit()) {
+                    case SECOND:
+                        precision = 0;
+                        g = i -> TimestampData.fromEpochMillis(Math.multiplyExact(tv.get(i), 1000L), 0);
+                        break;
+                    case MILLISECOND:
+                        precision = 3;
+                        g = i -> TimestampData.fromEpochMillis(tv.get(i), 0);
+                        break;
+                    case MICROSECOND:
+                        precision = 6;
+                        g = i -> {
+                            long x = tv.get(i);
+                            return TimestampData.fromEpochMillis(
+                                    Math.floorDiv(x, 1_000L), (int) Math.floorMod(x, 1_000L) * 1_000);
+                        };
+                        break;
+                    case NANOSECOND:
+                        precision = 9;
+                        g = i -> {
+                            long x = tv.get(i);
+                            return TimestampData.fromEpochMillis(
+                                    Math.floorDiv(x, 1_000_000L), (int) Math.floorMod(x, 1_000_000L));
+                        };
+                        break;
+                    default:
+                        throw new UnsupportedTypeException(field);
+                }
+                LogicalType type = ts.getTimezone() == null
+                        ? new TimestampType(precision)
+                        : new LocalZonedTimestampType(precision);
+                return column(v, type, g);
+            }
+            case Duration: {
+                DurationVector dv = (DurationVector) v;
+                final long perMilli;
+                final long millisPer;
+                switch (((ArrowType.Duration) t).getUnit()) {
+                    case SECOND:
+                        millisPer = 1000L;
+                        perMilli = 1L;
+                        break;
+                    case MILLISECOND:
+                        millisPer = 1L;
+                        perMilli = 1L;
+                        break;
+                    case MICROSECOND:
+                        millisPer = 1L;
+                        perMilli = 1_000L;
+                        break;
+                    case NANOSECOND:
+                        millisPer = 1L;
+                        perMilli = 1_000_000L;
+                        break;
+                    default:
+                        throw new UnsupportedTypeException(field);
+                }
+                return column(v, dayToSecond(), i -> {
+                    long x = DurationVector.get(dv.getDataBuffer(), i);
+                    return Math.multiplyExact(Math.floorDiv(x, perMilli), millisPer);
+                });
+            }
+            case Interval: {
+                switch (((ArrowType.Interval) t).getUnit()) {
+                    case YEAR_MONTH:
+                        return column(
+                                v,
+                                new YearMonthIntervalType(YearMonthIntervalType.YearMonthResolution.YEAR_TO_MONTH),
+                                ((IntervalYearVector) v)::get);
+                    case DAY_TIME: {
+                        IntervalDayVector iv = (IntervalDayVector) v;
+                        NullableIntervalDayHolder h = new NullableIntervalDayHolder();
+                        return column(v, dayToSecond(), i -> {
+                            iv.get(i, h);
+                            return Math.addExact(Math.multiplyExact((long) h.days, MILLIS_PER_DAY), h.milliseconds);
+                        });
+                    }
+                    default:
+                        throw new UnsupportedTypeException(field);
+                }
+            }
+            case List:
+            case LargeList:
+            case FixedSizeList: {
+                Column element = of((FieldVector) dataVector(v));
+                ArrayType type = new ArrayType(element.type);
+                return column(v, type, i -> {
+                    long start = start(v, i);
+                    long end = end(v, i);
+                    return array(element, start, end);
+                });
+            }
+            case Map: {
+                MapVector mv = (MapVector) v;
+                StructVector entries = (StructVector) mv.getDataVector();
+                List<FieldVector> kv = entries.getChildrenFromFields();
+                if (kv.size() != 2) {
+                    throw new UnsupportedTypeException(field);
+                }
+                Column key = of(kv.get(0));
+                Column value = of(kv.get(1));
+                MapType type = new MapType(key.type, value.type);
+                return column(v, type, i -> {
+                    int start = mv.getElementStartIndex(i);
+                    int end = mv.getElementEndIndex(i);
+                    return new OrderedMapData(array(key, start, end), array(value, start, end));
+                });
+            }
+            case Struct: {
+                StructVector sv = (StructVector) v;
+                List<Column> children = new ArrayList<>();
+                for (FieldVector child : sv.getChildrenFromFields()) {
+                    children.add(of(child));
+                }
+                RowType type = rowType(children);
+                return column(v, type, i -> row(children, i));
+            }
+            default:
+                throw new UnsupportedTypeException(field);
+        }
     }
-    return new RowType(fields);
-  }
 
-  static GenericRowData row(List<Column> columns, int index) {
-    GenericRowData row = new GenericRowData(columns.size());
-    for (int f = 0; f < columns.size(); f++) {
-      row.setField(f, columns.get(f).get(index));
+    static RowType rowType(List<Column> columns) {
+        List<RowType.RowField> fields = new ArrayList<>();
+        for (Column c : columns) {
+            fields.add(new RowType.RowField(c.name, c.type));
+        }
+        return new RowType(fields);
     }
-    return row;
-  }
 
-  private static ArrayData array(Column element, long start, long end) {
-    Object[] values = new Object[Math.toIntExact(end - start)];
-    for (int k = 0; k < values.length; k++) {
-      values[k] = element.get(Math.toIntExact(start + k));
+    static GenericRowData row(List<Column> columns, int index) {
+        GenericRowData row = new GenericRowData(columns.size());
+        for (int f = 0; f < columns.size(); f++) {
+            row.setField(f, columns.get(f).get(index));
+        }
+        return row;
     }
-    return new GenericArrayData(values);
-  }
 
-  private static Object dataVector(FieldVector v) {
-    if (v instanceof ListVector) {
-      return ((ListVector) v).getDataVector();
-    } else if (v instanceof LargeListVector) {
-      return ((LargeListVector) v).getDataVector();
-    } else {
-      return ((FixedSizeListVector) v).getDataVector();
+    private static ArrayData array(Column element, long start, long end) {
+        Object[] values = new Object[Math.toIntExact(end - start)];
+        for (int k = 0; k < values.length; k++) {
+            values[k] = element.get(Math.toIntExact(start + k));
+        }
+        return new GenericArrayData(values);
     }
-  }
 
-  private static long start(FieldVector v, int i) {
-    if (v instanceof ListVector) {
-      return ((ListVector) v).getElementStartIndex(i);
-    } else if (v instanceof LargeListVector) {
-      return ((LargeListVector) v).getElementStartIndex(i);
-    } else {
-      return ((FixedSizeListVector) v).getElementStartIndex(i);
+    private static Object dataVector(FieldVector v) {
+        if (v instanceof ListVector) {
+            return ((ListVector) v).getDataVector();
+        } else if (v instanceof LargeListVector) {
+            return ((LargeListVector) v).getDataVector();
+        } else {
+            return ((FixedSizeListVector) v).getDataVector();
+        }
     }
-  }
 
-  private static long end(FieldVector v, int i) {
-    if (v instanceof ListVector) {
-      return ((ListVector) v).getElementEndIndex(i);
-    } else if (v instanceof LargeListVector) {
-      return ((LargeListVector) v).getElementEndIndex(i);
-    } else {
-      return ((FixedSizeListVector) v).getElementEndIndex(i);
+    private static long start(FieldVector v, int i) {
+        if (v instanceof ListVector) {
+            return ((ListVector) v).getElementStartIndex(i);
+        } else if (v instanceof LargeListVector) {
+            return ((LargeListVector) v).getElementStartIndex(i);
+        } else {
+            return ((FixedSizeListVector) v).getElementStartIndex(i);
+        }
     }
-  }
 
-  private static LogicalType bytesType() {
-    return new VarBinaryType(VarBinaryType.MAX_LENGTH);
-  }
+    private static long end(FieldVector v, int i) {
+        if (v instanceof ListVector) {
+            return ((ListVector) v).getElementEndIndex(i);
+        } else if (v instanceof LargeListVector) {
+            return ((LargeListVector) v).getElementEndIndex(i);
+        } else {
+            return ((FixedSizeListVector) v).getElementEndIndex(i);
+        }
+    }
 
-  /** INTERVAL DAY TO SECOND(3), held by Flink as a long of milliseconds. */
-  private static LogicalType dayToSecond() {
-    return new DayTimeIntervalType(DayTimeIntervalType.DayTimeResolution.DAY_TO_SECOND,
-        DayTimeIntervalType.DEFAULT_DAY_PRECISION, 3);
-  }
+    private static LogicalType bytesType() {
+        return new VarBinaryType(VarBinaryType.MAX_LENGTH);
+    }
+
+    /** INTERVAL DAY TO SECOND(3), held by Flink as a long of milliseconds. */
+    private static LogicalType dayToSecond() {
+        return new DayTimeIntervalType(
+                DayTimeIntervalType.DayTimeResolution.DAY_TO_SECOND, DayTimeIntervalType.DEFAULT_DAY_PRECISION, 3);
+    }
 }

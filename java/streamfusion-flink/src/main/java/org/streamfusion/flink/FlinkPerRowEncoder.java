@@ -36,11 +36,19 @@ final class FlinkPerRowEncoder {
     private final ProjectedRowData valueRow;
     private final boolean upsert;
 
-    FlinkPerRowEncoder(RowType rowType, Map<String, String> options, List<String> keyFields, String keyPrefix,
-            boolean exceptKey, boolean upsert) {
+    FlinkPerRowEncoder(
+            RowType rowType,
+            Map<String, String> options,
+            List<String> keyFields,
+            String keyPrefix,
+            boolean exceptKey,
+            boolean upsert) {
         Map<String, String> format = new HashMap<>();
-        for (String key : List.of(JsonFormatOptions.TIMESTAMP_FORMAT.key(), JsonFormatOptions.MAP_NULL_KEY_MODE.key(),
-                JsonFormatOptions.MAP_NULL_KEY_LITERAL.key(), JsonFormatOptions.ENCODE_DECIMAL_AS_PLAIN_NUMBER.key(),
+        for (String key : List.of(
+                JsonFormatOptions.TIMESTAMP_FORMAT.key(),
+                JsonFormatOptions.MAP_NULL_KEY_MODE.key(),
+                JsonFormatOptions.MAP_NULL_KEY_LITERAL.key(),
+                JsonFormatOptions.ENCODE_DECIMAL_AS_PLAIN_NUMBER.key(),
                 EncoderOptions.ENCODE_IGNORE_NULL_FIELDS)) {
             String value = options.get(key);
             if (value != null) {
@@ -54,8 +62,8 @@ final class FlinkPerRowEncoder {
         int[] keyPositions = keyFields.stream().mapToInt(names::indexOf).toArray();
         List<RowType.RowField> keyRowFields = new ArrayList<>();
         for (int k = 0; k < keyPositions.length; k++) {
-            keyRowFields.add(new RowType.RowField(keyFields.get(k).substring(keyPrefix.length()),
-                    rowType.getTypeAt(keyPositions[k])));
+            keyRowFields.add(new RowType.RowField(
+                    keyFields.get(k).substring(keyPrefix.length()), rowType.getTypeAt(keyPositions[k])));
         }
         List<Integer> values = new ArrayList<>();
         List<RowType.RowField> valueRowFields = new ArrayList<>();
@@ -68,8 +76,10 @@ final class FlinkPerRowEncoder {
         this.keySerializer = keyPositions.length == 0 ? null : serializer(new RowType(keyRowFields), conf, ignoreNulls);
         this.keyRow = keyPositions.length == 0 ? null : ProjectedRowData.from(keyPositions);
         this.valueSerializer = serializer(new RowType(valueRowFields), conf, ignoreNulls);
-        this.valueRow = values.size() == names.size() ? null
-                : ProjectedRowData.from(values.stream().mapToInt(Integer::intValue).toArray());
+        this.valueRow = values.size() == names.size()
+                ? null
+                : ProjectedRowData.from(
+                        values.stream().mapToInt(Integer::intValue).toArray());
         this.upsert = upsert;
     }
 
@@ -110,7 +120,8 @@ final class FlinkPerRowEncoder {
             }
         }
         if (ctor == null) {
-            throw new IllegalStateException("no JsonRowDataSerializationSchema(RowType, ...) constructor on the classpath");
+            throw new IllegalStateException(
+                    "no JsonRowDataSerializationSchema(RowType, ...) constructor on the classpath");
         }
         List<Boolean> booleans = new ArrayList<>(List.of(plainDecimal, ignoreNulls));
         Object[] args = new Object[ctor.getParameterCount()];
@@ -141,7 +152,8 @@ final class FlinkPerRowEncoder {
             schema.open(null);
             return schema;
         } catch (InvocationTargetException e) {
-            throw new IllegalStateException("JsonRowDataSerializationSchema failed to start: " + e.getCause(), e.getCause());
+            throw new IllegalStateException(
+                    "JsonRowDataSerializationSchema failed to start: " + e.getCause(), e.getCause());
         } catch (Exception e) {
             throw new IllegalStateException("JsonRowDataSerializationSchema could not be created: " + e, e);
         }

@@ -225,8 +225,8 @@ public final class RowDataArrowWriter implements AutoCloseable {
         }
         if (rowKindColumn != null) {
             if (rowType.getFieldNames().contains(rowKindColumn)) {
-                throw new IllegalArgumentException("the row-kind column name `" + rowKindColumn
-                        + "` is also a field of " + rowType);
+                throw new IllegalArgumentException(
+                        "the row-kind column name `" + rowKindColumn + "` is also a field of " + rowType);
             }
             arrowFields.add(new Field(rowKindColumn, FieldType.nullable(new ArrowType.Int(8, true)), null));
         }
@@ -364,8 +364,8 @@ public final class RowDataArrowWriter implements AutoCloseable {
             case TIMESTAMP_WITHOUT_TIME_ZONE:
                 return timestamp(field.getName(), (TimeStampVector) vector, ((TimestampType) type).getPrecision());
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-                return timestamp(field.getName(), (TimeStampVector) vector,
-                        ((LocalZonedTimestampType) type).getPrecision());
+                return timestamp(
+                        field.getName(), (TimeStampVector) vector, ((LocalZonedTimestampType) type).getPrecision());
             case INTERVAL_YEAR_MONTH: {
                 IntervalYearVector v = (IntervalYearVector) vector;
                 return (row, pos, i) -> v.setSafe(i, row.getInt(pos));
@@ -410,8 +410,9 @@ public final class RowDataArrowWriter implements AutoCloseable {
             try {
                 value = Math.addExact(Math.multiplyExact(t.getMillisecond(), perMilli), nanoOfMilli / nanosPerUnit);
             } catch (ArithmeticException e) {
-                throw new UnrepresentableValueException("field `" + name + "` row " + i + ": " + t
-                        + " is outside the range of 64-bit " + (perMilli == 1_000_000 ? "nanoseconds" : "microseconds"));
+                throw new UnrepresentableValueException(
+                        "field `" + name + "` row " + i + ": " + t + " is outside the range of 64-bit "
+                                + (perMilli == 1_000_000 ? "nanoseconds" : "microseconds"));
             }
             v.setSafe(i, value);
         };

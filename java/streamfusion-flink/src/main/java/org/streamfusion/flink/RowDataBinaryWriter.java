@@ -64,14 +64,17 @@ public final class RowDataBinaryWriter implements AutoCloseable {
     private final RowDataSerializer serializer;
     /** Fields whose values need {@link ValueCheck}s, and those checks, in field order. */
     private final int[] checked;
+
     private final ValueCheck[] checks;
     /** For each checked field, whether a {@link BinaryRowData} needs the check too. */
     private final boolean[] checkBinary;
+
     private final BufferAllocator allocator;
     /** The batch's rows, {@link #length} bytes from byte 0; null once closed. */
     private ArrowBuf bytes;
     /** A row whose bytes are not in one heap segment is gathered here first. */
     private byte[] gather = new byte[0];
+
     private int length;
     /** Row {@code i} of the batch spans {@code offsets[i]..offsets[i + 1]} of {@link #bytes}. */
     private int[] offsets = new int[65];
@@ -109,7 +112,8 @@ public final class RowDataBinaryWriter implements AutoCloseable {
                     break;
                 case TIMESTAMP_WITHOUT_TIME_ZONE:
                 case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-                    int precision = type instanceof TimestampType ? ((TimestampType) type).getPrecision()
+                    int precision = type instanceof TimestampType
+                            ? ((TimestampType) type).getPrecision()
                             : ((LocalZonedTimestampType) type).getPrecision();
                     fields.add(pos);
                     valueChecks.add(timestamp(field.getName(), precision));
@@ -186,8 +190,8 @@ public final class RowDataBinaryWriter implements AutoCloseable {
         BinaryRowData form = serializer.toBinaryRow(row);
         int size = form.getSizeInBytes();
         if (size > Integer.MAX_VALUE - 8 - length) {
-            throw new IllegalStateException("binary rows: the batch would pass 2^31 - 1 bytes at row " + appended
-                    + "; flush smaller batches");
+            throw new IllegalStateException(
+                    "binary rows: the batch would pass 2^31 - 1 bytes at row " + appended + "; flush smaller batches");
         }
         if (length + size > bytes.capacity()) {
             grow(Math.min(Integer.MAX_VALUE - 8, Math.max(2L * bytes.capacity(), (long) length + size)));
@@ -287,10 +291,12 @@ public final class RowDataBinaryWriter implements AutoCloseable {
                         + " has digits beyond the column's precision " + precision);
             }
             try {
-                Math.addExact(Math.multiplyExact(t.getMillisecond(), perMilli), t.getNanoOfMillisecond() / nanosPerUnit);
+                Math.addExact(
+                        Math.multiplyExact(t.getMillisecond(), perMilli), t.getNanoOfMillisecond() / nanosPerUnit);
             } catch (ArithmeticException e) {
-                throw new UnrepresentableValueException("field `" + name + "` row " + i + ": " + t
-                        + " is outside the range of 64-bit " + (perMilli == 1_000_000 ? "nanoseconds" : "microseconds"));
+                throw new UnrepresentableValueException(
+                        "field `" + name + "` row " + i + ": " + t + " is outside the range of 64-bit "
+                                + (perMilli == 1_000_000 ? "nanoseconds" : "microseconds"));
             }
         };
     }

@@ -105,8 +105,9 @@ public final class RowDataJsonEncoder implements AutoCloseable {
      * own ({@code changelog.mode}; {@code changelog.row-kind-column} is set internally), and plain mode does not
      * apply.
      */
-    private static final List<String> NOT_FOR_ROW_DATA = List.of(EncoderOptions.CHANGELOG_ROW_KIND_COLUMN,
-            EncoderOptions.PLAIN_EXPLICIT_NULLS);
+    private static final List<String> NOT_FOR_ROW_DATA =
+            List.of(EncoderOptions.CHANGELOG_ROW_KIND_COLUMN, EncoderOptions.PLAIN_EXPLICIT_NULLS);
+
     private static final ConfigOption<List<String>> KEY_FIELDS =
             ConfigOptions.key(EncoderOptions.KEY_FIELDS).stringType().asList().defaultValues();
     private static final ConfigOption<String> KEY_FIELDS_PREFIX =
@@ -121,6 +122,7 @@ public final class RowDataJsonEncoder implements AutoCloseable {
     private final BufferAllocator allocator;
     /** The native handoff chosen at open ({@code native.handoff}), or null without the native library. */
     private final NativeBatch writer;
+
     private final NativeJsonEncoder nativeEncoder;
     private boolean closed;
 
@@ -161,7 +163,8 @@ public final class RowDataJsonEncoder implements AutoCloseable {
         this.rowType = Objects.requireNonNull(rowType, "rowType");
         Objects.requireNonNull(options, "options");
         Map<String, String> copy = new LinkedHashMap<>();
-        options.forEach((key, value) -> copy.put(Objects.requireNonNull(key, "option name"),
+        options.forEach((key, value) -> copy.put(
+                Objects.requireNonNull(key, "option name"),
                 Objects.requireNonNull(value, () -> "option " + key + " is null")));
         this.options = Collections.unmodifiableMap(new LinkedHashMap<>(copy));
 
@@ -172,7 +175,8 @@ public final class RowDataJsonEncoder implements AutoCloseable {
             if (copy.containsKey(rejected)) {
                 throw new IllegalArgumentException("option " + rejected + " does not apply to RowData input"
                         + (rejected.equals(EncoderOptions.CHANGELOG_ROW_KIND_COLUMN)
-                                ? ": use " + CHANGELOG_MODE + "=upsert" : ""));
+                                ? ": use " + CHANGELOG_MODE + "=upsert"
+                                : ""));
             }
         }
         String mode = copy.get(EncoderOptions.MODE);
@@ -203,7 +207,8 @@ public final class RowDataJsonEncoder implements AutoCloseable {
             NativeJsonEncoder e = null;
             try {
                 String rowKinds = upsert ? ROW_KIND_COLUMN : null;
-                w = handoff == Handoff.ARROW ? new ArrowBatch(new RowDataArrowWriter(rowType, allocator, rowKinds))
+                w = handoff == Handoff.ARROW
+                        ? new ArrowBatch(new RowDataArrowWriter(rowType, allocator, rowKinds))
                         : new BinaryBatch(new RowDataBinaryWriter(rowType, allocator, rowKinds));
                 e = new NativeJsonEncoder(copy);
                 w.reset();
@@ -248,8 +253,8 @@ public final class RowDataJsonEncoder implements AutoCloseable {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new IllegalArgumentException("option " + NATIVE_MIN_BATCH_ROWS + "=" + value
-                + ": expected an integer >= 0 (rows)");
+        throw new IllegalArgumentException(
+                "option " + NATIVE_MIN_BATCH_ROWS + "=" + value + ": expected an integer >= 0 (rows)");
     }
 
     private static boolean parseChangelogMode(String value) {
@@ -259,8 +264,8 @@ public final class RowDataJsonEncoder implements AutoCloseable {
         if (value.equals("upsert")) {
             return true;
         }
-        throw new IllegalArgumentException("option " + CHANGELOG_MODE + "=" + value
-                + ": expected insert-only or upsert");
+        throw new IllegalArgumentException(
+                "option " + CHANGELOG_MODE + "=" + value + ": expected insert-only or upsert");
     }
 
     /** {@code flink.version} must name the Flink on the classpath, whose serializer writes small batches. */
@@ -283,7 +288,8 @@ public final class RowDataJsonEncoder implements AutoCloseable {
     private static String runtimeFlinkVersion() {
         String version = EnvironmentInformation.getVersion();
         String[] parts = version == null ? new String[0] : version.split("\\.");
-        if (parts.length < 2 || !parts[0].chars().allMatch(Character::isDigit)
+        if (parts.length < 2
+                || !parts[0].chars().allMatch(Character::isDigit)
                 || !parts[1].chars().allMatch(Character::isDigit)) {
             return null;
         }
@@ -291,13 +297,13 @@ public final class RowDataJsonEncoder implements AutoCloseable {
     }
 
     /** The option names and layout rules the native encoder checks, for when there is no native library. */
-    private void checkWithoutNative(Map<String, String> options, List<String> keyFields, String keyPrefix,
-            boolean exceptKey) {
+    private void checkWithoutNative(
+            Map<String, String> options, List<String> keyFields, String keyPrefix, boolean exceptKey) {
         RowDataArrowWriter.checkSupported(rowType);
         String include = options.getOrDefault(EncoderOptions.VALUE_FIELDS_INCLUDE, "ALL");
         if (!include.equalsIgnoreCase("ALL") && !include.equalsIgnoreCase("EXCEPT_KEY")) {
-            throw new IllegalArgumentException("option " + EncoderOptions.VALUE_FIELDS_INCLUDE + "=" + include
-                    + ": expected ALL or EXCEPT_KEY");
+            throw new IllegalArgumentException(
+                    "option " + EncoderOptions.VALUE_FIELDS_INCLUDE + "=" + include + ": expected ALL or EXCEPT_KEY");
         }
         for (String name : options.keySet()) {
             // changelog.row-kind-column is set internally (upsert); plain.explicit-nulls was refused above.
@@ -310,12 +316,12 @@ public final class RowDataJsonEncoder implements AutoCloseable {
         }
         for (String key : keyFields) {
             if (!rowType.getFieldNames().contains(key)) {
-                throw new IllegalArgumentException("key.fields names `" + key + "`, which is not a field of "
-                        + rowType);
+                throw new IllegalArgumentException(
+                        "key.fields names `" + key + "`, which is not a field of " + rowType);
             }
             if (!key.startsWith(keyPrefix)) {
-                throw new IllegalArgumentException("key field `" + key + "` does not start with key.fields-prefix `"
-                        + keyPrefix + "`");
+                throw new IllegalArgumentException(
+                        "key field `" + key + "` does not start with key.fields-prefix `" + keyPrefix + "`");
             }
         }
         if (!keyPrefix.isEmpty() && !exceptKey) {
@@ -565,7 +571,8 @@ public final class RowDataJsonEncoder implements AutoCloseable {
 
     /** The values of {@code native.handoff}. */
     private enum Handoff {
-        BINARY_ROWS, ARROW;
+        BINARY_ROWS,
+        ARROW;
 
         static Handoff parse(String value) {
             if (value == null || value.equals("binary-rows")) {
@@ -574,8 +581,8 @@ public final class RowDataJsonEncoder implements AutoCloseable {
             if (value.equals("arrow")) {
                 return ARROW;
             }
-            throw new IllegalArgumentException("option " + NATIVE_HANDOFF + "=" + value
-                    + ": expected binary-rows or arrow");
+            throw new IllegalArgumentException(
+                    "option " + NATIVE_HANDOFF + "=" + value + ": expected binary-rows or arrow");
         }
     }
 
@@ -657,7 +664,7 @@ public final class RowDataJsonEncoder implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "RowDataJsonEncoder[" + rowType + ", native batches=" + nativeBatches() + ", JVM batches="
-                + jvmBatches() + ", options=" + options + "]";
+        return "RowDataJsonEncoder[" + rowType + ", native batches=" + nativeBatches() + ", JVM batches=" + jvmBatches()
+                + ", options=" + options + "]";
     }
 }

@@ -64,8 +64,13 @@ class EncoderProperties {
     @Test
     void anyRowsUnderAnyColumnsAndOptionsAreFlinksBytesThroughBothHandoffs() {
         int fields = ALL.getFieldCount();
-        qt().withExamples(100).forAll(Generate.longRange(0, Long.MAX_VALUE), Generate.range(1, 600),
-                Generate.range(1, (1 << fields) - 1), Generate.range(0, 255)).checkAssert((seed, n, columns, bits) -> {
+        qt().withExamples(100)
+                .forAll(
+                        Generate.longRange(0, Long.MAX_VALUE),
+                        Generate.range(1, 600),
+                        Generate.range(1, (1 << fields) - 1),
+                        Generate.range(0, 255))
+                .checkAssert((seed, n, columns, bits) -> {
                     int[] picked = picked(columns);
                     RowType type = project(picked);
                     Map<String, String> options = options(type, bits);
@@ -96,7 +101,9 @@ class EncoderProperties {
 
     /** The fields whose bits are set in {@code columns}, in order. */
     private static int[] picked(int columns) {
-        return java.util.stream.IntStream.range(0, ALL.getFieldCount()).filter(f -> (columns >> f & 1) == 1).toArray();
+        return java.util.stream.IntStream.range(0, ALL.getFieldCount())
+                .filter(f -> (columns >> f & 1) == 1)
+                .toArray();
     }
 
     private static RowType project(int[] picked) {
@@ -171,8 +178,10 @@ class EncoderProperties {
         Schema schema = RowDataArrowWriter.schema(ALL, null);
         RowDataSerializer serializer = new RowDataSerializer(ALL);
         int[] outcomes = new int[3];
-        try (BufferAllocator allocator = new RootAllocator(); NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of())) {
-            qt().withExamples(3_000).forAll(Generate.longRange(0, Long.MAX_VALUE), Generate.range(1, 4), Generate.range(0, 3))
+        try (BufferAllocator allocator = new RootAllocator();
+                NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of())) {
+            qt().withExamples(3_000)
+                    .forAll(Generate.longRange(0, Long.MAX_VALUE), Generate.range(1, 4), Generate.range(0, 3))
                     .checkAssert((seed, n, how) -> {
                         Random random = new Random(seed);
                         List<RowData> rows = RandomRows.allTypes(seed, n);
@@ -180,7 +189,8 @@ class EncoderProperties {
                         int[] offsets = new int[n + 1];
                         for (int i = 0; i < n; i++) {
                             BinaryRowData form = serializer.toBinaryRow(rows.get(i));
-                            out.writeBytes(BinarySegmentUtils.copyToBytes(form.getSegments(), form.getOffset(), form.getSizeInBytes()));
+                            out.writeBytes(BinarySegmentUtils.copyToBytes(
+                                    form.getSegments(), form.getOffset(), form.getSizeInBytes()));
                             offsets[i + 1] = out.size();
                         }
                         byte[] bytes = out.toByteArray();
@@ -189,15 +199,16 @@ class EncoderProperties {
                         EncodedBatch batch = null;
                         RuntimeException refused = null;
                         try {
-                            batch = encoder.encodeBinaryRows(schema, ALL.getFieldCount(), bytes, bytes.length, offsets, n);
+                            batch = encoder.encodeBinaryRows(
+                                    schema, ALL.getFieldCount(), bytes, bytes.length, offsets, n);
                         } catch (IllegalArgumentException | StreamFusionException e) {
                             refused = e;
                         }
                         // The same rows read in place from native memory: the same records or the same refusal.
                         try (ArrowBuf inPlace = allocator.buffer(Math.max(1, bytes.length))) {
                             inPlace.setBytes(0, bytes);
-                            EncodedBatch read = encoder.encodeBinaryRows(schema, ALL.getFieldCount(), inPlace,
-                                    bytes.length, offsets, n);
+                            EncodedBatch read = encoder.encodeBinaryRows(
+                                    schema, ALL.getFieldCount(), inPlace, bytes.length, offsets, n);
                             assertTrue(refused == null, () -> "refused from byte[] only: " + where);
                             for (int i = 0; i < n; i++) {
                                 assertArrayEquals(batch.value(i), read.value(i), "row " + i + " in place, " + where);
@@ -226,11 +237,15 @@ class EncoderProperties {
                     });
             // The encoder is still usable after every refusal.
             try (RowDataBinaryWriter writer = new RowDataBinaryWriter(ALL, allocator, null)) {
-                assertEquals(3, writer.write(RandomRows.allTypes(1, 3)).encode(encoder).size());
+                assertEquals(
+                        3,
+                        writer.write(RandomRows.allTypes(1, 3)).encode(encoder).size());
             }
         }
-        assertTrue(outcomes[0] > 100 && outcomes[1] > 100, () -> "refused / accepted corrupt / intact: "
-                + java.util.Arrays.toString(outcomes) + ": the corruptions should land on both sides");
+        assertTrue(
+                outcomes[0] > 100 && outcomes[1] > 100,
+                () -> "refused / accepted corrupt / intact: " + java.util.Arrays.toString(outcomes)
+                        + ": the corruptions should land on both sides");
     }
 
     /** Changes {@code bytes} or {@code offsets} as {@code how} says: 0 none, 1 one byte, 2 three bytes, 3 an offset. */
@@ -288,12 +303,21 @@ class EncoderProperties {
     }
 
     private static boolean variableLength(LogicalType type) {
-        return type instanceof VarCharType || type instanceof CharType || type instanceof VarBinaryType
-                || type instanceof BinaryType || type instanceof DecimalType d && !DecimalData.isCompact(d.getPrecision());
+        return type instanceof VarCharType
+                || type instanceof CharType
+                || type instanceof VarBinaryType
+                || type instanceof BinaryType
+                || type instanceof DecimalType d && !DecimalData.isCompact(d.getPrecision());
     }
 
-    private static final RowType SIMPLE = RowType.of(new LogicalType[] {new BigIntType(), new IntType(),
-        new DoubleType(), new BooleanType(), new VarCharType(VarCharType.MAX_LENGTH)},
+    private static final RowType SIMPLE = RowType.of(
+            new LogicalType[] {
+                new BigIntType(),
+                new IntType(),
+                new DoubleType(),
+                new BooleanType(),
+                new VarCharType(VarCharType.MAX_LENGTH)
+            },
             new String[] {"id", "n", "d", "flag", "s"});
 
     /**
@@ -308,11 +332,14 @@ class EncoderProperties {
     void corruptArrowVectorsAreAnErrorOrFlinksBytes() {
         FlinkReference reference = unchecked(() -> new FlinkReference(SIMPLE, Map.of()));
         int[] refused = new int[1];
-        try (BufferAllocator allocator = new RootAllocator(); NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of())) {
-            qt().withExamples(3_000).forAll(Generate.longRange(0, Long.MAX_VALUE), Generate.range(1, 40), Generate.range(0, 5))
+        try (BufferAllocator allocator = new RootAllocator();
+                NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of())) {
+            qt().withExamples(3_000)
+                    .forAll(Generate.longRange(0, Long.MAX_VALUE), Generate.range(1, 40), Generate.range(0, 5))
                     .checkAssert((seed, n, how) -> {
                         Random random = new Random(seed);
-                        try (VectorSchemaRoot root = VectorSchemaRoot.create(RowDataArrowWriter.schema(SIMPLE, null), allocator)) {
+                        try (VectorSchemaRoot root =
+                                VectorSchemaRoot.create(RowDataArrowWriter.schema(SIMPLE, null), allocator)) {
                             fill(root, n, random);
                             String change = corrupt(root, n, how, random);
                             String where = change + ", seed " + seed;
@@ -324,8 +351,10 @@ class EncoderProperties {
                                 refused[0]++;
                                 assertTrue(expected.mayFail, () -> where + ": refused a valid batch: " + e);
                                 if (expected.invalidUtf8) {
-                                    assertTrue(e instanceof StreamFusionException s
-                                            && s.kind() == StreamFusionException.Kind.INVALID_VALUE, () -> where + ": " + e);
+                                    assertTrue(
+                                            e instanceof StreamFusionException s
+                                                    && s.kind() == StreamFusionException.Kind.INVALID_VALUE,
+                                            () -> where + ": " + e);
                                 }
                                 return;
                             }
@@ -334,7 +363,8 @@ class EncoderProperties {
                                 RowData row = expected.rows.get(i);
                                 int at = i;
                                 unchecked(() -> {
-                                    FlinkReference.assertSame(reference.value(row), batch.value(at), "row " + at + ", " + where);
+                                    FlinkReference.assertSame(
+                                            reference.value(row), batch.value(at), "row " + at + ", " + where);
                                     return null;
                                 });
                             }
@@ -350,7 +380,8 @@ class EncoderProperties {
         Float8Vector d = (Float8Vector) root.getVector(2);
         BitVector flag = (BitVector) root.getVector(3);
         VarCharVector s = (VarCharVector) root.getVector(4);
-        String[] texts = {"", "a", "quote \" and \\", "日本語", "emoji \uD83D\uDE00", "tab\t", "longer text of some bytes"};
+        String[] texts = {"", "a", "quote \" and \\", "日本語", "emoji \uD83D\uDE00", "tab\t", "longer text of some bytes"
+        };
         for (int i = 0; i < n; i++) {
             if (random.nextInt(5) == 0) {
                 id.setNull(i);
@@ -365,7 +396,11 @@ class EncoderProperties {
             if (random.nextInt(5) == 0) {
                 d.setNull(i);
             } else {
-                d.setSafe(i, random.nextBoolean() ? random.nextGaussian() * 1e6 : Double.longBitsToDouble(random.nextLong()));
+                d.setSafe(
+                        i,
+                        random.nextBoolean()
+                                ? random.nextGaussian() * 1e6
+                                : Double.longBitsToDouble(random.nextLong()));
             }
             if (random.nextInt(5) == 0) {
                 flag.setNull(i);
@@ -395,7 +430,8 @@ class EncoderProperties {
             case 2 -> {
                 int column = random.nextInt(5);
                 int row = random.nextInt(n);
-                org.apache.arrow.memory.ArrowBuf validity = root.getVector(column).getValidityBuffer();
+                org.apache.arrow.memory.ArrowBuf validity =
+                        root.getVector(column).getValidityBuffer();
                 validity.setByte(row / 8, validity.getByte(row / 8) ^ (1 << (row % 8)));
                 return "column " + column + " validity of row " + row + " flipped";
             }
@@ -420,7 +456,8 @@ class EncoderProperties {
             case 5 -> {
                 int column = random.nextInt(5);
                 root.getVector(column).setValueCount(n - 1 + 2 * random.nextInt(2));
-                return "column " + column + " value count " + root.getVector(column).getValueCount() + " of " + n;
+                return "column " + column + " value count "
+                        + root.getVector(column).getValueCount() + " of " + n;
             }
             default -> {
                 return "none";
@@ -429,8 +466,7 @@ class EncoderProperties {
     }
 
     /** What the batch must give: Flink's rows as Arrow Java reads them, and whether it may, or must, fail. */
-    private record Expected(List<RowData> rows, boolean mayFail, boolean mustFail, boolean invalidUtf8) {
-    }
+    private record Expected(List<RowData> rows, boolean mayFail, boolean mustFail, boolean invalidUtf8) {}
 
     private static Expected expected(VectorSchemaRoot root, int n, int how) {
         if (how == 5) {
@@ -466,8 +502,11 @@ class EncoderProperties {
 
     private static boolean utf8(byte[] bytes) {
         try {
-            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes));
+            StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes));
             return true;
         } catch (CharacterCodingException e) {
             return false;

@@ -39,13 +39,15 @@ final class FlinkReference {
         boolean ignoreNulls = Boolean.parseBoolean(options.getOrDefault("encode.ignore-null-fields", "false"));
         String prefix = options.getOrDefault("key.fields-prefix", "");
         List<String> keys = options.containsKey("key.fields")
-                ? List.of(options.get("key.fields").split(";")) : List.of();
+                ? List.of(options.get("key.fields").split(";"))
+                : List.of();
         boolean exceptKey = options.getOrDefault("value.fields-include", "ALL").equals("EXCEPT_KEY");
         List<String> names = type.getFieldNames();
         keyPositions = keys.stream().mapToInt(names::indexOf).toArray();
         List<RowType.RowField> keyFields = new ArrayList<>();
         for (int k = 0; k < keyPositions.length; k++) {
-            keyFields.add(new RowType.RowField(keys.get(k).substring(prefix.length()), type.getTypeAt(keyPositions[k])));
+            keyFields.add(
+                    new RowType.RowField(keys.get(k).substring(prefix.length()), type.getTypeAt(keyPositions[k])));
         }
         List<Integer> values = new ArrayList<>();
         List<RowType.RowField> valueFields = new ArrayList<>();
@@ -65,10 +67,10 @@ final class FlinkReference {
         upsert = "upsert".equals(options.get("changelog.mode"));
     }
 
-    private static JsonRowDataSerializationSchema open(RowType type, TimestampFormat ts, boolean plain,
-            boolean ignoreNulls) throws Exception {
-        JsonRowDataSerializationSchema schema = new JsonRowDataSerializationSchema(type, ts,
-                JsonFormatOptions.MapNullKeyMode.FAIL, "null", plain, ignoreNulls);
+    private static JsonRowDataSerializationSchema open(
+            RowType type, TimestampFormat ts, boolean plain, boolean ignoreNulls) throws Exception {
+        JsonRowDataSerializationSchema schema = new JsonRowDataSerializationSchema(
+                type, ts, JsonFormatOptions.MapNullKeyMode.FAIL, "null", plain, ignoreNulls);
         schema.open(null);
         return schema;
     }
@@ -109,7 +111,6 @@ final class FlinkReference {
         }
         assertEquals(JSON.readTree(flink), JSON.readTree(ours), message);
     }
-
 
     private static String text(byte[] bytes) {
         return bytes == null ? "null" : new String(bytes, StandardCharsets.UTF_8);

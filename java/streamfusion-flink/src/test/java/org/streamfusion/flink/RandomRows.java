@@ -37,26 +37,71 @@ import org.apache.flink.types.RowKind;
 final class RandomRows {
     /** Every supported type, nullable, under field names that need escaping too. */
     static final RowType ALL_TYPES = RowType.of(
-            new LogicalType[] {new BigIntType(), new IntType(), new VarCharType(VarCharType.MAX_LENGTH),
-                new BooleanType(), new TinyIntType(), new SmallIntType(), new FloatType(), new DoubleType(),
-                new CharType(3), new VarBinaryType(VarBinaryType.MAX_LENGTH), new DecimalType(10, 2),
-                new DecimalType(38, 6), new DecimalType(5, 0), new DateType(), new TimeType(0), new TimeType(3),
-                new TimestampType(3), new TimestampType(6), new TimestampType(9), new TimestampType(0),
-                new LocalZonedTimestampType(3), new LocalZonedTimestampType(6),
+            new LogicalType[] {
+                new BigIntType(),
+                new IntType(),
+                new VarCharType(VarCharType.MAX_LENGTH),
+                new BooleanType(),
+                new TinyIntType(),
+                new SmallIntType(),
+                new FloatType(),
+                new DoubleType(),
+                new CharType(3),
+                new VarBinaryType(VarBinaryType.MAX_LENGTH),
+                new DecimalType(10, 2),
+                new DecimalType(38, 6),
+                new DecimalType(5, 0),
+                new DateType(),
+                new TimeType(0),
+                new TimeType(3),
+                new TimestampType(3),
+                new TimestampType(6),
+                new TimestampType(9),
+                new TimestampType(0),
+                new LocalZonedTimestampType(3),
+                new LocalZonedTimestampType(6),
                 new YearMonthIntervalType(YearMonthIntervalType.YearMonthResolution.YEAR_TO_MONTH),
-                new DayTimeIntervalType(DayTimeIntervalType.DayTimeResolution.DAY_TO_SECOND)},
-            new String[] {"id", "k2", "name", "flag", "tiny", "small", "f", "d", "chr", "bytes", "dec10_2",
-                "dec38_6", "dec5", "day", "t0", "t3", "ts3", "ts6", "ts9", "ts0", "ltz3", "ltz6", "ym", "dt"});
+                new DayTimeIntervalType(DayTimeIntervalType.DayTimeResolution.DAY_TO_SECOND)
+            },
+            new String[] {
+                "id", "k2", "name", "flag", "tiny", "small", "f", "d", "chr", "bytes", "dec10_2", "dec38_6", "dec5",
+                "day", "t0", "t3", "ts3", "ts6", "ts9", "ts0", "ltz3", "ltz6", "ym", "dt"
+            });
 
-    private static final String[] TEXT = {"", "a", "plain text", "quote \" back \\ slash /", "tab\tnew\nline\r",
-        "\u0000\u0001\u001f\u007f", "é ü ß", "日本語", "emoji \uD83D\uDE00!", "\u2028\u2029", "<script>&amp;"};
-    private static final double[] DOUBLES = {0.0, -0.0, 1.0, 0.1, 1e7, 1e-3, 9.99e-4, 1e21, 1e22, 123456.789,
-        Double.MAX_VALUE, Double.MIN_VALUE, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
+    private static final String[] TEXT = {
+        "",
+        "a",
+        "plain text",
+        "quote \" back \\ slash /",
+        "tab\tnew\nline\r",
+        "\u0000\u0001\u001f\u007f",
+        "é ü ß",
+        "日本語",
+        "emoji \uD83D\uDE00!",
+        "\u2028\u2029",
+        "<script>&amp;"
+    };
+    private static final double[] DOUBLES = {
+        0.0,
+        -0.0,
+        1.0,
+        0.1,
+        1e7,
+        1e-3,
+        9.99e-4,
+        1e21,
+        1e22,
+        123456.789,
+        Double.MAX_VALUE,
+        Double.MIN_VALUE,
+        Double.NaN,
+        Double.POSITIVE_INFINITY,
+        Double.NEGATIVE_INFINITY
+    };
     private static final long MIN_NANOS_MS = Long.MIN_VALUE / 1_000_000 + 1;
     private static final long MAX_NANOS_MS = Long.MAX_VALUE / 1_000_000 - 1;
 
-    private RandomRows() {
-    }
+    private RandomRows() {}
 
     /**
      * {@code n} rows of {@link #ALL_TYPES}, about one field in six null, row kinds spread over all four; every
@@ -70,21 +115,33 @@ final class RandomRows {
             GenericRowData row = new GenericRowData(RowKind.values()[r.nextInt(4)], ALL_TYPES.getFieldCount());
             Object[] v = {
                 r.nextInt(4) == 0 ? (Object) extremeLong(r) : (Object) (long) r.nextInt(1000),
-                r.nextInt(), StringData.fromString(text(r)), r.nextBoolean(), (byte) r.nextInt(),
-                (short) r.nextInt(), (float) DOUBLES[r.nextInt(DOUBLES.length)] * (r.nextBoolean() ? 1 : 3.7f),
-                r.nextBoolean() ? DOUBLES[r.nextInt(DOUBLES.length)] : r.nextGaussian() * Math.pow(10, r.nextInt(40) - 20),
+                r.nextInt(),
+                StringData.fromString(text(r)),
+                r.nextBoolean(),
+                (byte) r.nextInt(),
+                (short) r.nextInt(),
+                (float) DOUBLES[r.nextInt(DOUBLES.length)] * (r.nextBoolean() ? 1 : 3.7f),
+                r.nextBoolean()
+                        ? DOUBLES[r.nextInt(DOUBLES.length)]
+                        : r.nextGaussian() * Math.pow(10, r.nextInt(40) - 20),
                 StringData.fromString(new String(new char[] {(char) ('a' + r.nextInt(26)), 'b', 'c'})),
                 text(r).getBytes(StandardCharsets.UTF_8),
-                decimal(r, 10, 2), decimal(r, 38, 6), decimal(r, 5, 0),
-                r.nextInt(200_000) - 100_000, r.nextInt(86_400) * 1000, r.nextInt(86_400_000),
+                decimal(r, 10, 2),
+                decimal(r, 38, 6),
+                decimal(r, 5, 0),
+                r.nextInt(200_000) - 100_000,
+                r.nextInt(86_400) * 1000,
+                r.nextInt(86_400_000),
                 TimestampData.fromEpochMillis(r.nextLong() % 253_402_300_799_000L),
                 TimestampData.fromEpochMillis(r.nextLong() % 253_402_300_799_000L, r.nextInt(1000) * 1000),
-                TimestampData.fromEpochMillis(MIN_NANOS_MS + (long) (r.nextDouble() * (MAX_NANOS_MS - MIN_NANOS_MS)),
-                        r.nextInt(1_000_000)),
+                TimestampData.fromEpochMillis(
+                        MIN_NANOS_MS + (long) (r.nextDouble() * (MAX_NANOS_MS - MIN_NANOS_MS)), r.nextInt(1_000_000)),
                 TimestampData.fromEpochMillis((r.nextLong() % 253_402_300_799L) * 1000),
                 TimestampData.fromEpochMillis(r.nextLong() % 253_402_300_799_000L),
                 TimestampData.fromEpochMillis(r.nextLong() % 253_402_300_799_000L, r.nextInt(1000) * 1000),
-                r.nextInt(240_000) - 120_000, r.nextLong() % 100_000_000_000L};
+                r.nextInt(240_000) - 120_000,
+                r.nextLong() % 100_000_000_000L
+            };
             for (int f = 0; f < v.length; f++) {
                 row.setField(f, r.nextInt(6) == 0 ? null : v[f]);
             }

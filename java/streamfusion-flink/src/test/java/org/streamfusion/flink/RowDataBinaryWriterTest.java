@@ -37,8 +37,9 @@ import org.streamfusion.kafka.NativeJsonEncoder;
  * column cannot go through Flink's serializer. Parity over every type is {@link RowDataParityTest}'s.
  */
 class RowDataBinaryWriterTest {
-    private static final RowType TYPE = RowType.of(new LogicalType[] {new BigIntType(),
-        new VarCharType(VarCharType.MAX_LENGTH), new TimestampType(6)}, new String[] {"id", "name", "ts6"});
+    private static final RowType TYPE = RowType.of(
+            new LogicalType[] {new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH), new TimestampType(6)},
+            new String[] {"id", "name", "ts6"});
 
     private static GenericRowData row(long id, String name) {
         return GenericRowData.of(id, StringData.fromString(name), TimestampData.fromEpochMillis(id, 1000));
@@ -79,13 +80,14 @@ class RowDataBinaryWriterTest {
             assertArrayEquals(expected.get(i), row, "row " + i);
         }
         // 3000 rows of about 60 bytes: the native side decodes and encodes them in more than one run.
-        JsonRowDataSerializationSchema flink = new JsonRowDataSerializationSchema(TYPE, TimestampFormat.SQL,
-                JsonFormatOptions.MapNullKeyMode.FAIL, "null", false, false);
+        JsonRowDataSerializationSchema flink = new JsonRowDataSerializationSchema(
+                TYPE, TimestampFormat.SQL, JsonFormatOptions.MapNullKeyMode.FAIL, "null", false, false);
         flink.open(null);
         try (NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of())) {
             EncodedBatch batch = writer.encode(encoder);
             assertEquals(3000, batch.size());
-            assertEquals("{\"id\":2999,\"name\":\"name number 2999\",\"ts6\":\"1970-01-01 00:00:02.999001\"}",
+            assertEquals(
+                    "{\"id\":2999,\"name\":\"name number 2999\",\"ts6\":\"1970-01-01 00:00:02.999001\"}",
                     new String(batch.value(2999), StandardCharsets.UTF_8));
             for (int i = 0; i < 3000; i++) {
                 assertArrayEquals(flink.serialize(row(i, "name number " + i)), batch.value(i), "row " + i);
@@ -111,22 +113,30 @@ class RowDataBinaryWriterTest {
         System.arraycopy(bad, 0, rows, good.length, bad.length);
         int[] offsets = {0, good.length, rows.length};
         try (NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of())) {
-            IllegalArgumentException outside = assertThrows(IllegalArgumentException.class,
+            IllegalArgumentException outside = assertThrows(
+                    IllegalArgumentException.class,
                     () -> encoder.encodeBinaryRows(schema, 3, rows, rows.length, offsets, 2));
             assertTrue(outside.getMessage().contains("field `name`, binary row 1"), outside.getMessage());
-            IllegalArgumentException order = assertThrows(IllegalArgumentException.class,
-                    () -> encoder.encodeBinaryRows(schema, 3, rows, rows.length,
-                            new int[] {0, rows.length, good.length}, 2));
+            IllegalArgumentException order = assertThrows(
+                    IllegalArgumentException.class,
+                    () -> encoder.encodeBinaryRows(
+                            schema, 3, rows, rows.length, new int[] {0, rows.length, good.length}, 2));
             assertTrue(order.getMessage().contains("binary row 1"), order.getMessage());
-            IllegalArgumentException shortRow = assertThrows(IllegalArgumentException.class,
+            IllegalArgumentException shortRow = assertThrows(
+                    IllegalArgumentException.class,
                     () -> encoder.encodeBinaryRows(schema, 3, rows, 20, new int[] {0, 20}, 1));
             assertTrue(shortRow.getMessage().contains("shorter than"), shortRow.getMessage());
-            assertThrows(IndexOutOfBoundsException.class,
+            assertThrows(
+                    IndexOutOfBoundsException.class,
                     () -> encoder.encodeBinaryRows(schema, 3, rows, rows.length + 1, offsets, 2));
-            assertThrows(IndexOutOfBoundsException.class,
+            assertThrows(
+                    IndexOutOfBoundsException.class,
                     () -> encoder.encodeBinaryRows(schema, 3, rows, rows.length, offsets, 3));
             // The encoder stays usable.
-            assertEquals(1, encoder.encodeBinaryRows(schema, 3, rows, good.length, offsets, 1).size());
+            assertEquals(
+                    1,
+                    encoder.encodeBinaryRows(schema, 3, rows, good.length, offsets, 1)
+                            .size());
         }
     }
 
@@ -142,23 +152,31 @@ class RowDataBinaryWriterTest {
             rows.setBytes(0, good);
             rows.setBytes(good.length, bad);
             int[] offsets = {0, good.length, 2 * good.length};
-            IllegalArgumentException outside = assertThrows(IllegalArgumentException.class,
+            IllegalArgumentException outside = assertThrows(
+                    IllegalArgumentException.class,
                     () -> encoder.encodeBinaryRows(schema, 3, rows, 2 * good.length, offsets, 2));
             assertTrue(outside.getMessage().contains("field `name`, binary row 1"), outside.getMessage());
-            assertThrows(IndexOutOfBoundsException.class,
+            assertThrows(
+                    IndexOutOfBoundsException.class,
                     () -> encoder.encodeBinaryRows(schema, 3, rows, (int) rows.capacity() + 1, offsets, 2));
-            assertThrows(IndexOutOfBoundsException.class,
-                    () -> encoder.encodeBinaryRows(schema, 3, rows, -1, offsets, 2));
-            assertThrows(IndexOutOfBoundsException.class,
+            assertThrows(
+                    IndexOutOfBoundsException.class, () -> encoder.encodeBinaryRows(schema, 3, rows, -1, offsets, 2));
+            assertThrows(
+                    IndexOutOfBoundsException.class,
                     () -> encoder.encodeBinaryRows(schema, 3, rows, good.length, offsets, 3));
             EncodedBatch one = encoder.encodeBinaryRows(schema, 3, rows, good.length, offsets, 1);
-            assertEquals("{\"id\":1,\"name\":\"a name longer than 7\",\"ts6\":\"1970-01-01 00:00:00.001001\"}",
+            assertEquals(
+                    "{\"id\":1,\"name\":\"a name longer than 7\",\"ts6\":\"1970-01-01 00:00:00.001001\"}",
                     new String(one.value(0), StandardCharsets.UTF_8));
             rows.close();
             // A released buffer is refused before its (freed) memory could be read.
-            assertThrows(IllegalStateException.class,
+            assertThrows(
+                    IllegalStateException.class,
                     () -> encoder.encodeBinaryRows(schema, 3, rows, good.length, offsets, 1));
-            assertEquals(1, encoder.encodeBinaryRows(schema, 3, good, good.length, offsets, 1).size());
+            assertEquals(
+                    1,
+                    encoder.encodeBinaryRows(schema, 3, good, good.length, offsets, 1)
+                            .size());
         }
     }
 
@@ -181,10 +199,13 @@ class RowDataBinaryWriterTest {
         // Arrow column is microseconds, so the batch is Flink's, whatever its size.
         RowDataSerializer serializer = new RowDataSerializer(TYPE);
         GenericRowData fine = GenericRowData.of(1L, StringData.fromString("x"), TimestampData.fromEpochMillis(0, 7));
-        List<RowData> rows = List.of(serializer.toBinaryRow(fine).copy(), serializer.toBinaryRow(row(2, "y")).copy());
+        List<RowData> rows = List.of(
+                serializer.toBinaryRow(fine).copy(),
+                serializer.toBinaryRow(row(2, "y")).copy());
         try (RowDataJsonEncoder encoder = new RowDataJsonEncoder(TYPE, Map.of("native.min-batch-rows", "0"))) {
             EncodedBatch batch = encoder.encode(rows);
-            assertEquals("{\"id\":1,\"name\":\"x\",\"ts6\":\"1970-01-01 00:00:00.000000007\"}",
+            assertEquals(
+                    "{\"id\":1,\"name\":\"x\",\"ts6\":\"1970-01-01 00:00:00.000000007\"}",
                     new String(batch.value(0), StandardCharsets.UTF_8));
             assertEquals(1, encoder.jvmBatches());
             assertEquals(0, encoder.nativeBatches());
@@ -195,7 +216,8 @@ class RowDataBinaryWriterTest {
 
     @Test
     void theHandoffOptionIsChecked() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> new RowDataJsonEncoder(TYPE, Map.of(RowDataJsonEncoder.NATIVE_HANDOFF, "vectors")));
         assertTrue(e.getMessage().contains("native.handoff=vectors: expected binary-rows or arrow"), e.getMessage());
     }

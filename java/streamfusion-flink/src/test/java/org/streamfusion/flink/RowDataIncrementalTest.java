@@ -19,9 +19,9 @@ import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 import org.streamfusion.kafka.EncodedBatch;
 
 /**
@@ -106,14 +106,16 @@ class RowDataIncrementalTest {
         }
     }
 
-    private static final RowType PRICES = RowType.of(new LogicalType[] {new BigIntType(), new DecimalType(10, 2),
-        new VarCharType(VarCharType.MAX_LENGTH)}, new String[] {"id", "price", "note"});
+    private static final RowType PRICES = RowType.of(
+            new LogicalType[] {new BigIntType(), new DecimalType(10, 2), new VarCharType(VarCharType.MAX_LENGTH)},
+            new String[] {"id", "price", "note"});
 
     /** Rows of {@link #PRICES}; row {@code odd} has a DECIMAL of scale 3 in its DECIMAL(10, 2) column. */
     private static List<RowData> prices(int n, int odd) {
         List<RowData> rows = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            DecimalData price = i == odd ? DecimalData.fromBigDecimal(new BigDecimal("1.234"), 10, 3)
+            DecimalData price = i == odd
+                    ? DecimalData.fromBigDecimal(new BigDecimal("1.234"), 10, 3)
                     : DecimalData.fromBigDecimal(BigDecimal.valueOf(i * 25L, 2), 10, 2);
             rows.add(GenericRowData.of((long) i, price, StringData.fromString("n\"" + i)));
         }
@@ -131,8 +133,10 @@ class RowDataIncrementalTest {
                 EncodedBatch batch = incremental.flush();
                 String what = "scale-3 decimal at row " + odd;
                 assertSameRecords(flink.encode(rows), batch, what);
-                assertTrue(new String(batch.value(odd), java.nio.charset.StandardCharsets.UTF_8)
-                        .contains("\"price\":1.234"), what);
+                assertTrue(
+                        new String(batch.value(odd), java.nio.charset.StandardCharsets.UTF_8)
+                                .contains("\"price\":1.234"),
+                        what);
                 // Below the threshold the copies cover the batch: all of it is Flink's; from it on, the rows
                 // already in the vectors are encoded natively and the rest by Flink's serializer.
                 assertEquals(odd < 16 ? 0 : 1, incremental.nativeBatches(), what);
@@ -158,7 +162,8 @@ class RowDataIncrementalTest {
         }
         RowDataJsonEncoder closed = encoder(PRICES, Map.of(), 0);
         closed.close();
-        assertThrows(IllegalStateException.class, () -> closed.append(prices(1, -1).get(0)));
+        assertThrows(
+                IllegalStateException.class, () -> closed.append(prices(1, -1).get(0)));
         assertThrows(IllegalStateException.class, closed::flush);
     }
 }

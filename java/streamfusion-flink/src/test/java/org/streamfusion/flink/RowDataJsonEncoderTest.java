@@ -32,8 +32,8 @@ class RowDataJsonEncoderTest {
     private static List<RowData> rows(int n) {
         List<RowData> rows = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            rows.add(GenericRowData.of((long) i, StringData.fromString("n" + i),
-                    TimestampData.fromEpochMillis(1_795_910_400_001L + i)));
+            rows.add(GenericRowData.of(
+                    (long) i, StringData.fromString("n" + i), TimestampData.fromEpochMillis(1_795_910_400_001L + i)));
         }
         return rows;
     }
@@ -79,8 +79,8 @@ class RowDataJsonEncoderTest {
         try (RowDataJsonEncoder encoder = new RowDataJsonEncoder(TYPE, Map.of("flink.version", "2.2"))) {
             assertEquals("2.2", encoder.options().get("flink.version"));
         }
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new RowDataJsonEncoder(TYPE, Map.of("flink.version", "1.20")));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> new RowDataJsonEncoder(TYPE, Map.of("flink.version", "1.20")));
         assertTrue(e.getMessage().contains("Flink 2.2 is on the classpath"), e.getMessage());
     }
 
@@ -93,42 +93,60 @@ class RowDataJsonEncoderTest {
         cases.put("mode", "mode=plain");
         cases.put("changelog.row-kind-column", "changelog.mode=upsert");
         cases.put("plain.explicit-nulls", "plain.explicit-nulls");
-        Map<String, String> values = Map.of("native.min-batch-rows", "-1", "changelog.mode", "retract", "mode",
-                "plain", "changelog.row-kind-column", "op", "plain.explicit-nulls", "true");
+        Map<String, String> values = Map.of(
+                "native.min-batch-rows",
+                "-1",
+                "changelog.mode",
+                "retract",
+                "mode",
+                "plain",
+                "changelog.row-kind-column",
+                "op",
+                "plain.explicit-nulls",
+                "true");
         cases.forEach((option, expected) -> {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class,
                     () -> new RowDataJsonEncoder(TYPE, Map.of(option, values.getOrDefault(option, "SQL"))));
             assertTrue(e.getMessage().contains(expected), option + ": " + e.getMessage());
         });
-        IllegalArgumentException upsert = assertThrows(IllegalArgumentException.class,
-                () -> new RowDataJsonEncoder(TYPE, Map.of("changelog.mode", "upsert")));
+        IllegalArgumentException upsert = assertThrows(
+                IllegalArgumentException.class, () -> new RowDataJsonEncoder(TYPE, Map.of("changelog.mode", "upsert")));
         assertTrue(upsert.getMessage().contains("needs key.fields"), upsert.getMessage());
-        IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
-                () -> new RowDataJsonEncoder(TYPE, Map.of("key.fields", "nope")));
+        IllegalArgumentException missing = assertThrows(
+                IllegalArgumentException.class, () -> new RowDataJsonEncoder(TYPE, Map.of("key.fields", "nope")));
         assertTrue(missing.getMessage().contains("nope"), missing.getMessage());
     }
 
     @Test
     void unsupportedTypesAreRejectedNamingTheField() {
-        RowType nested = RowType.of(new LogicalType[] {new BigIntType(), new ArrayType(new BigIntType())},
-                new String[] {"id", "tags"});
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new RowDataJsonEncoder(nested, Map.of()));
+        RowType nested = RowType.of(
+                new LogicalType[] {new BigIntType(), new ArrayType(new BigIntType())}, new String[] {"id", "tags"});
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> new RowDataJsonEncoder(nested, Map.of()));
         assertTrue(e.getMessage().contains("field `tags` has type ARRAY<BIGINT>"), e.getMessage());
     }
 
     @Test
     void valuesAnArrowColumnCannotHoldGoThroughFlinksSerializerWhateverTheBatchSize() {
-        RowType type = RowType.of(new LogicalType[] {new TimestampType(3), new TimestampType(9),
-            new org.apache.flink.table.types.logical.DecimalType(5, 2)}, new String[] {"ts3", "ts9", "dec"});
+        RowType type = RowType.of(
+                new LogicalType[] {
+                    new TimestampType(3),
+                    new TimestampType(9),
+                    new org.apache.flink.table.types.logical.DecimalType(5, 2)
+                },
+                new String[] {"ts3", "ts9", "dec"});
         try (RowDataJsonEncoder encoder = new RowDataJsonEncoder(type, Map.of("native.min-batch-rows", "0"))) {
             // Nanoseconds in a TIMESTAMP(3), the year 9999 in a TIMESTAMP(9), 1.5 at scale 1 in a DECIMAL(5,2):
             // Flink writes each as it is; none fits its Arrow column exactly.
             List<RowData> odd = List.of(
                     GenericRowData.of(TimestampData.fromEpochMillis(0, 5), null, null),
                     GenericRowData.of(null, TimestampData.fromEpochMillis(253_402_300_799_999L, 123_456), null),
-                    GenericRowData.of(null, null, org.apache.flink.table.data.DecimalData.fromBigDecimal(
-                            new java.math.BigDecimal("1.5"), 5, 1)));
+                    GenericRowData.of(
+                            null,
+                            null,
+                            org.apache.flink.table.data.DecimalData.fromBigDecimal(
+                                    new java.math.BigDecimal("1.5"), 5, 1)));
             EncodedBatch batch = encoder.encode(odd);
             assertEquals("{\"ts3\":\"1970-01-01 00:00:00.000000005\",\"ts9\":null,\"dec\":null}", text(batch.value(0)));
             assertEquals("{\"ts3\":null,\"ts9\":\"9999-12-31 23:59:59.999123456\",\"dec\":null}", text(batch.value(1)));
@@ -136,7 +154,9 @@ class RowDataJsonEncoderTest {
             assertEquals(1, encoder.jvmBatches());
             assertEquals(0, encoder.nativeBatches());
             // Ordinary values take the native path again.
-            EncodedBatch plain = encoder.encode(List.of(GenericRowData.of(TimestampData.fromEpochMillis(1), null,
+            EncodedBatch plain = encoder.encode(List.of(GenericRowData.of(
+                    TimestampData.fromEpochMillis(1),
+                    null,
                     org.apache.flink.table.data.DecimalData.fromBigDecimal(new java.math.BigDecimal("1.50"), 5, 2))));
             assertEquals("{\"ts3\":\"1970-01-01 00:00:00.001\",\"ts9\":null,\"dec\":1.5}", text(plain.value(0)));
             assertEquals(1, encoder.nativeBatches());

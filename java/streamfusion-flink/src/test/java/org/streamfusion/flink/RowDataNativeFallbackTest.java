@@ -37,22 +37,40 @@ import org.streamfusion.kafka.EncodedBatch;
  */
 class RowDataNativeFallbackTest {
     private static final RowType TYPE = RowType.of(
-            new LogicalType[] {new IntType(), new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH),
-                new DecimalType(10, 2), new TimestampType(3), new VarCharType(VarCharType.MAX_LENGTH)},
+            new LogicalType[] {
+                new IntType(),
+                new BigIntType(),
+                new VarCharType(VarCharType.MAX_LENGTH),
+                new DecimalType(10, 2),
+                new TimestampType(3),
+                new VarCharType(VarCharType.MAX_LENGTH)
+            },
             new String[] {"id", "count", "name", "price", "ts", "note"});
 
     /** A handful of rows: ints, strings that need escapes, a decimal, a timestamp, nulls. */
     private static List<RowData> rows() {
         return List.of(
-                GenericRowData.of(1, 9_007_199_254_740_993L, StringData.fromString("plain"),
+                GenericRowData.of(
+                        1,
+                        9_007_199_254_740_993L,
+                        StringData.fromString("plain"),
                         DecimalData.fromBigDecimal(new BigDecimal("12.30"), 10, 2),
-                        TimestampData.fromEpochMillis(1_795_910_400_001L), StringData.fromString("note")),
-                GenericRowData.of(-2_147_483_648, -1L, StringData.fromString("quote \" backslash \\ tab \t newline \n"),
+                        TimestampData.fromEpochMillis(1_795_910_400_001L),
+                        StringData.fromString("note")),
+                GenericRowData.of(
+                        -2_147_483_648,
+                        -1L,
+                        StringData.fromString("quote \" backslash \\ tab \t newline \n"),
                         DecimalData.fromBigDecimal(new BigDecimal("-0.05"), 10, 2),
-                        TimestampData.fromEpochMillis(0L), null),
-                GenericRowData.of(3, 0L, StringData.fromString("control \u0001, é, 😀, </script>"),
+                        TimestampData.fromEpochMillis(0L),
+                        null),
+                GenericRowData.of(
+                        3,
+                        0L,
+                        StringData.fromString("control \u0001, é, 😀, </script>"),
                         DecimalData.fromBigDecimal(new BigDecimal("99999999.99"), 10, 2),
-                        TimestampData.fromEpochMillis(-1L), StringData.fromString("")));
+                        TimestampData.fromEpochMillis(-1L),
+                        StringData.fromString("")));
     }
 
     /**
@@ -66,7 +84,8 @@ class RowDataNativeFallbackTest {
             System.out.println("native=" + encoder.nativeAvailable());
             System.out.println("batches=" + encoder.nativeBatches() + " native, " + encoder.jvmBatches() + " flink");
             for (int i = 0; i < batch.size(); i++) {
-                System.out.println("key=" + (batch.key(i) == null ? "null" : HexFormat.of().formatHex(batch.key(i))));
+                System.out.println(
+                        "key=" + (batch.key(i) == null ? "null" : HexFormat.of().formatHex(batch.key(i))));
                 System.out.println("value=" + HexFormat.of().formatHex(batch.value(i)));
             }
         }
@@ -74,8 +93,8 @@ class RowDataNativeFallbackTest {
 
     /** What the child must print for the records: Flink's own serializer over the same rows, in this JVM. */
     private static List<String> flinksRecords() throws Exception {
-        JsonRowDataSerializationSchema flink = new JsonRowDataSerializationSchema(TYPE, TimestampFormat.SQL,
-                JsonFormatOptions.MapNullKeyMode.FAIL, "null", false, false);
+        JsonRowDataSerializationSchema flink = new JsonRowDataSerializationSchema(
+                TYPE, TimestampFormat.SQL, JsonFormatOptions.MapNullKeyMode.FAIL, "null", false, false);
         flink.open(null);
         List<String> lines = new ArrayList<>();
         for (RowData row : rows()) {
@@ -87,12 +106,15 @@ class RowDataNativeFallbackTest {
 
     @Test
     void aJarWithoutTheLibraryEncodesWithFlinksSerializerAndSaysWhatItCovers(@TempDir Path dir) throws Exception {
-        String output = WithoutTheLibrary.run(WithoutTheLibrary.classPath(dir),
-                List.of("--add-opens=java.base/java.nio=ALL-UNNAMED"), RowDataNativeFallbackTest.class);
+        String output = WithoutTheLibrary.run(
+                WithoutTheLibrary.classPath(dir),
+                List.of("--add-opens=java.base/java.nio=ALL-UNNAMED"),
+                RowDataNativeFallbackTest.class);
         WithoutTheLibrary.assertOneWarningNamingCoverage(output);
         assertTrue(output.contains("native=false\n"), output);
         assertTrue(output.contains("batches=0 native, 1 flink\n"), output);
-        List<String> records = output.lines().filter(line -> line.startsWith("key=") || line.startsWith("value="))
+        List<String> records = output.lines()
+                .filter(line -> line.startsWith("key=") || line.startsWith("value="))
                 .toList();
         assertEquals(flinksRecords(), records, output);
     }

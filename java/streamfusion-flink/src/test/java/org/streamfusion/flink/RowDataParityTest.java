@@ -33,14 +33,17 @@ class RowDataParityTest {
     static List<Arguments> cases() {
         List<Arguments> layouts = List.of(
                 Arguments.of("defaults", Map.of()),
-                Arguments.of("ISO-8601, plain decimals", Map.of("timestamp-format.standard", "ISO-8601",
-                        "encode.decimal-as-plain-number", "true")),
+                Arguments.of(
+                        "ISO-8601, plain decimals",
+                        Map.of("timestamp-format.standard", "ISO-8601", "encode.decimal-as-plain-number", "true")),
                 Arguments.of("ignore nulls", Map.of("encode.ignore-null-fields", "true")),
                 Arguments.of("key, all fields", Map.of("key.fields", "id;name")),
-                Arguments.of("key, except key, prefix", Map.of("key.fields", "k2", "key.fields-prefix", "k",
-                        "value.fields-include", "EXCEPT_KEY")),
-                Arguments.of("upsert", Map.of("key.fields", "id", "changelog.mode", "upsert",
-                        "encode.ignore-null-fields", "true")));
+                Arguments.of(
+                        "key, except key, prefix",
+                        Map.of("key.fields", "k2", "key.fields-prefix", "k", "value.fields-include", "EXCEPT_KEY")),
+                Arguments.of(
+                        "upsert",
+                        Map.of("key.fields", "id", "changelog.mode", "upsert", "encode.ignore-null-fields", "true")));
         List<Arguments> cases = new ArrayList<>();
         for (String handoff : List.of("binary-rows", "arrow")) {
             for (Arguments layout : layouts) {
@@ -67,8 +70,13 @@ class RowDataParityTest {
         }
     }
 
-    private static void compare(String name, Map<String, String> options, List<RowData> rows,
-            EncodedBatch nativeBatch, EncodedBatch jvmBatch) throws Exception {
+    private static void compare(
+            String name,
+            Map<String, String> options,
+            List<RowData> rows,
+            EncodedBatch nativeBatch,
+            EncodedBatch jvmBatch)
+            throws Exception {
         FlinkReference reference = new FlinkReference(RandomRows.ALL_TYPES, options);
         for (int at = 0; at < ROWS; at++) {
             final int i = at;
@@ -97,8 +105,15 @@ class RowDataParityTest {
     void tombstonesAreNullValuesWithKeys() {
         // A sanity check on the reference itself: upsert deletes carry a key and no value.
         Map<String, String> options = Map.of("key.fields", "id", "changelog.mode", "upsert");
-        try (RowDataJsonEncoder encoder = new RowDataJsonEncoder(RandomRows.ALL_TYPES,
-                Map.of("key.fields", "id", "changelog.mode", "upsert", RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS, "0"))) {
+        try (RowDataJsonEncoder encoder = new RowDataJsonEncoder(
+                RandomRows.ALL_TYPES,
+                Map.of(
+                        "key.fields",
+                        "id",
+                        "changelog.mode",
+                        "upsert",
+                        RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS,
+                        "0"))) {
             GenericRowData delete = new GenericRowData(RowKind.DELETE, RandomRows.ALL_TYPES.getFieldCount());
             delete.setField(0, 7L);
             EncodedBatch batch = encoder.encode(List.of(delete));

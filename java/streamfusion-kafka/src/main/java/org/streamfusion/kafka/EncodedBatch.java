@@ -32,8 +32,14 @@ public final class EncodedBatch {
     private final int[] valueLengths;
     private final long encodeNanos;
 
-    EncodedBatch(byte[] keys, byte[] values, int[] keyOffsets, int[] keyLengths, int[] valueOffsets,
-            int[] valueLengths, long encodeNanos) {
+    EncodedBatch(
+            byte[] keys,
+            byte[] values,
+            int[] keyOffsets,
+            int[] keyLengths,
+            int[] valueOffsets,
+            int[] valueLengths,
+            long encodeNanos) {
         this.keys = Objects.requireNonNull(keys, "keys");
         this.values = Objects.requireNonNull(values, "values");
         this.keyOffsets = Objects.requireNonNull(keyOffsets, "keyOffsets");
@@ -42,8 +48,8 @@ public final class EncodedBatch {
         this.valueLengths = Objects.requireNonNull(valueLengths, "valueLengths");
         int rows = valueLengths.length;
         if (keyOffsets.length != rows || keyLengths.length != rows || valueOffsets.length != rows) {
-            throw new IllegalArgumentException("offset and length arrays differ in length: " + keyOffsets.length
-                    + ", " + keyLengths.length + ", " + valueOffsets.length + ", " + rows);
+            throw new IllegalArgumentException("offset and length arrays differ in length: " + keyOffsets.length + ", "
+                    + keyLengths.length + ", " + valueOffsets.length + ", " + rows);
         }
         this.encodeNanos = encodeNanos;
     }
@@ -51,11 +57,17 @@ public final class EncodedBatch {
     /** The six arrays in the order the native {@code encode} returns them. */
     static EncodedBatch fromNative(Object[] six, long encodeNanos) {
         if (six == null || six.length != NATIVE_ARRAYS) {
-            throw new IllegalStateException("native encode returned " + (six == null ? "null" : six.length
-                    + " arrays") + ", expected " + NATIVE_ARRAYS);
+            throw new IllegalStateException("native encode returned " + (six == null ? "null" : six.length + " arrays")
+                    + ", expected " + NATIVE_ARRAYS);
         }
-        return new EncodedBatch((byte[]) six[0], (byte[]) six[1], (int[]) six[2], (int[]) six[3],
-                (int[]) six[4], (int[]) six[5], encodeNanos);
+        return new EncodedBatch(
+                (byte[]) six[0],
+                (byte[]) six[1],
+                (int[]) six[2],
+                (int[]) six[3],
+                (int[]) six[4],
+                (int[]) six[5],
+                encodeNanos);
     }
 
     /**
@@ -83,8 +95,7 @@ public final class EncodedBatch {
         int[] valueLengths = new int[rows];
         byte[] keySlab = slab(keys, keyOffsets, keyLengths, "key");
         byte[] valueSlab = slab(values, valueOffsets, valueLengths, "value");
-        return new EncodedBatch(keySlab, valueSlab, keyOffsets, keyLengths, valueOffsets, valueLengths,
-                encodeNanos);
+        return new EncodedBatch(keySlab, valueSlab, keyOffsets, keyLengths, valueOffsets, valueLengths, encodeNanos);
     }
 
     private static byte[] slab(byte[][] records, int[] offsets, int[] lengths, String what) {

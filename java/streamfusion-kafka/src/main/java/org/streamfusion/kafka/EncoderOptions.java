@@ -43,10 +43,19 @@ public final class EncoderOptions {
      * Every option name above, in the order of the native table (and of the native encoder's
      * "unknown option; known: ..." message). Immutable.
      */
-    public static final List<String> NAMES = List.of(MODE, FLINK_VERSION, TIMESTAMP_FORMAT_STANDARD,
-            MAP_NULL_KEY_MODE, MAP_NULL_KEY_LITERAL, ENCODE_DECIMAL_AS_PLAIN_NUMBER, ENCODE_IGNORE_NULL_FIELDS,
-            KEY_FIELDS, KEY_FIELDS_PREFIX, VALUE_FIELDS_INCLUDE, CHANGELOG_ROW_KIND_COLUMN, PLAIN_EXPLICIT_NULLS);
+    public static final List<String> NAMES = List.of(
+            MODE,
+            FLINK_VERSION,
+            TIMESTAMP_FORMAT_STANDARD,
+            MAP_NULL_KEY_MODE,
+            MAP_NULL_KEY_LITERAL,
+            ENCODE_DECIMAL_AS_PLAIN_NUMBER,
+            ENCODE_IGNORE_NULL_FIELDS,
+            KEY_FIELDS,
+            KEY_FIELDS_PREFIX,
+            VALUE_FIELDS_INCLUDE,
+            CHANGELOG_ROW_KIND_COLUMN,
+            PLAIN_EXPLICIT_NULLS);
 
-    private EncoderOptions() {
-    }
+    private EncoderOptions() {}
 }

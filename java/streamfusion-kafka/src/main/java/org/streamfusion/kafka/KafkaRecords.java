@@ -18,8 +18,7 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  * A null key stays null (the partitioner then spreads records), a tombstone is sent with a null value.
  */
 public final class KafkaRecords {
-    private KafkaRecords() {
-    }
+    private KafkaRecords() {}
 
     /**
      * The record of one row, with its key and value freshly copied.
@@ -51,8 +50,8 @@ public final class KafkaRecords {
      * @throws org.apache.kafka.common.KafkaException whatever {@code Producer.send} throws synchronously (the
      *     records before the failing one have been handed over)
      */
-    public static List<Future<RecordMetadata>> send(Producer<byte[], byte[]> producer, String topic,
-            EncodedBatch batch, Callback callback) {
+    public static List<Future<RecordMetadata>> send(
+            Producer<byte[], byte[]> producer, String topic, EncodedBatch batch, Callback callback) {
         Objects.requireNonNull(producer, "producer");
         Objects.requireNonNull(topic, "topic");
         Objects.requireNonNull(batch, "batch");

@@ -77,11 +77,13 @@ public final class NativeJsonEncoder implements AutoCloseable {
     private Schema checkedSchema;
     /** The schema the native side holds for this handle (the last one that crossed), or null. */
     private Schema crossedSchema;
+
     private final ArrowSchema schemaStruct = ArrowSchema.allocateNew(EXPORTS);
     private ArrowArray[] arrayStructs = new ArrowArray[0];
     private long[] arrayAddresses = new long[0];
     /** Whether {@link #checkedSchema}'s columns can all take the flat handoff. */
     private boolean checkedSchemaIsFlat;
+
     private long[] flatWords = new long[0];
     private ArrowBuf[] held = new ArrowBuf[0];
     /**
@@ -115,7 +117,8 @@ public final class NativeJsonEncoder implements AutoCloseable {
     public NativeJsonEncoder(Map<String, String> options) {
         Objects.requireNonNull(options, "options");
         Map<String, String> copy = new LinkedHashMap<>();
-        options.forEach((key, value) -> copy.put(Objects.requireNonNull(key, "option name"),
+        options.forEach((key, value) -> copy.put(
+                Objects.requireNonNull(key, "option name"),
                 Objects.requireNonNull(value, () -> "option " + key + " is null")));
         requireNative();
         this.options = Collections.unmodifiableMap(copy);
@@ -125,8 +128,10 @@ public final class NativeJsonEncoder implements AutoCloseable {
     private static void requireNative() {
         if (!NativeLibrary.isLoaded()) {
             Throwable cause = NativeLibrary.loadError().orElse(null);
-            throw new UnsupportedOperationException("the StreamFusion native library is not loaded: "
-                    + (cause == null ? "unknown reason" : cause.getMessage()), cause);
+            throw new UnsupportedOperationException(
+                    "the StreamFusion native library is not loaded: "
+                            + (cause == null ? "unknown reason" : cause.getMessage()),
+                    cause);
         }
     }
 
@@ -204,13 +209,13 @@ public final class NativeJsonEncoder implements AutoCloseable {
      *     that is not valid UTF-8, a timestamp its column cannot hold: {@code INVALID_VALUE}); the encoder
      *     stays usable
      */
-    public EncodedBatch encodeBinaryRows(Schema schema, int arity, byte[] rows, int length, int[] rowOffsets,
-            int rowCount) {
+    public EncodedBatch encodeBinaryRows(
+            Schema schema, int arity, byte[] rows, int length, int[] rowOffsets, int rowCount) {
         Objects.requireNonNull(schema, "schema");
         Objects.requireNonNull(rows, "rows");
         Objects.requireNonNull(rowOffsets, "rowOffsets");
-        return crossing(() -> withSchema(schema, null, address ->
-                encodeBinaryRows(handle, rows, length, rowOffsets, rowCount, arity, address)));
+        return crossing(() -> withSchema(
+                schema, null, address -> encodeBinaryRows(handle, rows, length, rowOffsets, rowCount, arity, address)));
     }
 
     /**
@@ -236,8 +241,8 @@ public final class NativeJsonEncoder implements AutoCloseable {
      * @throws IllegalArgumentException as for the {@code byte[]} overload; the encoder stays usable
      * @throws StreamFusionException as for the {@code byte[]} overload; the encoder stays usable
      */
-    public EncodedBatch encodeBinaryRows(Schema schema, int arity, ArrowBuf rows, int length, int[] rowOffsets,
-            int rowCount) {
+    public EncodedBatch encodeBinaryRows(
+            Schema schema, int arity, ArrowBuf rows, int length, int[] rowOffsets, int rowCount) {
         Objects.requireNonNull(schema, "schema");
         Objects.requireNonNull(rows, "rows");
         Objects.requireNonNull(rowOffsets, "rowOffsets");
@@ -248,8 +253,8 @@ public final class NativeJsonEncoder implements AutoCloseable {
             }
             rows.getReferenceManager().retain();
             try {
-                return encodeBinaryRowsAt(handle, rows.memoryAddress(), rows.capacity(), length, rowOffsets,
-                        rowCount, arity, address);
+                return encodeBinaryRowsAt(
+                        handle, rows.memoryAddress(), rows.capacity(), length, rowOffsets, rowCount, arity, address);
             } finally {
                 rows.getReferenceManager().release();
             }
@@ -293,9 +298,12 @@ public final class NativeJsonEncoder implements AutoCloseable {
         Schema rootSchema = root.getSchema();
         boolean flat = checkNames(rootSchema);
         requireVectorsMatch(root, rootSchema, dictionaries);
-        return withSchema(rootSchema, dictionaries, schemaAddress -> flat && dictionaries == null
-                ? crossFlat(root, schemaAddress)
-                : crossExported(root, dictionaries, schemaAddress));
+        return withSchema(
+                rootSchema,
+                dictionaries,
+                schemaAddress -> flat && dictionaries == null
+                        ? crossFlat(root, schemaAddress)
+                        : crossExported(root, dictionaries, schemaAddress));
     }
 
     /**
@@ -316,8 +324,7 @@ public final class NativeJsonEncoder implements AutoCloseable {
      * native side holds that schema already (it crossed last) and no dictionaries are given; remembers it as
      * crossed once the call returns.
      */
-    private Object[] withSchema(Schema schema, DictionaryProvider dictionaries,
-            LongFunction<Object[]> call) {
+    private Object[] withSchema(Schema schema, DictionaryProvider dictionaries, LongFunction<Object[]> call) {
         checkNames(schema);
         boolean sendSchema = schema != crossedSchema || dictionaries != null;
         crossedSchema = null; // until the native side has it
@@ -386,8 +393,8 @@ public final class NativeJsonEncoder implements AutoCloseable {
         List<Field> fields = schema.getFields();
         List<FieldVector> vectors = root.getFieldVectors();
         if (vectors.size() != fields.size()) {
-            throw new IllegalArgumentException("the root has " + vectors.size() + " vectors but its schema "
-                    + fields.size() + " fields");
+            throw new IllegalArgumentException(
+                    "the root has " + vectors.size() + " vectors but its schema " + fields.size() + " fields");
         }
         for (int i = 0; i < fields.size(); i++) {
             Field expected = fields.get(i);
@@ -397,8 +404,9 @@ public final class NativeJsonEncoder implements AutoCloseable {
                         + expected + " but its vector is " + actual
                         + " (after changing a root's vectors, call root.syncSchema())");
             }
-            if (expected.getDictionary() != null && (dictionaries == null
-                    || dictionaries.lookup(expected.getDictionary().getId()) == null)) {
+            if (expected.getDictionary() != null
+                    && (dictionaries == null
+                            || dictionaries.lookup(expected.getDictionary().getId()) == null)) {
                 throw new IllegalArgumentException("column `" + expected.getName() + "` is dictionary-encoded "
                         + "(dictionary " + expected.getDictionary().getId() + "): pass the DictionaryProvider "
                         + "that holds it to encode(root, dictionaries)");
@@ -491,9 +499,11 @@ public final class NativeJsonEncoder implements AutoCloseable {
         for (Field field : fields) {
             String path = parent.isEmpty() ? field.getName() : parent + "." + field.getName();
             if (field.getName().indexOf(0) >= 0) {
-                throw new StreamFusionException(StreamFusionException.Kind.INVALID_FIELD_NAME, "field `"
-                        + path.replace("\0", "\\u0000") + "`: the name contains U+0000, which the Arrow C "
-                        + "Data Interface cannot carry (names cross as NUL-terminated strings)");
+                throw new StreamFusionException(
+                        StreamFusionException.Kind.INVALID_FIELD_NAME,
+                        "field `"
+                                + path.replace("\0", "\\u0000") + "`: the name contains U+0000, which the Arrow C "
+                                + "Data Interface cannot carry (names cross as NUL-terminated strings)");
             }
             requireCarriableNames(field.getChildren(), path);
         }
@@ -566,8 +576,8 @@ public final class NativeJsonEncoder implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "NativeJsonEncoder[" + (closed ? "closed" : "open") + ", batches=" + batches() + ", rows="
-                + rows() + ", options=" + options + "]";
+        return "NativeJsonEncoder[" + (closed ? "closed" : "open") + ", batches=" + batches() + ", rows=" + rows()
+                + ", options=" + options + "]";
     }
 
     // JNI entry points: rust/kafka-serde-native/src/streamfusion.rs. docs/jni.md lists ownership and exceptions.
@@ -581,8 +591,8 @@ public final class NativeJsonEncoder implements AutoCloseable {
      * byte[] values, int[] keyOffsets, int[] keyLengths, int[] valueOffsets, int[] valueLengths}.
      * IllegalStateException for a closed handle, StreamFusionException for encoder errors.
      */
-    private static native Object[] encode(long handle, long[] arrowArrayAddresses, long arrowSchemaAddress,
-            int rowCount);
+    private static native Object[] encode(
+            long handle, long[] arrowArrayAddresses, long arrowSchemaAddress, int rowCount);
 
     /**
      * The flat handoff: reads each column's buffers in place from {@code columnWords} ({@value #FLAT_WORDS} per
@@ -590,8 +600,7 @@ public final class NativeJsonEncoder implements AutoCloseable {
      * their sizes and offsets; the schema as for {@link #encode(long, long[], long, int)}. Returns the same
      * six arrays. IllegalArgumentException for a buffer too small or offsets outside their data.
      */
-    private static native Object[] encodeFlat(long handle, long[] columnWords, long arrowSchemaAddress,
-            int rowCount);
+    private static native Object[] encodeFlat(long handle, long[] columnWords, long arrowSchemaAddress, int rowCount);
 
     /**
      * Copies the first {@code length} bytes of {@code rows} and {@code rowCount + 1} offsets in, decodes the
@@ -600,16 +609,23 @@ public final class NativeJsonEncoder implements AutoCloseable {
      * IndexOutOfBoundsException for a length or count past its array, IllegalArgumentException for rows that
      * disagree with the schema.
      */
-    private static native Object[] encodeBinaryRows(long handle, byte[] rows, int length, int[] rowOffsets,
-            int rowCount, int arity, long arrowSchemaAddress);
+    private static native Object[] encodeBinaryRows(
+            long handle, byte[] rows, int length, int[] rowOffsets, int rowCount, int arity, long arrowSchemaAddress);
 
     /**
      * As {@link #encodeBinaryRows(long, byte[], int, int[], int, int, long)}, with the rows read in place from
      * the first {@code length} of the {@code capacity} bytes at {@code address}, which the caller holds until
      * this returns. IllegalArgumentException for a zero address or a length past the capacity.
      */
-    private static native Object[] encodeBinaryRowsAt(long handle, long address, long capacity, int length,
-            int[] rowOffsets, int rowCount, int arity, long arrowSchemaAddress);
+    private static native Object[] encodeBinaryRowsAt(
+            long handle,
+            long address,
+            long capacity,
+            int length,
+            int[] rowOffsets,
+            int rowCount,
+            int arity,
+            long arrowSchemaAddress);
 
     /** Unregisters the handle; IllegalStateException if it is not open. */
     private static native void close(long handle);

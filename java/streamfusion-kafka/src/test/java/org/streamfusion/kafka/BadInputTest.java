@@ -76,8 +76,10 @@ class BadInputTest {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> encoder.encode(root));
             assertTrue(e.getMessage().contains("`id` has 1 values but the root has 2 rows"), e.getMessage());
             root.setRowCount(2); // every vector back to two values
-            assertEquals("{\"id\":2,\"name\":\"b\"}", new String(encoder.encode(root).value(1),
-                    java.nio.charset.StandardCharsets.UTF_8), "the encoder stays usable");
+            assertEquals(
+                    "{\"id\":2,\"name\":\"b\"}",
+                    new String(encoder.encode(root).value(1), java.nio.charset.StandardCharsets.UTF_8),
+                    "the encoder stays usable");
         }
     }
 
@@ -90,8 +92,8 @@ class BadInputTest {
             ints.set(0, 7);
             ints.setValueCount(1);
             org.apache.arrow.vector.types.pojo.Schema claimed = new org.apache.arrow.vector.types.pojo.Schema(
-                    List.of(org.apache.arrow.vector.types.pojo.Field.nullable("id",
-                            new org.apache.arrow.vector.types.pojo.ArrowType.Int(64, true))));
+                    List.of(org.apache.arrow.vector.types.pojo.Field.nullable(
+                            "id", new org.apache.arrow.vector.types.pojo.ArrowType.Int(64, true))));
             VectorSchemaRoot lying = new VectorSchemaRoot(claimed, List.of(ints), 1);
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> encoder.encode(lying));
             assertTrue(e.getMessage().contains("column `id`: the root's schema says"), e.getMessage());
@@ -103,19 +105,25 @@ class BadInputTest {
     void dictionaryColumnsWithoutTheirDictionaryAreRefused() {
         org.apache.arrow.vector.types.pojo.DictionaryEncoding encoding =
                 new org.apache.arrow.vector.types.pojo.DictionaryEncoding(5L, false, null);
-        org.apache.arrow.vector.types.pojo.Field field = new org.apache.arrow.vector.types.pojo.Field("c",
-                new org.apache.arrow.vector.types.pojo.FieldType(true,
-                        new org.apache.arrow.vector.types.pojo.ArrowType.Int(32, true), encoding), null);
-        try (org.apache.arrow.vector.IntVector indices = (org.apache.arrow.vector.IntVector) field.createVector(allocator);
+        org.apache.arrow.vector.types.pojo.Field field = new org.apache.arrow.vector.types.pojo.Field(
+                "c",
+                new org.apache.arrow.vector.types.pojo.FieldType(
+                        true, new org.apache.arrow.vector.types.pojo.ArrowType.Int(32, true), encoding),
+                null);
+        try (org.apache.arrow.vector.IntVector indices =
+                        (org.apache.arrow.vector.IntVector) field.createVector(allocator);
                 NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of())) {
             indices.allocateNew(1);
             indices.set(0, 0);
             indices.setValueCount(1);
             VectorSchemaRoot root = new VectorSchemaRoot(List.of(field), List.of(indices), 1);
             IllegalArgumentException none = assertThrows(IllegalArgumentException.class, () -> encoder.encode(root));
-            assertTrue(none.getMessage().contains("column `c` is dictionary-encoded (dictionary 5)"), none.getMessage());
-            IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
-                    () -> encoder.encode(root, new org.apache.arrow.vector.dictionary.DictionaryProvider.MapDictionaryProvider()));
+            assertTrue(
+                    none.getMessage().contains("column `c` is dictionary-encoded (dictionary 5)"), none.getMessage());
+            IllegalArgumentException missing = assertThrows(
+                    IllegalArgumentException.class,
+                    () -> encoder.encode(
+                            root, new org.apache.arrow.vector.dictionary.DictionaryProvider.MapDictionaryProvider()));
             assertTrue(missing.getMessage().contains("pass the DictionaryProvider"), missing.getMessage());
         }
     }
@@ -147,7 +155,8 @@ class BadInputTest {
         unsigned.setValueCount(1);
         for (VectorSchemaRoot root : List.of(root(nulls), root(unsigned))) {
             String field = root.getSchema().getFields().get(0).getName();
-            try (root; NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of())) {
+            try (root;
+                    NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of())) {
                 StreamFusionException e = assertThrows(StreamFusionException.class, () -> encoder.encode(root));
                 assertEquals(StreamFusionException.Kind.UNSUPPORTED_TYPE, e.kind(), e.getMessage());
                 assertTrue(e.getMessage().contains("`" + field + "`"), e.getMessage());
@@ -176,11 +185,14 @@ class BadInputTest {
 
     @Test
     void optionErrorsThrowIllegalArgumentAtConstruction() {
-        for (Map<String, String> bad : List.of(Map.of("key.field", "id"), Map.of("map-null-key.mode", "KEEP"),
-                Map.of("encode.ignore-null-fields", "yes"), Map.of("key.fields-prefix", "k_"),
+        for (Map<String, String> bad : List.of(
+                Map.of("key.field", "id"),
+                Map.of("map-null-key.mode", "KEEP"),
+                Map.of("encode.ignore-null-fields", "yes"),
+                Map.of("key.fields-prefix", "k_"),
                 Map.of("flink.version", "3.0"))) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> new NativeJsonEncoder(bad), bad.toString());
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> new NativeJsonEncoder(bad), bad.toString());
             String name = bad.keySet().iterator().next();
             assertTrue(e.getMessage().contains(name), e.getMessage());
         }
@@ -202,10 +214,10 @@ class BadInputTest {
                     long id = t;
                     done.add(pool.submit(() -> {
                         String text = "thread-" + id + "-" + "x".repeat((int) id * 100);
-                        try (VectorSchemaRoot root = root(longs(allocator, "id", id, id),
-                                strings(allocator, "s", text, null))) {
-                            List<String> expected = List.of("{\"id\":" + id + ",\"s\":\"" + text + "\"}",
-                                    "{\"id\":" + id + ",\"s\":null}");
+                        try (VectorSchemaRoot root =
+                                root(longs(allocator, "id", id, id), strings(allocator, "s", text, null))) {
+                            List<String> expected = List.of(
+                                    "{\"id\":" + id + ",\"s\":\"" + text + "\"}", "{\"id\":" + id + ",\"s\":null}");
                             for (int i = 0; i < batchesPerThread; i++) {
                                 assertEquals(expected, values(encoder.encode(root)), "thread " + id);
                             }

@@ -20,14 +20,18 @@ import org.junit.jupiter.api.Test;
  */
 class EncoderOptionsTest {
     private static void requireNative() {
-        assertTrue(NativeLibrary.isLoaded(), () -> "native library not loaded: "
-                + NativeLibrary.loadError().map(Throwable::getMessage).orElse("unknown reason"));
+        assertTrue(
+                NativeLibrary.isLoaded(),
+                () -> "native library not loaded: "
+                        + NativeLibrary.loadError().map(Throwable::getMessage).orElse("unknown reason"));
     }
 
     @Test
     void namesEqualTheNativeTable() {
         requireNative();
-        assertEquals(List.of(NativeJsonEncoder.optionNames()), EncoderOptions.NAMES,
+        assertEquals(
+                List.of(NativeJsonEncoder.optionNames()),
+                EncoderOptions.NAMES,
                 "EncoderOptions.NAMES (Java) vs optionNames() (native, streamfusion_json::OPTIONS)");
     }
 
@@ -36,7 +40,9 @@ class EncoderOptionsTest {
         List<String> constants = new ArrayList<>();
         for (Field field : EncoderOptions.class.getDeclaredFields()) {
             int modifiers = field.getModifiers();
-            if (field.getType() == String.class && Modifier.isPublic(modifiers) && Modifier.isStatic(modifiers)
+            if (field.getType() == String.class
+                    && Modifier.isPublic(modifiers)
+                    && Modifier.isStatic(modifiers)
                     && Modifier.isFinal(modifiers)) {
                 constants.add((String) field.get(null));
             }
@@ -49,9 +55,10 @@ class EncoderOptionsTest {
     @Test
     void anUnknownNameIsRefusedListingTheNames() {
         requireNative();
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new NativeJsonEncoder(Map.of("key.field", "id")).close());
-        assertEquals("option `key.field`: unknown option; known: " + String.join(", ", EncoderOptions.NAMES),
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> new NativeJsonEncoder(Map.of("key.field", "id")).close());
+        assertEquals(
+                "option `key.field`: unknown option; known: " + String.join(", ", EncoderOptions.NAMES),
                 e.getMessage());
     }
 }

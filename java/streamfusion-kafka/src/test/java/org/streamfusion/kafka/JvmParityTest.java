@@ -39,8 +39,7 @@ class JvmParityTest {
     private static final String FLINK_VERSION = "2.2";
     private static final int MAX_REPORTED = 30;
 
-    private record Record(byte[] key, byte[] value) {
-    }
+    private record Record(byte[] key, byte[] value) {}
 
     @Test
     void corpusMatchesFlinkGoldensThroughTheJvm() throws IOException {
@@ -48,14 +47,18 @@ class JvmParityTest {
         Path root = Path.of(dirProperty.isEmpty() ? "target/parity" : dirProperty);
         Path corpus = root.resolve("corpus");
         Path goldens = root.resolve("goldens").resolve(GOLDEN_SET);
-        assumeTrue(Files.isDirectory(corpus) && Files.isDirectory(goldens),
+        assumeTrue(
+                Files.isDirectory(corpus) && Files.isDirectory(goldens),
                 () -> "SKIPPED JVM parity: " + corpus + " or " + goldens + " is missing; run scripts/parity.sh "
                         + "first (scripts/test.sh does)");
 
         List<String> cases;
         try (Stream<Path> files = Files.list(corpus)) {
-            cases = files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".arrow"))
-                    .map(n -> n.substring(0, n.length() - ".arrow".length())).sorted().toList();
+            cases = files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith(".arrow"))
+                    .map(n -> n.substring(0, n.length() - ".arrow".length()))
+                    .sorted()
+                    .toList();
         }
         assertTrue(!cases.isEmpty(), "no <case>.arrow in " + corpus);
 
@@ -105,20 +108,26 @@ class JvmParityTest {
                         Record o = ours.get(i);
                         if (!Arrays.equals(g.key, o.key)) {
                             mismatchCount++;
-                            add(mismatches, name + " row " + i + " key:\n    golden " + show(g.key) + "\n    ours   "
-                                    + show(o.key));
+                            add(
+                                    mismatches,
+                                    name + " row " + i + " key:\n    golden " + show(g.key) + "\n    ours   "
+                                            + show(o.key));
                         }
                         if (!Arrays.equals(g.value, o.value)) {
                             mismatchCount++;
-                            add(mismatches, name + " row " + i + " value:\n    golden " + show(g.value)
-                                    + "\n    ours   " + show(o.value));
+                            add(
+                                    mismatches,
+                                    name + " row " + i + " value:\n    golden " + show(g.value) + "\n    ours   "
+                                            + show(o.value));
                         }
                     }
                 } else if (Files.exists(error)) {
                     if (ours != null) {
                         mismatchCount++;
-                        add(mismatches, name + ": Flink fails (" + Files.readString(error).trim()
-                                + ") but our encoder succeeds");
+                        add(
+                                mismatches,
+                                name + ": Flink fails ("
+                                        + Files.readString(error).trim() + ") but our encoder succeeds");
                     } else {
                         errorCases++;
                     }
@@ -128,10 +137,19 @@ class JvmParityTest {
                 }
             }
         }
-        System.out.printf("JVM parity against %s: %d cases (%d with records, %d rejected by both, %d with a "
-                + "U+0000 field name the C Data Interface cannot carry %s), %d rows, %d bytes compared, "
-                + "%d mismatches%n", GOLDEN_SET, cases.size(), recordCases, errorCases, nulNameCases.size(),
-                nulNameCases, rows, bytes, mismatchCount);
+        System.out.printf(
+                "JVM parity against %s: %d cases (%d with records, %d rejected by both, %d with a "
+                        + "U+0000 field name the C Data Interface cannot carry %s), %d rows, %d bytes compared, "
+                        + "%d mismatches%n",
+                GOLDEN_SET,
+                cases.size(),
+                recordCases,
+                errorCases,
+                nulNameCases.size(),
+                nulNameCases,
+                rows,
+                bytes,
+                mismatchCount);
         if (mismatchCount > 0) {
             fail(mismatchCount + " mismatches against " + GOLDEN_SET + " (first " + mismatches.size() + "):\n"
                     + String.join("\n", mismatches));
@@ -152,8 +170,7 @@ class JvmParityTest {
             try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
                 properties.load(in);
             }
-            properties.stringPropertyNames().stream().sorted()
-                    .forEach(k -> options.put(k, properties.getProperty(k)));
+            properties.stringPropertyNames().stream().sorted().forEach(k -> options.put(k, properties.getProperty(k)));
         }
         options.put("flink.version", FLINK_VERSION);
         return options;

@@ -27,16 +27,18 @@ class KafkaRecordsTest {
     @Test
     void sendsOneRecordPerRowWithKeysValuesAndTombstones() throws Exception {
         try (BufferAllocator allocator = new RootAllocator();
-                VectorSchemaRoot root = root(longs(allocator, "id", 1L, 2L), strings(allocator, "v", "a", "b"),
+                VectorSchemaRoot root = root(
+                        longs(allocator, "id", 1L, 2L),
+                        strings(allocator, "v", "a", "b"),
                         strings(allocator, "op", "+I", "-D"));
-                NativeJsonEncoder encoder = new NativeJsonEncoder(
-                        Map.of("key.fields", "id", "changelog.row-kind-column", "op"))) {
+                NativeJsonEncoder encoder =
+                        new NativeJsonEncoder(Map.of("key.fields", "id", "changelog.row-kind-column", "op"))) {
             EncodedBatch batch = encoder.encode(root);
-            MockProducer<byte[], byte[]> producer = new MockProducer<>(true, null, new ByteArraySerializer(),
-                    new ByteArraySerializer());
+            MockProducer<byte[], byte[]> producer =
+                    new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
             AtomicInteger callbacks = new AtomicInteger();
-            List<Future<RecordMetadata>> futures = KafkaRecords.send(producer, "t", batch,
-                    (metadata, error) -> callbacks.incrementAndGet());
+            List<Future<RecordMetadata>> futures =
+                    KafkaRecords.send(producer, "t", batch, (metadata, error) -> callbacks.incrementAndGet());
             assertEquals(2, futures.size());
             for (Future<RecordMetadata> f : futures) {
                 assertEquals("t", f.get().topic());

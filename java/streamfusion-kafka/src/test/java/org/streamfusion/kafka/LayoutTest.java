@@ -14,8 +14,10 @@ import org.junit.jupiter.api.Test;
 class LayoutTest {
     @Test
     void javaConstantsEqualTheNativeOnes() {
-        assertTrue(NativeLibrary.isLoaded(), () -> "native library not loaded: "
-                + NativeLibrary.loadError().map(Throwable::getMessage).orElse("unknown reason"));
+        assertTrue(
+                NativeLibrary.isLoaded(),
+                () -> "native library not loaded: "
+                        + NativeLibrary.loadError().map(Throwable::getMessage).orElse("unknown reason"));
         assertArrayEquals(
                 new int[] {NativeJsonEncoder.FLAT_WORDS, NativeJsonEncoder.FLAT_BUFFERS, EncodedBatch.NATIVE_ARRAYS},
                 NativeJsonEncoder.layout(),

@@ -50,18 +50,40 @@ class RoundTripTest {
     }
 
     private List<String> encodeValues(Map<String, String> options, VectorSchemaRoot root) {
-        try (root; NativeJsonEncoder encoder = new NativeJsonEncoder(options)) {
+        try (root;
+                NativeJsonEncoder encoder = new NativeJsonEncoder(options)) {
             return values(encoder.encode(root));
         }
     }
 
     @Test
     void stringsWithEveryEscapeClass() {
-        String[] in = {"a\u0001b", "\u001F\u007F", "q\"q", "b\\s", "sl/ash", "\b\t\n\f\r", "\u0000", "café",
-            "emoji\uD83D\uDE00", "ls\u2028ps\u2029", null};
-        String[] flink = {"{\"v\":\"a\\u0001b\"}", "{\"v\":\"\\u001F\u007F\"}", "{\"v\":\"q\\\"q\"}",
-            "{\"v\":\"b\\\\s\"}", "{\"v\":\"sl/ash\"}", "{\"v\":\"\\b\\t\\n\\f\\r\"}", "{\"v\":\"\\u0000\"}",
-            "{\"v\":\"café\"}", "{\"v\":\"emoji\\uD83D\\uDE00\"}", "{\"v\":\"ls\u2028ps\u2029\"}", "{\"v\":null}"};
+        String[] in = {
+            "a\u0001b",
+            "\u001F\u007F",
+            "q\"q",
+            "b\\s",
+            "sl/ash",
+            "\b\t\n\f\r",
+            "\u0000",
+            "café",
+            "emoji\uD83D\uDE00",
+            "ls\u2028ps\u2029",
+            null
+        };
+        String[] flink = {
+            "{\"v\":\"a\\u0001b\"}",
+            "{\"v\":\"\\u001F\u007F\"}",
+            "{\"v\":\"q\\\"q\"}",
+            "{\"v\":\"b\\\\s\"}",
+            "{\"v\":\"sl/ash\"}",
+            "{\"v\":\"\\b\\t\\n\\f\\r\"}",
+            "{\"v\":\"\\u0000\"}",
+            "{\"v\":\"café\"}",
+            "{\"v\":\"emoji\\uD83D\\uDE00\"}",
+            "{\"v\":\"ls\u2028ps\u2029\"}",
+            "{\"v\":null}"
+        };
         assertEquals(Arrays.asList(flink), encodeValues(Map.of(), root(strings(allocator, "v", in))));
     }
 
@@ -79,13 +101,15 @@ class RoundTripTest {
         weird.allocateNew(1);
         weird.set(0, 2.5);
         weird.setValueCount(1);
-        assertEquals(List.of("{\"zeta\":1,\"Alpha\":null,\"we\\\"ird\\u0001\":2.5}"),
+        assertEquals(
+                List.of("{\"zeta\":1,\"Alpha\":null,\"we\\\"ird\\u0001\":2.5}"),
                 encodeValues(Map.of(), root(zeta, alpha, weird)));
     }
 
     @Test
     void integersAndNulls() {
-        assertEquals(List.of("{\"v\":-9223372036854775808}", "{\"v\":null}", "{\"v\":9223372036854775807}"),
+        assertEquals(
+                List.of("{\"v\":-9223372036854775808}", "{\"v\":null}", "{\"v\":9223372036854775807}"),
                 encodeValues(Map.of(), root(longs(allocator, "v", Long.MIN_VALUE, null, Long.MAX_VALUE))));
     }
 
@@ -107,18 +131,30 @@ class RoundTripTest {
             ltz.set(0, micros(t));
             ltz.setValueCount(1);
             String sep = standard.equals("SQL") ? " " : "T";
-            assertEquals(List.of("{\"ts\":\"2024-01-02" + sep + "03:04:05.123456\",\"ltz\":\"2024-01-02" + sep
-                    + "03:04:05.123456Z\"}"),
-                    encodeValues(Map.of("timestamp-format.standard", standard), root(ts, ltz)), standard);
+            assertEquals(
+                    List.of("{\"ts\":\"2024-01-02" + sep + "03:04:05.123456\",\"ltz\":\"2024-01-02" + sep
+                            + "03:04:05.123456Z\"}"),
+                    encodeValues(Map.of("timestamp-format.standard", standard), root(ts, ltz)),
+                    standard);
         }
         TimeStampMilliVector ms = new TimeStampMilliVector("v", allocator);
         ms.allocateNew(3);
-        ms.set(0, LocalDateTime.of(2024, 1, 2, 3, 4, 5, 500_000_000).toInstant(ZoneOffset.UTC).toEpochMilli());
-        ms.set(1, LocalDateTime.of(2024, 1, 2, 3, 4, 5).toInstant(ZoneOffset.UTC).toEpochMilli());
+        ms.set(
+                0,
+                LocalDateTime.of(2024, 1, 2, 3, 4, 5, 500_000_000)
+                        .toInstant(ZoneOffset.UTC)
+                        .toEpochMilli());
+        ms.set(
+                1,
+                LocalDateTime.of(2024, 1, 2, 3, 4, 5).toInstant(ZoneOffset.UTC).toEpochMilli());
         ms.set(2, -1500);
         ms.setValueCount(3);
-        assertEquals(List.of("{\"v\":\"2024-01-02 03:04:05.5\"}", "{\"v\":\"2024-01-02 03:04:05\"}",
-                "{\"v\":\"1969-12-31 23:59:58.5\"}"), encodeValues(Map.of(), root(ms)));
+        assertEquals(
+                List.of(
+                        "{\"v\":\"2024-01-02 03:04:05.5\"}",
+                        "{\"v\":\"2024-01-02 03:04:05\"}",
+                        "{\"v\":\"1969-12-31 23:59:58.5\"}"),
+                encodeValues(Map.of(), root(ms)));
     }
 
     private DecimalVector decimals(int precision, int scale, String... values) {
@@ -133,12 +169,16 @@ class RoundTripTest {
 
     @Test
     void decimalsDefaultAndPlainOnFlink2() {
-        assertEquals(List.of("{\"v\":1.5}", "{\"v\":0}", "{\"v\":1E+2}", "{\"v\":-0.5}"),
+        assertEquals(
+                List.of("{\"v\":1.5}", "{\"v\":0}", "{\"v\":1E+2}", "{\"v\":-0.5}"),
                 encodeValues(Map.of(), root(decimals(10, 2, "1.50", "0.00", "100.00", "-0.50"))));
-        assertEquals(List.of("{\"v\":1.50}", "{\"v\":0.00}", "{\"v\":100.00}", "{\"v\":-0.50}"),
-                encodeValues(Map.of("encode.decimal-as-plain-number", "true", "flink.version", "2.2"),
+        assertEquals(
+                List.of("{\"v\":1.50}", "{\"v\":0.00}", "{\"v\":100.00}", "{\"v\":-0.50}"),
+                encodeValues(
+                        Map.of("encode.decimal-as-plain-number", "true", "flink.version", "2.2"),
                         root(decimals(10, 2, "1.50", "0.00", "100.00", "-0.50"))));
-        assertEquals(List.of("{\"v\":1E-7}", "{\"v\":0.000001}"),
+        assertEquals(
+                List.of("{\"v\":1E-7}", "{\"v\":0.000001}"),
                 encodeValues(Map.of(), root(decimals(10, 7, "0.0000001", "0.0000010"))));
     }
 
@@ -187,21 +227,26 @@ class RoundTripTest {
         w.startMap();
         w.endMap();
         map.setValueCount(2);
-        assertEquals(List.of("{\"r\":{\"q\":1},\"a\":[1,null,3],\"m\":{\"a\":3,\"b\":null}}",
-                "{\"r\":null,\"a\":null,\"m\":{}}"), encodeValues(Map.of(), root(row, list, map)));
+        assertEquals(
+                List.of(
+                        "{\"r\":{\"q\":1},\"a\":[1,null,3],\"m\":{\"a\":3,\"b\":null}}",
+                        "{\"r\":null,\"a\":null,\"m\":{}}"),
+                encodeValues(Map.of(), root(row, list, map)));
     }
 
     @Test
     void keyFieldsAndUpsertTombstones() {
-        try (VectorSchemaRoot root = root(longs(allocator, "id", 1L, 2L, null),
-                strings(allocator, "name", "x", "y", "z"), strings(allocator, "op", "+I", "-D", "+U"));
-                NativeJsonEncoder encoder = new NativeJsonEncoder(
-                        Map.of("key.fields", "id", "changelog.row-kind-column", "op"))) {
+        try (VectorSchemaRoot root = root(
+                        longs(allocator, "id", 1L, 2L, null),
+                        strings(allocator, "name", "x", "y", "z"),
+                        strings(allocator, "op", "+I", "-D", "+U"));
+                NativeJsonEncoder encoder =
+                        new NativeJsonEncoder(Map.of("key.fields", "id", "changelog.row-kind-column", "op"))) {
             EncodedBatch batch = encoder.encode(root);
             assertEquals(3, batch.size());
             assertEquals(Arrays.asList("{\"id\":1}", "{\"id\":2}", "{\"id\":null}"), keys(batch));
-            assertEquals(Arrays.asList("{\"id\":1,\"name\":\"x\"}", null, "{\"id\":null,\"name\":\"z\"}"),
-                    values(batch));
+            assertEquals(
+                    Arrays.asList("{\"id\":1,\"name\":\"x\"}", null, "{\"id\":null,\"name\":\"z\"}"), values(batch));
             assertEquals(-1, batch.valueLength(1));
             assertNull(batch.value(1));
             assertNull(batch.valueView(1));

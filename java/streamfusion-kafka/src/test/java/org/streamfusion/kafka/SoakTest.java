@@ -60,7 +60,8 @@ class SoakTest {
     static final long RSS_BOUND_KIB = 32 * 1024;
 
     static final Map<String, String> OPTIONS = Map.of("key.fields", "auction");
-    static final long BASE_MILLIS = LocalDateTime.of(2026, 11, 29, 0, 0).toInstant(ZoneOffset.UTC).toEpochMilli();
+    static final long BASE_MILLIS =
+            LocalDateTime.of(2026, 11, 29, 0, 0).toInstant(ZoneOffset.UTC).toEpochMilli();
     static final String[] CHANNELS = {"Google", "Facebook", "Baidu", "Apple"};
     static final String[] URLS = new String[ROWS];
     static final String[] EXTRAS = new String[ROWS];
@@ -69,7 +70,8 @@ class SoakTest {
     static final byte[][] EXTRA_BYTES = new byte[ROWS][];
     /** Flink's SQL timestamp format: fraction trimmed of trailing zeros, dropped with its point when zero. */
     static final DateTimeFormatter FLINK_TIMESTAMP = new DateTimeFormatterBuilder()
-            .appendPattern("uuuu-MM-dd HH:mm:ss").appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
+            .appendPattern("uuuu-MM-dd HH:mm:ss")
+            .appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
             .toFormatter();
 
     static {
@@ -106,8 +108,8 @@ class SoakTest {
     /** The value Flink's json format writes for row {@code n} (global row number) of the bid stream. */
     static String expectedValue(long n) {
         int r = (int) (n % ROWS);
-        String time = FLINK_TIMESTAMP.format(LocalDateTime.ofEpochSecond(Math.floorDiv(dateTime(n), 1000),
-                (int) Math.floorMod(dateTime(n), 1000) * 1_000_000, ZoneOffset.UTC));
+        String time = FLINK_TIMESTAMP.format(LocalDateTime.ofEpochSecond(
+                Math.floorDiv(dateTime(n), 1000), (int) Math.floorMod(dateTime(n), 1000) * 1_000_000, ZoneOffset.UTC));
         return "{\"auction\":" + auction(n) + ",\"bidder\":" + bidder(n) + ",\"price\":" + price(n)
                 + ",\"channel\":\"" + CHANNELS[r % CHANNELS.length] + "\",\"url\":\"" + URLS[r]
                 + "\",\"dateTime\":\"" + time + "\",\"extra\":\"" + EXTRAS[r] + "\"}";
@@ -192,8 +194,9 @@ class SoakTest {
             String key = Vectors.text(batch.key(r));
             String value = Vectors.text(batch.value(r));
             check(key.equals("{\"auction\":" + auction(n) + "}"), "batch " + b + " row " + r + " key " + key);
-            check(value.equals(expectedValue(n)), "batch " + b + " row " + r + " value " + value + "\nexpected "
-                    + expectedValue(n));
+            check(
+                    value.equals(expectedValue(n)),
+                    "batch " + b + " row " + r + " value " + value + "\nexpected " + expectedValue(n));
         }
     }
 
@@ -247,8 +250,10 @@ class SoakTest {
             check(encoder.valueBytes() == valueBytes, "valueBytes() " + encoder.valueBytes() + " != " + valueBytes);
         }
         double batchSeconds = (System.nanoTime() - start) / 1e9;
-        check(allocator.getAllocatedMemory() == rootBytes, "allocator after batches: "
-                + allocator.getAllocatedMemory() + " bytes, the root alone holds " + rootBytes);
+        check(
+                allocator.getAllocatedMemory() == rootBytes,
+                "allocator after batches: " + allocator.getAllocatedMemory() + " bytes, the root alone holds "
+                        + rootBytes);
         long rssBatches = rssKib();
 
         // Phase 2: handles opened, used for one batch (which builds the plan and scratch lazily), closed.
@@ -267,22 +272,35 @@ class SoakTest {
         }
         double handleSeconds = (System.nanoTime() - start) / 1e9;
         check(handleRows == (long) handles * ROWS, "rows through the handles: " + handleRows);
-        check(allocator.getAllocatedMemory() == rootBytes, "allocator after handles: "
-                + allocator.getAllocatedMemory() + " bytes, the root alone holds " + rootBytes);
+        check(
+                allocator.getAllocatedMemory() == rootBytes,
+                "allocator after handles: " + allocator.getAllocatedMemory() + " bytes, the root alone holds "
+                        + rootBytes);
         long rssHandles = rssKib();
 
         bids.close();
         check(allocator.getAllocatedMemory() == 0, "allocator leaks " + allocator.getAllocatedMemory() + " bytes");
         allocator.close();
 
-        System.out.printf("soak: %d batches (%d rows) through one handle in %.1f s; %d handles opened and closed "
-                + "in %.1f s; RSS KiB: start %d, after warm-up %d, after batches %d, after handles %d%n",
-                batches, (long) batches * ROWS, batchSeconds, handles, handleSeconds, rssStart, rssWarm,
-                rssBatches, rssHandles);
-        check(rssBatches - rssWarm <= RSS_BOUND_KIB, "RSS grew " + (rssBatches - rssWarm)
-                + " KiB over the batches (bound " + RSS_BOUND_KIB + " KiB)");
-        check(rssHandles - rssWarm <= RSS_BOUND_KIB, "RSS grew " + (rssHandles - rssWarm)
-                + " KiB over batches and handles (bound " + RSS_BOUND_KIB + " KiB)");
+        System.out.printf(
+                "soak: %d batches (%d rows) through one handle in %.1f s; %d handles opened and closed "
+                        + "in %.1f s; RSS KiB: start %d, after warm-up %d, after batches %d, after handles %d%n",
+                batches,
+                (long) batches * ROWS,
+                batchSeconds,
+                handles,
+                handleSeconds,
+                rssStart,
+                rssWarm,
+                rssBatches,
+                rssHandles);
+        check(
+                rssBatches - rssWarm <= RSS_BOUND_KIB,
+                "RSS grew " + (rssBatches - rssWarm) + " KiB over the batches (bound " + RSS_BOUND_KIB + " KiB)");
+        check(
+                rssHandles - rssWarm <= RSS_BOUND_KIB,
+                "RSS grew " + (rssHandles - rssWarm) + " KiB over batches and handles (bound " + RSS_BOUND_KIB
+                        + " KiB)");
     }
 
     @Test
@@ -291,11 +309,19 @@ class SoakTest {
         assumeTrue(NativeLibrary.isLoaded(), "native library not loaded");
         List<String> command = new ArrayList<>(Arrays.asList(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xms128m", "-Xmx128m", "-XX:+AlwaysPreTouch", "-XX:+UseSerialGC",
+                "-Xms128m",
+                "-Xmx128m",
+                "-XX:+AlwaysPreTouch",
+                "-XX:+UseSerialGC",
                 "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), SoakTest.class.getName()));
+                "-cp",
+                System.getProperty("java.class.path"),
+                SoakTest.class.getName()));
         Path log = dir.resolve("soak.log");
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         boolean finished = process.waitFor(300, TimeUnit.SECONDS);
         if (!finished) {
             process.destroyForcibly().waitFor();

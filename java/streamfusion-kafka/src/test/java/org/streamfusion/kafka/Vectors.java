@@ -12,8 +12,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 /** Small builders for hand-made roots, and record readers for assertions. */
 final class Vectors {
-    private Vectors() {
-    }
+    private Vectors() {}
 
     static byte[] utf8(String s) {
         return s == null ? null : s.getBytes(StandardCharsets.UTF_8);

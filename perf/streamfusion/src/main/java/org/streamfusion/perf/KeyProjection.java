@@ -20,8 +20,7 @@ record KeyProjection(RowType type, int[] positions) {
         for (int k = 0; k < positions.length; k++) {
             positions[k] = type.getFieldIndex(keyFields.get(k));
             if (positions[k] < 0) {
-                throw new IllegalArgumentException("key field " + keyFields.get(k) + " is not a field of "
-                        + type);
+                throw new IllegalArgumentException("key field " + keyFields.get(k) + " is not a field of " + type);
             }
             fields.add(new RowType.RowField(keyFields.get(k), type.getTypeAt(positions[k])));
         }

@@ -22,26 +22,57 @@ import org.apache.flink.table.types.logical.VarCharType;
 public final class NexmarkRows {
     /** Nexmark bids: auction, bidder, price BIGINT; channel, url VARCHAR; dateTime TIMESTAMP(3); extra VARCHAR. */
     public static final RowType BID = RowType.of(
-            new LogicalType[] {new BigIntType(), new BigIntType(), new BigIntType(), string(), string(),
-                new TimestampType(3), string()},
+            new LogicalType[] {
+                new BigIntType(), new BigIntType(), new BigIntType(), string(), string(), new TimestampType(3), string()
+            },
             new String[] {"auction", "bidder", "price", "channel", "url", "dateTime", "extra"});
 
     /** q9 rows: the auction's ten columns, then the winning bid's seven, prefixed {@code bid_}. */
     public static final RowType Q9 = RowType.of(
-            new LogicalType[] {new BigIntType(), string(), string(), new BigIntType(), new BigIntType(),
-                new TimestampType(3), new TimestampType(3), new BigIntType(), new BigIntType(), string(),
-                new BigIntType(), new BigIntType(), new BigIntType(), string(), string(), new TimestampType(3),
-                string()},
-            new String[] {"id", "itemName", "description", "initialBid", "reserve", "dateTime", "expires", "seller",
-                "category", "extra", "bid_auction", "bid_bidder", "bid_price", "bid_channel", "bid_url",
-                "bid_dateTime", "bid_extra"});
+            new LogicalType[] {
+                new BigIntType(),
+                string(),
+                string(),
+                new BigIntType(),
+                new BigIntType(),
+                new TimestampType(3),
+                new TimestampType(3),
+                new BigIntType(),
+                new BigIntType(),
+                string(),
+                new BigIntType(),
+                new BigIntType(),
+                new BigIntType(),
+                string(),
+                string(),
+                new TimestampType(3),
+                string()
+            },
+            new String[] {
+                "id",
+                "itemName",
+                "description",
+                "initialBid",
+                "reserve",
+                "dateTime",
+                "expires",
+                "seller",
+                "category",
+                "extra",
+                "bid_auction",
+                "bid_bidder",
+                "bid_price",
+                "bid_channel",
+                "bid_url",
+                "bid_dateTime",
+                "bid_extra"
+            });
 
     private static final String[] CHANNELS = {"Google", "Facebook", "Baidu", "Apple"};
     /** 2026-11-29T00:00:00Z in epoch milliseconds. */
     private static final long START_MS = 1_795_910_400_000L;
 
-    private NexmarkRows() {
-    }
+    private NexmarkRows() {}
 
     private static VarCharType string() {
         return new VarCharType(VarCharType.MAX_LENGTH);
@@ -85,7 +116,10 @@ public final class NexmarkRows {
     }
 
     private static GenericRowData bid(SplittableRandom r, long i, int jitter) {
-        return GenericRowData.of(1000L + r.nextInt(10_000), 1000L + r.nextInt(100_000), 1L + r.nextInt(10_000_000),
+        return GenericRowData.of(
+                1000L + r.nextInt(10_000),
+                1000L + r.nextInt(100_000),
+                1L + r.nextInt(10_000_000),
                 StringData.fromString(CHANNELS[r.nextInt(4)]),
                 StringData.fromString("https://www.nexmark.com/" + text(r, 3, 5) + "/" + text(r, 3, 5) + "/"
                         + text(r, 3, 5) + "/item.htm?query=1"),
@@ -95,12 +129,25 @@ public final class NexmarkRows {
 
     private static GenericRowData q9(SplittableRandom r, long i) {
         GenericRowData bid = bid(r, i, 990);
-        Object[] fields = {(long) r.nextInt(1_000_000), StringData.fromString(text(r, 20, 30)),
-            StringData.fromString(text(r, 80, 120)), (long) r.nextInt(10_000), (long) r.nextInt(20_000),
+        Object[] fields = {
+            (long) r.nextInt(1_000_000),
+            StringData.fromString(text(r, 20, 30)),
+            StringData.fromString(text(r, 80, 120)),
+            (long) r.nextInt(10_000),
+            (long) r.nextInt(20_000),
             TimestampData.fromEpochMillis(START_MS + i * 10 + r.nextInt(1000)),
-            TimestampData.fromEpochMillis(START_MS + i * 10 + r.nextInt(1000)), (long) r.nextInt(100_000),
-            (long) r.nextInt(20), StringData.fromString(text(r, 120, 200)), bid.getField(0), bid.getField(1),
-            bid.getField(2), bid.getField(3), bid.getField(4), bid.getField(5), bid.getField(6)};
+            TimestampData.fromEpochMillis(START_MS + i * 10 + r.nextInt(1000)),
+            (long) r.nextInt(100_000),
+            (long) r.nextInt(20),
+            StringData.fromString(text(r, 120, 200)),
+            bid.getField(0),
+            bid.getField(1),
+            bid.getField(2),
+            bid.getField(3),
+            bid.getField(4),
+            bid.getField(5),
+            bid.getField(6)
+        };
         return GenericRowData.of(fields);
     }
 

@@ -22,8 +22,18 @@ import org.streamfusion.flink.RowDataJsonEncoder;
  * @param keepTopics do not delete the topics afterwards
  * @param resultsDir where {@code results-<UTC>.csv} goes; null for no CSV
  */
-public record Options(List<String> shapes, int rows, int batch, int iterations, String bootstrap, String topic,
-        List<String> compressions, List<Mode> modes, long seed, String keyFields, boolean keepTopics,
+public record Options(
+        List<String> shapes,
+        int rows,
+        int batch,
+        int iterations,
+        String bootstrap,
+        String topic,
+        List<String> compressions,
+        List<Mode> modes,
+        long seed,
+        String keyFields,
+        boolean keepTopics,
         Path resultsDir) {
 
     /** The local broker of {@code kafka/broker start}. */
@@ -31,14 +41,28 @@ public record Options(List<String> shapes, int rows, int batch, int iterations, 
 
     /** The defaults of the command line. */
     public static Options defaults() {
-        return new Options(List.of("bid"), 200_000, 4096, 3, DEFAULT_BOOTSTRAP, "streamfusion-benchmark-topic",
-                List.of("none"), List.of(Mode.values()), 42, null, false, Path.of("perf/streamfusion/results"));
+        return new Options(
+                List.of("bid"),
+                200_000,
+                4096,
+                3,
+                DEFAULT_BOOTSTRAP,
+                "streamfusion-benchmark-topic",
+                List.of("none"),
+                List.of(Mode.values()),
+                42,
+                null,
+                false,
+                Path.of("perf/streamfusion/results"));
     }
 
     /** @return the key fields of {@code shape}: the option, or the shape's default */
     public List<String> keyFieldsOf(String shape) {
         String fields = keyFields != null ? keyFields : shape.equals("q9") ? "id" : "auction";
-        return Arrays.stream(fields.split(";")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        return Arrays.stream(fields.split(";"))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .toList();
     }
 
     static final String USAGE = """
@@ -110,7 +134,8 @@ public record Options(List<String> shapes, int rows, int batch, int iterations, 
                         case "--bootstrap" -> bootstrap = value;
                         case "--topic" -> topic = value;
                         case "--compression", "--compressions" -> compressions = list(value);
-                        case "--modes", "--mode" -> modes = list(value).stream().map(Mode::parse).toList();
+                        case "--modes", "--mode" ->
+                            modes = list(value).stream().map(Mode::parse).toList();
                         case "--seed" -> {
                             try {
                                 seed = Long.parseLong(value);
@@ -128,8 +153,19 @@ public record Options(List<String> shapes, int rows, int batch, int iterations, 
         if (bootstrap.isBlank() || topic.isBlank()) {
             throw new IllegalArgumentException("--bootstrap and --topic must not be empty");
         }
-        return new Options(shapes, rows, batch, iterations, bootstrap, topic, compressions, modes, seed, keyFields,
-                keepTopics, resultsDir);
+        return new Options(
+                shapes,
+                rows,
+                batch,
+                iterations,
+                bootstrap,
+                topic,
+                compressions,
+                modes,
+                seed,
+                keyFields,
+                keepTopics,
+                resultsDir);
     }
 
     private static int positive(String option, String value) {
@@ -145,7 +181,10 @@ public record Options(List<String> shapes, int rows, int batch, int iterations, 
     }
 
     private static List<String> list(String value) {
-        List<String> items = Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        List<String> items = Arrays.stream(value.split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .toList();
         if (items.isEmpty()) {
             throw new IllegalArgumentException("empty list: '" + value + "'");
         }

@@ -22,7 +22,6 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.utils.AppInfoParser;
 import org.bijou64.NativeLibrary;
@@ -143,25 +142,41 @@ public final class ProducerComparison {
         }
     }
 
-
     private static void printHeader(PrintStream out, Options config, String clusterId) {
         Runtime rt = Runtime.getRuntime();
         out.println("StreamFusion producer comparison: Flink JsonRowDataSerializationSchema per row vs "
                 + "RowDataJsonEncoder batches, same broker, same producer settings");
-        out.printf("jvm:      %s %s (%s), max heap %d MiB%n", System.getProperty("java.vm.name"),
-                System.getProperty("java.runtime.version"), System.getProperty("java.vm.vendor"),
+        out.printf(
+                "jvm:      %s %s (%s), max heap %d MiB%n",
+                System.getProperty("java.vm.name"),
+                System.getProperty("java.runtime.version"),
+                System.getProperty("java.vm.vendor"),
                 rt.maxMemory() >> 20);
-        out.printf("machine:  %s, %d cores, %s%n", System.getProperty("os.arch"), rt.availableProcessors(),
-                cpuModel());
-        out.printf("clients:  kafka-clients %s, Flink %s, native library %s%n", AppInfoParser.getVersion(),
-                EnvironmentInformation.getVersion(), NativeLibrary.isLoaded() ? "loaded"
-                        : "NOT loaded (" + NativeLibrary.loadError().map(Throwable::getMessage).orElse("?") + ")");
+        out.printf("machine:  %s, %d cores, %s%n", System.getProperty("os.arch"), rt.availableProcessors(), cpuModel());
+        out.printf(
+                "clients:  kafka-clients %s, Flink %s, native library %s%n",
+                AppInfoParser.getVersion(),
+                EnvironmentInformation.getVersion(),
+                NativeLibrary.isLoaded()
+                        ? "loaded"
+                        : "NOT loaded ("
+                                + NativeLibrary.loadError()
+                                        .map(Throwable::getMessage)
+                                        .orElse("?") + ")");
         out.printf("broker:   %s (cluster %s), 1 partition per topic%n", config.bootstrap(), clusterId);
-        out.printf("producer: %s, compression.type %s, ByteArraySerializer keys and values%n",
+        out.printf(
+                "producer: %s, compression.type %s, ByteArraySerializer keys and values%n",
                 ProducerSettings.line(), String.join(",", config.compressions()));
-        out.printf(Locale.ROOT, "rows:     %,d per pass, shapes %s, seed %d, native batches of %,d rows (native.min-batch-rows %d), "
-                + "%d measured pass%s per mode after 1 warm-up%n", config.rows(), String.join(",", config.shapes()),
-                config.seed(), config.batch(), RowDataJsonEncoder.DEFAULT_NATIVE_MIN_BATCH_ROWS, config.iterations(),
+        out.printf(
+                Locale.ROOT,
+                "rows:     %,d per pass, shapes %s, seed %d, native batches of %,d rows (native.min-batch-rows %d), "
+                        + "%d measured pass%s per mode after 1 warm-up%n",
+                config.rows(),
+                String.join(",", config.shapes()),
+                config.seed(),
+                config.batch(),
+                RowDataJsonEncoder.DEFAULT_NATIVE_MIN_BATCH_ROWS,
+                config.iterations(),
                 config.iterations() == 1 ? "" : "es");
         for (String shape : config.shapes()) {
             List<String> keys = config.keyFieldsOf(shape);
@@ -194,8 +209,12 @@ public final class ProducerComparison {
     public List<RunResult> runAll() {
         List<RunResult> results = new ArrayList<>();
         for (String shape : config.shapes()) {
-            progress.printf(Locale.ROOT, "generating %,d %s rows (seed %d) and Flink's reference records...%n", config.rows(),
-                    shape, config.seed());
+            progress.printf(
+                    Locale.ROOT,
+                    "generating %,d %s rows (seed %d) and Flink's reference records...%n",
+                    config.rows(),
+                    shape,
+                    config.seed());
             List<RowData> rows = NexmarkRows.rows(shape, config.seed(), 0, config.rows());
             Reference reference = new Reference(NexmarkRows.type(shape), config.keyFieldsOf(shape), rows);
             for (String compression : config.compressions()) {
@@ -240,8 +259,8 @@ public final class ProducerComparison {
                 try {
                     Topics.create(admin, lane.topic);
                     lane.topicCreated = true;
-                    lane.producer = new KafkaProducer<>(producerConfigs(lane), new ByteArraySerializer(),
-                            new ByteArraySerializer());
+                    lane.producer = new KafkaProducer<>(
+                            producerConfigs(lane), new ByteArraySerializer(), new ByteArraySerializer());
                     lane.producer.partitionsFor(lane.topic); // metadata before the clock starts
                     RowType type = NexmarkRows.type(shape);
                     List<String> keys = config.keyFieldsOf(shape);
@@ -267,9 +286,14 @@ public final class ProducerComparison {
                             lane.rates[round - 1] = rate;
                             lane.encodeRates[round - 1] = encodeRate;
                         }
-                        progress.printf(Locale.ROOT, "%s %s: %,.0f rows/s end to end (%.3f s), encode-only %,.0f rows/s%n",
-                                lane.label, round == 0 ? "warm-up" : "pass " + round + "/" + config.iterations(),
-                                rate, pass.nanos() / 1e9, encodeRate);
+                        progress.printf(
+                                Locale.ROOT,
+                                "%s %s: %,.0f rows/s end to end (%.3f s), encode-only %,.0f rows/s%n",
+                                lane.label,
+                                round == 0 ? "warm-up" : "pass " + round + "/" + config.iterations(),
+                                rate,
+                                pass.nanos() / 1e9,
+                                encodeRate);
                     } catch (Exception e) {
                         fail(lane, e);
                     }
@@ -336,20 +360,41 @@ public final class ProducerComparison {
             }
         }
         Senders.Pass pass = lane.lastPass;
-        RunResult result = new RunResult(lane.shape, lane.compression, lane.mode, rows, config.batch(),
-                measured ? lane.rates : new double[0], measured ? lane.encodeRates : new double[0],
-                pass == null ? 0 : pass.keyBytes(), pass == null ? 0 : pass.valueBytes(),
-                pass == null ? 0 : pass.nativeBatches(), pass == null ? 0 : pass.jvmBatches(), expected,
-                check == null ? 0 : check.read(), check == null ? 0 : check.missing(),
-                check == null ? 0 : check.duplicates(), check == null ? 0 : check.outOfOrder(),
-                check == null ? 0 : check.mismatches(), lane.problem);
-        progress.printf(Locale.ROOT, "%s verified=%s: read %,d of %,d records, %d missing, %d duplicates, "
-                + "%d out of order, %d mismatching; median %,.0f rows/s%s%n", lane.label, result.verified(),
-                result.recordsRead(), expected, result.missing(), result.duplicates(), result.outOfOrder(),
-                result.mismatches(), result.medianRate(), lane.problem == null ? "" : ": " + lane.problem);
+        RunResult result = new RunResult(
+                lane.shape,
+                lane.compression,
+                lane.mode,
+                rows,
+                config.batch(),
+                measured ? lane.rates : new double[0],
+                measured ? lane.encodeRates : new double[0],
+                pass == null ? 0 : pass.keyBytes(),
+                pass == null ? 0 : pass.valueBytes(),
+                pass == null ? 0 : pass.nativeBatches(),
+                pass == null ? 0 : pass.jvmBatches(),
+                expected,
+                check == null ? 0 : check.read(),
+                check == null ? 0 : check.missing(),
+                check == null ? 0 : check.duplicates(),
+                check == null ? 0 : check.outOfOrder(),
+                check == null ? 0 : check.mismatches(),
+                lane.problem);
+        progress.printf(
+                Locale.ROOT,
+                "%s verified=%s: read %,d of %,d records, %d missing, %d duplicates, "
+                        + "%d out of order, %d mismatching; median %,.0f rows/s%s%n",
+                lane.label,
+                result.verified(),
+                result.recordsRead(),
+                expected,
+                result.missing(),
+                result.duplicates(),
+                result.outOfOrder(),
+                result.mismatches(),
+                result.medianRate(),
+                lane.problem == null ? "" : ": " + lane.problem);
         return result;
     }
-
 
     static String describe(Throwable e) {
         Throwable cause = e;

@@ -94,8 +94,7 @@ final class Reference {
     }
 
     /** What {@link Reference#verify} found; {@code problem} is the first problem, or null when there was none. */
-    record Verification(long read, long missing, long duplicates, long outOfOrder, long mismatches,
-            String problem) {}
+    record Verification(long read, long missing, long duplicates, long outOfOrder, long mismatches, String problem) {}
 
     /**
      * Reads partition 0 of {@code topic} from the beginning to its {@code read_committed} end offset and checks it
@@ -105,8 +104,7 @@ final class Reference {
      * @param bootstrap the broker's bootstrap servers (the consumer)
      * @param clientSuffix the end of the consumer's {@code client.id}
      */
-    Verification verify(Admin admin, String bootstrap, String topic, String clientSuffix, int passes)
-            throws Exception {
+    Verification verify(Admin admin, String bootstrap, String topic, String clientSuffix, int passes) throws Exception {
         TopicPartition partition = new TopicPartition(topic, 0);
         long end = Topics.endOffset(admin, partition);
         int n = size();
@@ -205,8 +203,8 @@ final class Reference {
      * {@code map-null-key.mode=FAIL}, literal {@code "null"}, decimals not as plain numbers, nulls written.
      */
     static JsonRowDataSerializationSchema flinkSerializer(RowType type) {
-        JsonRowDataSerializationSchema schema = new JsonRowDataSerializationSchema(type, TimestampFormat.SQL,
-                JsonFormatOptions.MapNullKeyMode.FAIL, "null", false, false);
+        JsonRowDataSerializationSchema schema = new JsonRowDataSerializationSchema(
+                type, TimestampFormat.SQL, JsonFormatOptions.MapNullKeyMode.FAIL, "null", false, false);
         try {
             schema.open(null);
         } catch (Exception e) {

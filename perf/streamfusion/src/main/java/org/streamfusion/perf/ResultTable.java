@@ -13,25 +13,45 @@ import org.bijou64.perf.common.ResultsSchema;
 /** The results as the printed, aligned table and as rows of the results schema ({@link ResultsSchema}). */
 final class ResultTable {
 
-    private ResultTable() {
-    }
+    private ResultTable() {}
 
     /**
      * The results as a table: one row per shape, compression and mode, and per shape and compression a line
      * with the ratios native-batch / flink-per-row; problems and warnings below.
      */
     public static String table(List<RunResult> results) {
-        String[] head = {"shape", "compression", "mode", "rows", "batch", "median rows/s", "min rows/s",
-            "max rows/s", "MB/s", "encode-only rows/s", "bytes/row", "native/JVM batches", "verified"};
+        String[] head = {
+            "shape",
+            "compression",
+            "mode",
+            "rows",
+            "batch",
+            "median rows/s",
+            "min rows/s",
+            "max rows/s",
+            "MB/s",
+            "encode-only rows/s",
+            "bytes/row",
+            "native/JVM batches",
+            "verified"
+        };
         List<String[]> lines = new ArrayList<>();
         for (RunResult r : results) {
-            lines.add(new String[] {r.shape(), r.compression(), r.mode().cliName(), String.format(Locale.ROOT, "%,d", r.rows()),
-                r.mode() == Mode.NATIVE_BATCH ? String.format(Locale.ROOT, "%,d", r.batch()) : "-", rate(r.medianRate()),
-                rate(min(r.rates())), rate(max(r.rates())), String.format(Locale.ROOT, "%.1f", r.medianMegabytesPerSecond()),
+            lines.add(new String[] {
+                r.shape(),
+                r.compression(),
+                r.mode().cliName(),
+                String.format(Locale.ROOT, "%,d", r.rows()),
+                r.mode() == Mode.NATIVE_BATCH ? String.format(Locale.ROOT, "%,d", r.batch()) : "-",
+                rate(r.medianRate()),
+                rate(min(r.rates())),
+                rate(max(r.rates())),
+                String.format(Locale.ROOT, "%.1f", r.medianMegabytesPerSecond()),
                 rate(r.medianEncodeRate()),
                 String.format(Locale.ROOT, "%.1f", (double) (r.keyBytes() + r.valueBytes()) / r.rows()),
                 r.mode() == Mode.NATIVE_BATCH ? r.nativeBatches() + "/" + r.jvmBatches() : "-",
-                r.verified() ? "true" : "FALSE"});
+                r.verified() ? "true" : "FALSE"
+            });
         }
         int[] width = new int[head.length];
         for (int c = 0; c < head.length; c++) {
@@ -58,32 +78,47 @@ final class ResultTable {
             appendRow(out, lines.get(i), width);
         }
         out.append('\n');
-        for (String g : results.stream().map(r -> r.shape() + "/" + r.compression()).distinct().toList()) {
+        for (String g : results.stream()
+                .map(r -> r.shape() + "/" + r.compression())
+                .distinct()
+                .toList()) {
             RunResult flink = find(results, g, Mode.FLINK_PER_ROW);
             RunResult nat = find(results, g, Mode.NATIVE_BATCH);
             if (flink != null && nat != null) {
-                out.append(String.format(Locale.ROOT, "%s, compression %s: native-batch / flink-per-row: %.2fx end to end, "
-                        + "%.2fx encoding%s%n", nat.shape(), nat.compression(), nat.medianRate() / flink.medianRate(),
+                out.append(String.format(
+                        Locale.ROOT,
+                        "%s, compression %s: native-batch / flink-per-row: %.2fx end to end, " + "%.2fx encoding%s%n",
+                        nat.shape(),
+                        nat.compression(),
+                        nat.medianRate() / flink.medianRate(),
                         nat.medianEncodeRate() / flink.medianEncodeRate(),
                         flink.verified() && nat.verified() ? "" : " (NOT verified)"));
             }
         }
         for (RunResult r : results) {
             if (!r.verified()) {
-                out.append(String.format("NOT VERIFIED %s %s %s: %s%n", r.shape(), r.compression(),
-                        r.mode().cliName(), r.problem() == null ? "see the counts" : r.problem()));
+                out.append(String.format(
+                        "NOT VERIFIED %s %s %s: %s%n",
+                        r.shape(),
+                        r.compression(),
+                        r.mode().cliName(),
+                        r.problem() == null ? "see the counts" : r.problem()));
             }
             if (r.mode() == Mode.NATIVE_BATCH && r.nativeBatches() == 0 && r.jvmBatches() > 0) {
-                out.append(String.format("warning: %s %s native-batch encoded no batch natively (native library not "
-                        + "loaded?): it measured Flink's serializer%n", r.shape(), r.compression()));
+                out.append(String.format(
+                        "warning: %s %s native-batch encoded no batch natively (native library not "
+                                + "loaded?): it measured Flink's serializer%n",
+                        r.shape(), r.compression()));
             }
         }
         return out.toString();
     }
 
     private static RunResult find(List<RunResult> results, String group, Mode mode) {
-        return results.stream().filter(r -> (r.shape() + "/" + r.compression()).equals(group) && r.mode() == mode)
-                .findFirst().orElse(null);
+        return results.stream()
+                .filter(r -> (r.shape() + "/" + r.compression()).equals(group) && r.mode() == mode)
+                .findFirst()
+                .orElse(null);
     }
 
     private static void appendRow(StringBuilder out, String[] cells, int[] width) {
@@ -142,8 +177,9 @@ final class ResultTable {
                 .set("verified", r.verified())
                 .set("baseline", Mode.FLINK_PER_ROW.cliName())
                 .set("ratio_vs_baseline", flink == null ? Double.NaN : r.medianRate() / flink.medianRate())
-                .set("encode_ratio_vs_baseline", flink == null ? Double.NaN
-                        : r.medianEncodeRate() / flink.medianEncodeRate())
+                .set(
+                        "encode_ratio_vs_baseline",
+                        flink == null ? Double.NaN : r.medianEncodeRate() / flink.medianEncodeRate())
                 .set("problem", r.problem());
     }
 

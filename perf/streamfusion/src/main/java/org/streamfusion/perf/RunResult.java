@@ -17,15 +17,35 @@ import org.streamfusion.flink.RowDataJsonEncoder;
  * @param recordsRead records read back
  * @param problem why the run is not verified, or null
  */
-public record RunResult(String shape, String compression, Mode mode, int rows, int batch, double[] rates,
-        double[] encodeRates, long keyBytes, long valueBytes, long nativeBatches, long jvmBatches,
-        long expectedRecords, long recordsRead, long missing, long duplicates, long outOfOrder, long mismatches,
+public record RunResult(
+        String shape,
+        String compression,
+        Mode mode,
+        int rows,
+        int batch,
+        double[] rates,
+        double[] encodeRates,
+        long keyBytes,
+        long valueBytes,
+        long nativeBatches,
+        long jvmBatches,
+        long expectedRecords,
+        long recordsRead,
+        long missing,
+        long duplicates,
+        long outOfOrder,
+        long mismatches,
         String problem) {
 
     /** @return true when every record was read back exactly once, in order, equal to Flink's bytes */
     public boolean verified() {
-        return problem == null && expectedRecords > 0 && recordsRead == expectedRecords && missing == 0
-                && duplicates == 0 && outOfOrder == 0 && mismatches == 0;
+        return problem == null
+                && expectedRecords > 0
+                && recordsRead == expectedRecords
+                && missing == 0
+                && duplicates == 0
+                && outOfOrder == 0
+                && mismatches == 0;
     }
 
     /** @return median end-to-end rows/s over the measured passes (NaN if none) */

@@ -21,8 +21,7 @@ import org.streamfusion.kafka.KafkaRecords;
 /** The two modes' senders ({@link Mode}): each sends every row once per pass and says what the pass did. */
 final class Senders {
 
-    private Senders() {
-    }
+    private Senders() {}
 
     /** @return {@code mode}'s sender of rows of {@code type}, keyed by {@code keyFields} */
     static Sender of(Mode mode, RowType type, List<String> keyFields, int batch) {
@@ -30,16 +29,14 @@ final class Senders {
     }
 
     /** What one pass did. */
-    record Pass(long nanos, long encodeNanos, long keyBytes, long valueBytes, long nativeBatches,
-            long jvmBatches) {}
+    record Pass(long nanos, long encodeNanos, long keyBytes, long valueBytes, long nativeBatches, long jvmBatches) {}
 
     /** One mode: sends every row once per pass. */
     interface Sender extends AutoCloseable {
         Pass pass(KafkaProducer<byte[], byte[]> producer, String topic, List<RowData> rows) throws Exception;
 
         @Override
-        default void close() {
-        }
+        default void close() {}
     }
 
     /**
@@ -122,7 +119,12 @@ final class Senders {
             producer.flush();
             long nanos = System.nanoTime() - start;
             tracker.await();
-            return new Pass(nanos, encodeNanos, keyBytes, valueBytes, encoder.nativeBatches() - nativeBefore,
+            return new Pass(
+                    nanos,
+                    encodeNanos,
+                    keyBytes,
+                    valueBytes,
+                    encoder.nativeBatches() - nativeBefore,
                     encoder.jvmBatches() - jvmBefore);
         }
 

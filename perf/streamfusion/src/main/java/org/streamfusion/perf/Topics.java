@@ -19,8 +19,7 @@ final class Topics {
     /** The bound of every admin call, of waiting for a new topic's leader and of closing a producer. */
     static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
 
-    private Topics() {
-    }
+    private Topics() {}
 
     /** @return an admin client for {@code bootstrap} with short timeouts */
     public static Admin admin(String bootstrap) {
@@ -46,8 +45,10 @@ final class Topics {
 
     /** @return the {@code read_committed} end offset of {@code partition} */
     static long endOffset(Admin admin, TopicPartition partition) throws Exception {
-        return admin.listOffsets(Map.of(partition, OffsetSpec.latest()),
-                        new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
-                .partitionResult(partition).get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).offset();
+        return admin.listOffsets(
+                        Map.of(partition, OffsetSpec.latest()), new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+                .partitionResult(partition)
+                .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                .offset();
     }
 }

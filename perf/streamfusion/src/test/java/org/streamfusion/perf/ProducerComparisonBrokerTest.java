@@ -46,8 +46,19 @@ class ProducerComparisonBrokerTest {
     }
 
     private static Options config(int rows, int batch) {
-        return new Options(List.of("bid"), rows, batch, 1, bootstrapServers, "streamfusion-compare-test", List.of("none"),
-                List.of(Mode.values()), 42, null, false, null);
+        return new Options(
+                List.of("bid"),
+                rows,
+                batch,
+                1,
+                bootstrapServers,
+                "streamfusion-compare-test",
+                List.of("none"),
+                List.of(Mode.values()),
+                42,
+                null,
+                false,
+                null);
     }
 
     private static List<RunResult> run(Options config) {
@@ -108,8 +119,11 @@ class ProducerComparisonBrokerTest {
             assertEquals("0", nat.get("missing"));
             assertEquals("true", nat.get("verified"));
             assertEquals("flink-per-row", nat.get("baseline"));
-            assertEquals(String.format(java.util.Locale.ROOT, "%.3f",
-                    (results.get(1).keyBytes() + results.get(1).valueBytes()) / (double) rows),
+            assertEquals(
+                    String.format(
+                            java.util.Locale.ROOT,
+                            "%.3f",
+                            (results.get(1).keyBytes() + results.get(1).valueBytes()) / (double) rows),
                     nat.get("bytes_per_record"));
             assertTrue(Double.parseDouble(nat.get("ratio_vs_baseline")) > 0, nat.toString());
             assertEquals("JAVA", ResultsSchema.parse(lines.get(0), lines.get(1)).get("implementation"));

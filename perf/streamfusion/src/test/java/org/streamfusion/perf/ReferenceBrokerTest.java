@@ -65,17 +65,22 @@ class ReferenceBrokerTest {
         String topic = "streamfusion-compare-test-checker-" + UUID.randomUUID();
         Topics.create(admin, topic);
         try {
-            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
-                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                    ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true",
-                    ProducerConfig.ACKS_CONFIG, "all"), new ByteArraySerializer(), new ByteArraySerializer())) {
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
+                    Map.of(
+                            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true",
+                            ProducerConfig.ACKS_CONFIG, "all"),
+                    new ByteArraySerializer(),
+                    new ByteArraySerializer())) {
                 for (int row : order) {
                     byte[] value = reference.value(row);
                     if (row == 7) {
-                        value = new String(value, StandardCharsets.UTF_8).replace("\"auction\":", "\"auction\": ")
+                        value = new String(value, StandardCharsets.UTF_8)
+                                .replace("\"auction\":", "\"auction\": ")
                                 .getBytes(StandardCharsets.UTF_8);
                     }
-                    producer.send(new ProducerRecord<>(topic, reference.key(row), value)).get();
+                    producer.send(new ProducerRecord<>(topic, reference.key(row), value))
+                            .get();
                 }
             }
             Reference.Verification check = reference.verify(admin, bootstrapServers, topic, "checker", 1);

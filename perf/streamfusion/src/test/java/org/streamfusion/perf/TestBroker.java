@@ -16,8 +16,7 @@ final class TestBroker {
 
     private static final String DEFAULT_BOOTSTRAP_SERVERS = "127.0.0.1:19092";
 
-    private TestBroker() {
-    }
+    private TestBroker() {}
 
     /** @return the system property {@code kafka.bootstrap.servers}, or the local broker's address */
     static String bootstrapServers() {
@@ -32,9 +31,11 @@ final class TestBroker {
             admin.describeCluster().clusterId().get(15, SECONDS);
         } catch (ExecutionException | TimeoutException e) {
             admin.close(Duration.ZERO);
-            fail("No Kafka broker answers at " + bootstrapServers + " (system property kafka.bootstrap.servers). "
-                    + "Start the local one with `kafka/broker start`, or point the tests at your own cluster with "
-                    + "-Dkafka.bootstrap.servers=host:port.", e);
+            fail(
+                    "No Kafka broker answers at " + bootstrapServers + " (system property kafka.bootstrap.servers). "
+                            + "Start the local one with `kafka/broker start`, or point the tests at your own cluster with "
+                            + "-Dkafka.bootstrap.servers=host:port.",
+                    e);
         }
         return admin;
     }

@@ -10,9 +10,9 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntToLongFunction;
@@ -111,8 +111,10 @@ class Bijou64LeaderFailoverTest {
     void idempotentAcksAllProducerThroughALeaderSigkillLosesAndDuplicatesNothing() throws Exception {
         try (Cluster cluster = Cluster.forTest("Bijou64LeaderFailoverTest, leader SIGKILL")) {
             Run run = produceThrough(cluster, "leader-kill", Failure.SIGKILL, (c, topic) -> c.leaderOf(topic, 0));
-            System.err.printf("RESULT bijou64 idempotent acks=all producer, leader SIGKILL (%s): %s; node restarted"
-                + " in %.1f s%n", run.describeFault(), run.measurements(), run.healed().toMillis() / 1e3);
+            System.err.printf(
+                    "RESULT bijou64 idempotent acks=all producer, leader SIGKILL (%s): %s; node restarted"
+                            + " in %.1f s%n",
+                    run.describeFault(), run.measurements(), run.healed().toMillis() / 1e3);
             run.checkEveryValueOnce();
         }
     }
@@ -124,9 +126,10 @@ class Bijou64LeaderFailoverTest {
             // Every node is broker and controller: the active controller also leads or follows every partition.
             Run run = produceThrough(cluster, "controller-kill", Failure.SIGKILL, (c, topic) -> c.controller());
             int controller = cluster.controller();
-            System.err.printf("RESULT bijou64 idempotent acks=all producer, active controller SIGKILL (%s): %s;"
-                + " node restarted in %.1f s; quorum leader after the restart node %d%n", run.describeFault(),
-                run.measurements(), run.healed().toMillis() / 1e3, controller);
+            System.err.printf(
+                    "RESULT bijou64 idempotent acks=all producer, active controller SIGKILL (%s): %s;"
+                            + " node restarted in %.1f s; quorum leader after the restart node %d%n",
+                    run.describeFault(), run.measurements(), run.healed().toMillis() / 1e3, controller);
             run.checkEveryValueOnce();
         }
     }
@@ -134,12 +137,13 @@ class Bijou64LeaderFailoverTest {
     @Test
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void idempotentAcksAllProducerThroughALeaderPausedBeyondTheSessionTimeoutLosesAndDuplicatesNothing()
-        throws Exception {
+            throws Exception {
         try (Cluster cluster = Cluster.forTest("Bijou64LeaderFailoverTest, leader SIGSTOP")) {
             Run run = produceThrough(cluster, "leader-pause", Failure.SIGSTOP, (c, topic) -> c.leaderOf(topic, 0));
-            System.err.printf("RESULT bijou64 idempotent acks=all producer, leader SIGSTOP (%s): %s; resumed after"
-                + " %.1f s, partition 0 then led by node %d%n", run.describeFault(), run.measurements(),
-                run.healed().toMillis() / 1e3, run.leaderDuringPause());
+            System.err.printf(
+                    "RESULT bijou64 idempotent acks=all producer, leader SIGSTOP (%s): %s; resumed after"
+                            + " %.1f s, partition 0 then led by node %d%n",
+                    run.describeFault(), run.measurements(), run.healed().toMillis() / 1e3, run.leaderDuringPause());
             run.checkEveryValueOnce();
         }
     }
@@ -147,13 +151,23 @@ class Bijou64LeaderFailoverTest {
     @Test
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void idempotentAcksAllProducerThroughALeaderPausedPastItsRequestTimeoutLosesAndDuplicatesNothing()
-        throws Exception {
+            throws Exception {
         try (Cluster cluster = Cluster.forTest("Bijou64LeaderFailoverTest, leader SIGSTOP past request.timeout.ms")) {
-            Run run = produceThrough(cluster, "leader-pause-request-timeout", Failure.SIGSTOP,
-                (c, topic) -> c.leaderOf(topic, 0), SHORT_REQUEST_TIMEOUT, LONG_PAUSE);
-            System.err.printf("RESULT bijou64 idempotent acks=all producer, request.timeout.ms %d, leader SIGSTOP (%s):"
-                + " %s; resumed after %.1f s, partition 0 then led by node %d%n", SHORT_REQUEST_TIMEOUT.toMillis(),
-                run.describeFault(), run.measurements(), run.healed().toMillis() / 1e3, run.leaderDuringPause());
+            Run run = produceThrough(
+                    cluster,
+                    "leader-pause-request-timeout",
+                    Failure.SIGSTOP,
+                    (c, topic) -> c.leaderOf(topic, 0),
+                    SHORT_REQUEST_TIMEOUT,
+                    LONG_PAUSE);
+            System.err.printf(
+                    "RESULT bijou64 idempotent acks=all producer, request.timeout.ms %d, leader SIGSTOP (%s):"
+                            + " %s; resumed after %.1f s, partition 0 then led by node %d%n",
+                    SHORT_REQUEST_TIMEOUT.toMillis(),
+                    run.describeFault(),
+                    run.measurements(),
+                    run.healed().toMillis() / 1e3,
+                    run.leaderDuringPause());
             run.checkEveryValueOnce();
         }
     }
@@ -163,9 +177,13 @@ class Bijou64LeaderFailoverTest {
     void idempotentAcksAllProducerThroughARollingRestartLosesAndDuplicatesNothing() throws Exception {
         try (Cluster cluster = Cluster.forTest("Bijou64LeaderFailoverTest, rolling restart")) {
             Run run = produceThrough(cluster, "rolling-restart", Failure.ROLLING_RESTART, (c, topic) -> -1);
-            System.err.printf("RESULT bijou64 idempotent acks=all producer, rolling restart of the three nodes"
-                + " (%s): %s; restart done in %.1f s (%s)%n", run.describeFault(), run.measurements(),
-                run.healed().toMillis() / 1e3, run.restart().replace("\n", "; "));
+            System.err.printf(
+                    "RESULT bijou64 idempotent acks=all producer, rolling restart of the three nodes"
+                            + " (%s): %s; restart done in %.1f s (%s)%n",
+                    run.describeFault(),
+                    run.measurements(),
+                    run.healed().toMillis() / 1e3,
+                    run.restart().replace("\n", "; "));
             run.checkEveryValueOnce();
         }
     }
@@ -178,7 +196,7 @@ class Bijou64LeaderFailoverTest {
      * {@link #FAULT_AT} more (100 sends, then {@link #ROLLING_STEP_PAUSE_MS}).
      */
     private static Run produceThrough(Cluster cluster, String scenario, Failure failure, Victim victim)
-        throws Exception {
+            throws Exception {
         return produceThrough(cluster, scenario, failure, victim, null, PAUSE);
     }
 
@@ -187,10 +205,11 @@ class Bijou64LeaderFailoverTest {
      * set to {@code requestTimeout} (Kafka's default, 30 s, when null) and a SIGSTOPped node resumed after
      * {@code silence}.
      */
-    private static Run produceThrough(Cluster cluster, String scenario, Failure failure, Victim victim,
-        Duration requestTimeout, Duration silence) throws Exception {
-        String topic = "reliability-bijou64-" + scenario + "-" + ProcessHandle.current().pid() + "-"
-            + System.nanoTime();
+    private static Run produceThrough(
+            Cluster cluster, String scenario, Failure failure, Victim victim, Duration requestTimeout, Duration silence)
+            throws Exception {
+        String topic = "reliability-bijou64-" + scenario + "-"
+                + ProcessHandle.current().pid() + "-" + System.nanoTime();
         cluster.createTopic(topic, PARTITIONS);
         int node = victim.choose(cluster, topic);
         List<Integer> led = node < 0 ? List.of() : cluster.ledBy(topic, PARTITIONS, node);
@@ -232,13 +251,14 @@ class Bijou64LeaderFailoverTest {
                     switch (failure) {
                         case SIGKILL -> cluster.kill(node);
                         case SIGSTOP -> cluster.pause(node);
-                        case ROLLING_RESTART -> restart = CompletableFuture.supplyAsync(() -> {
-                            try {
-                                return cluster.rollingRestart();
-                            } catch (IOException | InterruptedException e) {
-                                throw new CompletionException(e);
-                            }
-                        });
+                        case ROLLING_RESTART ->
+                            restart = CompletableFuture.supplyAsync(() -> {
+                                try {
+                                    return cluster.rollingRestart();
+                                } catch (IOException | InterruptedException e) {
+                                    throw new CompletionException(e);
+                                }
+                            });
                     }
                     faultAt = System.nanoTime();
                 }
@@ -265,8 +285,10 @@ class Bijou64LeaderFailoverTest {
             while (completed.get() < sends && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
-            assertEquals(sends, completed.get(), topic + ": sends acknowledged or failed within " + DELIVERY
-                + " (of " + sends + ")");
+            assertEquals(
+                    sends,
+                    completed.get(),
+                    topic + ": sends acknowledged or failed within " + DELIVERY + " (of " + sends + ")");
             long run = System.nanoTime() - started;
             long retries = (long) metric(producer.metrics(), "record-retry-total");
             if (failure == Failure.SIGKILL) {
@@ -274,8 +296,19 @@ class Bijou64LeaderFailoverTest {
                 cluster.startNode(node);
                 healed = Duration.ofNanos(System.nanoTime() - restartStarted);
             }
-            return new Run(cluster.bootstrap(), topic, node, led, sends, Duration.ofNanos(run), gaps,
-                List.copyOf(failures), retries, healed, leaderDuringPause, restartReport);
+            return new Run(
+                    cluster.bootstrap(),
+                    topic,
+                    node,
+                    led,
+                    sends,
+                    Duration.ofNanos(run),
+                    gaps,
+                    List.copyOf(failures),
+                    retries,
+                    healed,
+                    leaderDuringPause,
+                    restartReport);
         } finally {
             producer.close(Duration.ofSeconds(5));
         }
@@ -298,24 +331,40 @@ class Bijou64LeaderFailoverTest {
      * @param leaderDuringPause the leader of partition 0 once the paused node was fenced, or -1
      * @param restart the report of {@code kafka/cluster rolling-restart}, or empty
      */
-    private record Run(String bootstrap, String topic, int victim, List<Integer> led, int sends, Duration run,
-        AckGaps gaps, List<Exception> failures, long retries, Duration healed, int leaderDuringPause,
-        String restart) {
+    private record Run(
+            String bootstrap,
+            String topic,
+            int victim,
+            List<Integer> led,
+            int sends,
+            Duration run,
+            AckGaps gaps,
+            List<Exception> failures,
+            long retries,
+            Duration healed,
+            int leaderDuringPause,
+            String restart) {
 
         /** The node and when: "node N, leading partitions [..], after F of V sends". */
         String describeFault() {
             return victim < 0
-                ? String.format("started after %d of %d sends", FAULT_AT, sends)
-                : String.format("node %d, leading partitions %s, after %d of %d sends", victim, led, FAULT_AT, sends);
+                    ? String.format("started after %d of %d sends", FAULT_AT, sends)
+                    : String.format(
+                            "node %d, leading partitions %s, after %d of %d sends", victim, led, FAULT_AT, sends);
         }
 
         /** The measurements every RESULT line has. */
         String measurements() {
-            return String.format("run %.1f s; longest time without an acknowledgement (from the first send) per"
-                    + " partition %s s, of any partition %.1f s; failed sends %d%s; producer retries"
-                    + " (record-retry-total) %d",
-                run.toMillis() / 1e3, perPartition(gaps::longest), gaps.longestOverall() / 1e9, failures.size(),
-                failures.isEmpty() ? "" : " (first: " + failures.get(0) + ")", retries);
+            return String.format(
+                    "run %.1f s; longest time without an acknowledgement (from the first send) per"
+                            + " partition %s s, of any partition %.1f s; failed sends %d%s; producer retries"
+                            + " (record-retry-total) %d",
+                    run.toMillis() / 1e3,
+                    perPartition(gaps::longest),
+                    gaps.longestOverall() / 1e9,
+                    failures.size(),
+                    failures.isEmpty() ? "" : " (first: " + failures.get(0) + ")",
+                    retries);
         }
 
         /** Every send succeeded, and a {@code read_committed} read holds every value once, in order. */
@@ -325,8 +374,9 @@ class Bijou64LeaderFailoverTest {
         }
 
         private static String perPartition(IntToLongFunction nanos) {
-            return IntStream.range(0, PARTITIONS).mapToObj(p -> String.format("%.1f", nanos.applyAsLong(p) / 1e9))
-                .collect(Collectors.joining(", ", "[", "]"));
+            return IntStream.range(0, PARTITIONS)
+                    .mapToObj(p -> String.format("%.1f", nanos.applyAsLong(p) / 1e9))
+                    .collect(Collectors.joining(", ", "[", "]"));
         }
     }
 
@@ -340,8 +390,8 @@ class Bijou64LeaderFailoverTest {
         for (int p = 0; p < PARTITIONS; p++) {
             perPartition.add(new ArrayList<>());
         }
-        for (ConsumerRecord<byte[], Long> record : Cluster.readToEnd(bootstrap, topic, PARTITIONS, "read_committed",
-            Bijou64Deserializer.class)) {
+        for (ConsumerRecord<byte[], Long> record :
+                Cluster.readToEnd(bootstrap, topic, PARTITIONS, "read_committed", Bijou64Deserializer.class)) {
             seen.merge(record.value(), 1, Integer::sum);
             perPartition.get(record.partition()).add(record.value());
         }
@@ -351,9 +401,14 @@ class Bijou64LeaderFailoverTest {
                 missing.add(i);
             }
         }
-        List<Long> duplicated = seen.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey).toList();
-        assertTrue(missing.isEmpty() && duplicated.isEmpty(), topic + ": " + missing.size() + " missing (sends "
-            + missing.subList(0, Math.min(10, missing.size())) + "), " + duplicated.size() + " duplicated");
+        List<Long> duplicated = seen.entrySet().stream()
+                .filter(e -> e.getValue() > 1)
+                .map(Map.Entry::getKey)
+                .toList();
+        assertTrue(
+                missing.isEmpty() && duplicated.isEmpty(),
+                topic + ": " + missing.size() + " missing (sends " + missing.subList(0, Math.min(10, missing.size()))
+                        + "), " + duplicated.size() + " duplicated");
         assertEquals(sends, seen.size(), topic + ": distinct values read");
         for (int p = 0; p < PARTITIONS; p++) {
             List<Long> expected = new ArrayList<>();
@@ -366,9 +421,11 @@ class Bijou64LeaderFailoverTest {
 
     private static double metric(Map<MetricName, ? extends Metric> metrics, String name) {
         return metrics.entrySet().stream()
-            .filter(e -> e.getKey().name().equals(name) && e.getKey().group().equals("producer-metrics"))
-            .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue())
-            .findFirst().orElseThrow(() -> new AssertionError("no producer metric " + name));
+                .filter(e ->
+                        e.getKey().name().equals(name) && e.getKey().group().equals("producer-metrics"))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue())
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no producer metric " + name));
     }
 
     /**

@@ -66,9 +66,9 @@ final class Cluster implements AutoCloseable {
     private Cluster(String bootstrap) {
         this.bootstrap = bootstrap;
         this.admin = Admin.create(Map.of(
-            AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-            AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3_000,
-            AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 6_000));
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3_000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 6_000));
     }
 
     /**
@@ -79,7 +79,7 @@ final class Cluster implements AutoCloseable {
         String bootstrap = System.getenv(BOOTSTRAP_ENV);
         if (bootstrap == null) {
             System.err.println(test + ": skipped: " + BOOTSTRAP_ENV
-                + " is not set (scripts/cluster-faults.sh starts kafka/cluster and sets it)");
+                    + " is not set (scripts/cluster-faults.sh starts kafka/cluster and sets it)");
         }
         assumeTrue(bootstrap != null, BOOTSTRAP_ENV + " is not set");
         return new Cluster(bootstrap);
@@ -98,7 +98,10 @@ final class Cluster implements AutoCloseable {
     void createTopic(String topic, int partitions) throws Exception {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         while (true) {
-            int brokers = admin.describeCluster().nodes().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).size();
+            int brokers = admin.describeCluster()
+                    .nodes()
+                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                    .size();
             if (brokers == NODES) {
                 break;
             }
@@ -106,7 +109,8 @@ final class Cluster implements AutoCloseable {
             Thread.sleep(200);
         }
         admin.createTopics(List.of(new NewTopic(topic, Optional.of(partitions), Optional.empty())))
-            .all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+                .all()
+                .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         leaderOf(topic, 0);
     }
 
@@ -125,8 +129,10 @@ final class Cluster implements AutoCloseable {
         String last;
         do {
             try {
-                TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames()
-                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).get(topic);
+                TopicDescription description = admin.describeTopics(List.of(topic))
+                        .allTopicNames()
+                        .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                        .get(topic);
                 Node leader = description.partitions().get(partition).leader();
                 if (leader != null && !leader.isEmpty() && leader.id() != node) {
                     return leader.id();
@@ -138,8 +144,8 @@ final class Cluster implements AutoCloseable {
             }
             Thread.sleep(200);
         } while (System.nanoTime() < deadline);
-        throw new AssertionError(topic + "-" + partition + ": no leader other than node " + node + " within "
-            + TIMEOUT + " (last: " + last + ")");
+        throw new AssertionError(topic + "-" + partition + ": no leader other than node " + node + " within " + TIMEOUT
+                + " (last: " + last + ")");
     }
 
     /** The partitions of {@code topic} (of {@code partitions}) that {@code node} leads now. */
@@ -164,14 +170,21 @@ final class Cluster implements AutoCloseable {
         String last = "none ongoing";
         do {
             try {
-                List<String> ongoing = admin.listTransactions(new ListTransactionsOptions()
-                        .filterStates(List.of(TransactionState.ONGOING)))
-                    .all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).stream()
-                    .map(TransactionListing::transactionalId).filter(id -> id.startsWith(prefix)).sorted().toList();
+                List<String> ongoing = admin
+                        .listTransactions(new ListTransactionsOptions().filterStates(List.of(TransactionState.ONGOING)))
+                        .all()
+                        .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                        .stream()
+                        .map(TransactionListing::transactionalId)
+                        .filter(id -> id.startsWith(prefix))
+                        .sorted()
+                        .toList();
                 if (!ongoing.isEmpty()) {
                     String id = ongoing.get(0);
-                    int coordinator = admin.describeTransactions(List.of(id)).description(id)
-                        .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).coordinatorId();
+                    int coordinator = admin.describeTransactions(List.of(id))
+                            .description(id)
+                            .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                            .coordinatorId();
                     return Map.entry(id, coordinator);
                 }
             } catch (ExecutionException | TimeoutException e) {
@@ -179,8 +192,8 @@ final class Cluster implements AutoCloseable {
             }
             Thread.sleep(20);
         } while (System.nanoTime() < deadline);
-        throw new AssertionError("no ongoing transaction of prefix " + prefix + " within " + TIMEOUT + " (last: "
-            + last + ")");
+        throw new AssertionError(
+                "no ongoing transaction of prefix " + prefix + " within " + TIMEOUT + " (last: " + last + ")");
     }
 
     /**
@@ -189,14 +202,19 @@ final class Cluster implements AutoCloseable {
      * {@code read_committed}, the last stable offsets); keys as bytes, values decoded by {@code values}; each
      * partition's records in offset order. Fails the test when the read does not get there within {@link #TIMEOUT}.
      */
-    static <V> List<ConsumerRecord<byte[], V>> readToEnd(String bootstrap, String topic, int partitions,
-        String isolation, Class<? extends Deserializer<V>> values) {
+    static <V> List<ConsumerRecord<byte[], V>> readToEnd(
+            String bootstrap, String topic, int partitions, String isolation, Class<? extends Deserializer<V>> values) {
         Map<String, Object> configs = Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-            ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation,
-            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName(),
-            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, values.getName());
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                isolation,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class.getName(),
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                values.getName());
         List<ConsumerRecord<byte[], V>> records = new ArrayList<>();
         try (KafkaConsumer<byte[], V> consumer = new KafkaConsumer<>(configs)) {
             List<TopicPartition> all = new ArrayList<>();
@@ -313,11 +331,13 @@ final class Cluster implements AutoCloseable {
         File out = File.createTempFile("kafka-cluster-", ".out");
         File err = File.createTempFile("kafka-cluster-", ".err");
         try {
-            Process process = new ProcessBuilder(command).redirectOutput(out).redirectError(err).start();
+            Process process = new ProcessBuilder(command)
+                    .redirectOutput(out)
+                    .redirectError(err)
+                    .start();
             if (!process.waitFor(limit.toSeconds(), TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                throw new AssertionError(command + " did not finish within " + limit + ": "
-                    + read(out) + read(err));
+                throw new AssertionError(command + " did not finish within " + limit + ": " + read(out) + read(err));
             }
             String stdout = read(out).trim();
             assertEquals(0, process.exitValue(), command + ": " + stdout + "\n" + read(err));

@@ -107,11 +107,14 @@ class FlinkConnectorClusterFailoverTest {
     private static final Duration PAUSE = Duration.ofSeconds(13);
     /** Bound on the job's run after the fault (restarts and the rows at full speed included). */
     private static final Duration JOB = Duration.ofSeconds(150);
+
     private static final Pattern ID = Pattern.compile("\"id\":(\\d+),\"attempt\":(\\d+)");
 
     @RegisterExtension
     static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-        .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(PARALLELISM).build());
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(PARALLELISM)
+            .build());
 
     /** How a test fails its node. */
     private enum Fault {
@@ -139,6 +142,7 @@ class FlinkConnectorClusterFailoverTest {
         static volatile CountDownLatch faultPoint;
         /** The id of that checkpoint. */
         static volatile long faultCheckpoint;
+
         static final AtomicInteger maxAttempt = new AtomicInteger();
         static final AtomicLong rows = new AtomicLong();
         /** When subtask 0 heard of each completed checkpoint ({@link System#nanoTime()}). */
@@ -167,7 +171,11 @@ class FlinkConnectorClusterFailoverTest {
         static List<Duration> gaps(long since, long until) {
             List<Long> times = new ArrayList<>(completed);
             times.sort(null);
-            long previous = times.stream().filter(t -> t < since).mapToLong(Long::longValue).max().orElse(since);
+            long previous = times.stream()
+                    .filter(t -> t < since)
+                    .mapToLong(Long::longValue)
+                    .max()
+                    .orElse(since);
             List<Duration> gaps = new ArrayList<>();
             for (long t : times) {
                 if (t >= since && t <= until) {
@@ -211,8 +219,7 @@ class FlinkConnectorClusterFailoverTest {
         }
 
         @Override
-        public void initializeState(FunctionInitializationContext context) {
-        }
+        public void initializeState(FunctionInitializationContext context) {}
 
         @Override
         public void notifyCheckpointComplete(long checkpointId) {
@@ -233,7 +240,7 @@ class FlinkConnectorClusterFailoverTest {
     @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void exactlyOnceThroughATransactionCoordinatorSigkill(@InjectClusterClient ClusterClient<?> flink)
-        throws Exception {
+            throws Exception {
         try (Cluster cluster = Cluster.forTest("FlinkConnectorClusterFailoverTest, coordinator SIGKILL")) {
             run(cluster, flink, "coordinator-kill", Fault.COORDINATOR_KILL);
         }
@@ -250,7 +257,7 @@ class FlinkConnectorClusterFailoverTest {
     @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void exactlyOnceThroughALeaderPausedBeyondTheSessionTimeout(@InjectClusterClient ClusterClient<?> flink)
-        throws Exception {
+            throws Exception {
         try (Cluster cluster = Cluster.forTest("FlinkConnectorClusterFailoverTest, leader SIGSTOP")) {
             run(cluster, flink, "leader-pause", Fault.LEADER_PAUSE);
         }
@@ -283,8 +290,10 @@ class FlinkConnectorClusterFailoverTest {
             case CONTROLLER_KILL -> cluster.controller();
             case COORDINATOR_KILL, ROLLING_RESTART -> -1; // the coordinator: found at the fault point
         };
-        String what = victim < 0 ? "all three nodes" : "node " + victim + ", leading partitions "
-            + cluster.ledBy(ours, PARTITIONS, victim) + " of the connector's topic";
+        String what = victim < 0
+                ? "all three nodes"
+                : "node " + victim + ", leading partitions " + cluster.ledBy(ours, PARTITIONS, victim)
+                        + " of the connector's topic";
 
         Plan.reset(rolling ? Duration.ofMillis(4) : Duration.ofMillis(1));
         Configuration conf = new Configuration();
@@ -296,9 +305,11 @@ class FlinkConnectorClusterFailoverTest {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(PARALLELISM);
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
-        DataStream<Row> rows = env.fromSequence(1, ids).uid("ids")
-            .map(new Tagged()).uid("tagged")
-            .returns(Types.ROW_NAMED(new String[] {"id", "attempt", "label"}, Types.LONG, Types.INT, Types.STRING));
+        DataStream<Row> rows = env.fromSequence(1, ids)
+                .uid("ids")
+                .map(new Tagged())
+                .uid("tagged")
+                .returns(Types.ROW_NAMED(new String[] {"id", "attempt", "label"}, Types.LONG, Types.INT, Types.STRING));
         tEnv.createTemporaryView("src", tEnv.fromDataStream(rows));
         createSink(tEnv, cluster, "ours", "streamfusion-kafka", ours);
         createSink(tEnv, cluster, "stock", "kafka", stock);
@@ -308,9 +319,10 @@ class FlinkConnectorClusterFailoverTest {
         JobClient job = set.execute().getJobClient().orElseThrow();
 
         Plan.armed = true;
-        assertTrue(Plan.faultPoint.await(Cluster.TIMEOUT.toSeconds(), TimeUnit.SECONDS),
-            "a checkpoint after " + ROWS_BEFORE_FAULT + " rows within " + Cluster.TIMEOUT + " (rows "
-                + Plan.rows.get() + ", checkpoints " + Plan.completed.size() + ")");
+        assertTrue(
+                Plan.faultPoint.await(Cluster.TIMEOUT.toSeconds(), TimeUnit.SECONDS),
+                "a checkpoint after " + ROWS_BEFORE_FAULT + " rows within " + Cluster.TIMEOUT + " (rows "
+                        + Plan.rows.get() + ", checkpoints " + Plan.completed.size() + ")");
         if (fault == Fault.COORDINATOR_KILL) {
             Map.Entry<String, Integer> coordinator = cluster.coordinatorOfOngoingTransaction(ours);
             victim = coordinator.getValue();
@@ -325,21 +337,24 @@ class FlinkConnectorClusterFailoverTest {
                 int leader = cluster.leaderOtherThan(ours, 0, victim);
                 TimeUnit.NANOSECONDS.sleep(faultAt + PAUSE.toNanos() - System.nanoTime());
                 cluster.resume(victim);
-                healing = String.format("paused %.1f s, partition 0 meanwhile led by node %d",
-                    (System.nanoTime() - faultAt) / 1e9, leader);
+                healing = String.format(
+                        "paused %.1f s, partition 0 meanwhile led by node %d",
+                        (System.nanoTime() - faultAt) / 1e9, leader);
             }
             case ROLLING_RESTART -> {
                 String report = cluster.rollingRestart();
-                healing = String.format("restart done in %.1f s (%s)", (System.nanoTime() - faultAt) / 1e9,
-                    report.replace("\n", "; "));
-                assertTrue(!job.getJobStatus().get().isGloballyTerminalState(),
-                    "the job outlived the rolling restart (rows " + Plan.rows.get() + " of " + ids + ")");
+                healing = String.format(
+                        "restart done in %.1f s (%s)", (System.nanoTime() - faultAt) / 1e9, report.replace("\n", "; "));
+                assertTrue(
+                        !job.getJobStatus().get().isGloballyTerminalState(),
+                        "the job outlived the rolling restart (rows " + Plan.rows.get() + " of " + ids + ")");
             }
         }
         long healedAt = System.nanoTime();
         long deadline = healedAt + JOB.toNanos();
-        while (Plan.completedSince(healedAt) < CHECKPOINTS_AFTER_FAULT && System.nanoTime() < deadline
-            && !job.getJobStatus().get().isGloballyTerminalState()) {
+        while (Plan.completedSince(healedAt) < CHECKPOINTS_AFTER_FAULT
+                && System.nanoTime() < deadline
+                && !job.getJobStatus().get().isGloballyTerminalState()) {
             Thread.sleep(50);
         }
         long fullSpeedAt = System.nanoTime();
@@ -357,35 +372,48 @@ class FlinkConnectorClusterFailoverTest {
             List<String> records = read(cluster.bootstrap(), topic, "read_committed");
             checkEveryIdOnce(topic, records, ids);
             committed.put(topic, records);
-            aborted.put(topic.equals(ours) ? "ours" : "stock",
-                read(cluster.bootstrap(), topic, "read_uncommitted").size() - records.size());
+            aborted.put(
+                    topic.equals(ours) ? "ours" : "stock",
+                    read(cluster.bootstrap(), topic, "read_uncommitted").size() - records.size());
         }
         List<String> restarts = exceptionHistory(flink.getWebInterfaceURL(), job.getJobID());
         List<Duration> gaps = Plan.gaps(faultAt, fullSpeedAt);
         List<Duration> sorted = gaps.stream().sorted().toList();
-        System.err.printf("RESULT Flink connector exactly once, %s (%s, at checkpoint %d after %d rows): %d of %d"
-                + " ids committed once by each connector, the two equal; %s; job restarts %d %s; %d checkpoints"
-                + " completed from the fault until full speed (after %d rows), the longest %.1f s after the one"
-                + " before, the median %.2f s; records written then aborted %s; job done %.1f s after the fault%n",
-            fault, what, Plan.faultCheckpoint, ROWS_BEFORE_FAULT, ids, ids, healing, Plan.maxAttempt.get(), restarts,
-            gaps.size(), rowsAtFullSpeed,
-            sorted.isEmpty() ? 0 : sorted.get(sorted.size() - 1).toMillis() / 1e3,
-            sorted.isEmpty() ? 0 : sorted.get(sorted.size() / 2).toMillis() / 1e3, aborted, run.toMillis() / 1e3);
+        System.err.printf(
+                "RESULT Flink connector exactly once, %s (%s, at checkpoint %d after %d rows): %d of %d"
+                        + " ids committed once by each connector, the two equal; %s; job restarts %d %s; %d checkpoints"
+                        + " completed from the fault until full speed (after %d rows), the longest %.1f s after the one"
+                        + " before, the median %.2f s; records written then aborted %s; job done %.1f s after the fault%n",
+                fault,
+                what,
+                Plan.faultCheckpoint,
+                ROWS_BEFORE_FAULT,
+                ids,
+                ids,
+                healing,
+                Plan.maxAttempt.get(),
+                restarts,
+                gaps.size(),
+                rowsAtFullSpeed,
+                sorted.isEmpty() ? 0 : sorted.get(sorted.size() - 1).toMillis() / 1e3,
+                sorted.isEmpty() ? 0 : sorted.get(sorted.size() / 2).toMillis() / 1e3,
+                aborted,
+                run.toMillis() / 1e3);
         assertEquals(committed.get(stock), committed.get(ours), "the committed records of both connectors");
     }
 
-    private static void createSink(StreamTableEnvironment tEnv, Cluster cluster, String table, String connector,
-        String topic) {
+    private static void createSink(
+            StreamTableEnvironment tEnv, Cluster cluster, String table, String connector, String topic) {
         String options = "'connector' = '" + connector + "', 'topic' = '" + topic + "', "
-            + "'properties.bootstrap.servers' = '" + cluster.bootstrap() + "', "
-            + "'key.format' = 'json', 'key.fields' = 'id', 'value.format' = 'json', "
-            + "'sink.delivery-guarantee' = 'exactly-once', 'sink.transactional-id-prefix' = '" + topic + "', "
-            + "'properties.transaction.timeout.ms' = '60000'";
+                + "'properties.bootstrap.servers' = '" + cluster.bootstrap() + "', "
+                + "'key.format' = 'json', 'key.fields' = 'id', 'value.format' = 'json', "
+                + "'sink.delivery-guarantee' = 'exactly-once', 'sink.transactional-id-prefix' = '" + topic + "', "
+                + "'properties.transaction.timeout.ms' = '60000'";
         if (connector.startsWith("streamfusion")) {
             options += ", 'streamfusion.batch-rows' = '64', 'streamfusion.linger' = '20 ms'";
         }
-        tEnv.executeSql("CREATE TEMPORARY TABLE " + table + " (id BIGINT, attempt INT, label STRING) WITH ("
-            + options + ")");
+        tEnv.executeSql(
+                "CREATE TEMPORARY TABLE " + table + " (id BIGINT, attempt INT, label STRING) WITH (" + options + ")");
     }
 
     /** Every id from 1 to {@code ids} exactly once among {@code records}. */
@@ -402,11 +430,17 @@ class FlinkConnectorClusterFailoverTest {
                 missing.add(id);
             }
         }
-        List<Long> twice = counts.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey).sorted()
-            .toList();
-        assertTrue(missing.isEmpty() && twice.isEmpty(), topic + ": " + missing.size() + " ids missing (first "
-            + missing.subList(0, Math.min(10, missing.size())) + "), " + twice.size() + " more than once (first "
-            + twice.subList(0, Math.min(10, twice.size())) + ")");
+        List<Long> twice = counts.entrySet().stream()
+                .filter(e -> e.getValue() > 1)
+                .map(Map.Entry::getKey)
+                .sorted()
+                .toList();
+        assertTrue(
+                missing.isEmpty() && twice.isEmpty(),
+                topic + ": " + missing.size() + " ids missing (first "
+                        + missing.subList(0, Math.min(10, missing.size())) + "), " + twice.size()
+                        + " more than once (first "
+                        + twice.subList(0, Math.min(10, twice.size())) + ")");
         assertEquals(ids, records.size(), topic + ": records read_committed");
     }
 
@@ -416,8 +450,8 @@ class FlinkConnectorClusterFailoverTest {
      */
     private static List<String> read(String bootstrap, String topic, String isolation) {
         List<String> records = new ArrayList<>();
-        for (ConsumerRecord<byte[], byte[]> r : Cluster.readToEnd(bootstrap, topic, PARTITIONS, isolation,
-            ByteArrayDeserializer.class)) {
+        for (ConsumerRecord<byte[], byte[]> r :
+                Cluster.readToEnd(bootstrap, topic, PARTITIONS, isolation, ByteArrayDeserializer.class)) {
             records.add(text(r.key()) + " => " + text(r.value()));
         }
         records.sort(null);
@@ -434,16 +468,25 @@ class FlinkConnectorClusterFailoverTest {
      * {@code Caused by} of its stack trace.
      */
     private static List<String> exceptionHistory(String rest, JobID job) throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-            URI.create(rest + "/jobs/" + job + "/exceptions")).timeout(Duration.ofSeconds(10)).build(),
-            HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(rest + "/jobs/" + job + "/exceptions"))
+                                .timeout(Duration.ofSeconds(10))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode(), "the job's exception history: " + response.body());
-        JsonNode entries = new ObjectMapper().readTree(response.body()).path("exceptionHistory").path("entries");
+        JsonNode entries = new ObjectMapper()
+                .readTree(response.body())
+                .path("exceptionHistory")
+                .path("entries");
         List<String> failures = new ArrayList<>();
         for (JsonNode entry : entries) {
             String trace = entry.path("stacktrace").asText();
-            String cause = trace.lines().filter(l -> l.startsWith("Caused by: ")).reduce((a, b) -> b)
-                .map(l -> " (innermost: " + l.substring("Caused by: ".length()) + ")").orElse("");
+            String cause = trace.lines()
+                    .filter(l -> l.startsWith("Caused by: "))
+                    .reduce((a, b) -> b)
+                    .map(l -> " (innermost: " + l.substring("Caused by: ".length()) + ")")
+                    .orElse("");
             failures.add(0, entry.path("exceptionName").asText() + cause);
         }
         return failures;

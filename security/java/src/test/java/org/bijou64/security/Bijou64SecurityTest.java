@@ -15,8 +15,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.Properties;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -38,8 +38,8 @@ import org.apache.kafka.common.errors.GroupAuthorizationException;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.resource.ResourceType;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.bijou64.perf.kafka.Bijou64Deserializer;
 import org.bijou64.perf.kafka.Bijou64Serializer;
 import org.junit.jupiter.api.AfterAll;
@@ -74,10 +74,12 @@ import org.junit.jupiter.api.Timeout;
 class Bijou64SecurityTest {
     /** The clients' bound on every blocking call ({@code max.block.ms}, {@code default.api.timeout.ms}). */
     private static final Duration TIMEOUT = Duration.ofSeconds(15);
+
     private static final int VALUES = 2_000;
 
     /** The broker, its super user, and every password the tests made or were given. */
     private static SecureBroker broker;
+
     private static Admin admin;
     private static String topic;
     /** Every error a test saw, checked for secrets at the end. */
@@ -99,12 +101,17 @@ class Bijou64SecurityTest {
         }
         // The refused clients wrote nothing: the topic holds the least-privilege test's values alone.
         TopicPartition partition = new TopicPartition(topic, 0);
-        long end = admin.listOffsets(Map.of(partition, OffsetSpec.latest())).partitionResult(partition).get().offset();
+        long end = admin.listOffsets(Map.of(partition, OffsetSpec.latest()))
+                .partitionResult(partition)
+                .get()
+                .offset();
         broker.close();
         assertEquals(VALUES, end, "records in " + topic + " (only the least-privilege producer may write)");
         for (Throwable error : ERRORS) {
             for (Throwable t = error; t != null; t = t.getCause()) {
-                broker.assertNoSecret(String.valueOf(t.getMessage()), "the message of " + t.getClass().getName());
+                broker.assertNoSecret(
+                        String.valueOf(t.getMessage()),
+                        "the message of " + t.getClass().getName());
             }
         }
         List<Path> logs = new ArrayList<>();
@@ -114,16 +121,20 @@ class Bijou64SecurityTest {
         for (Path log : logs) {
             broker.assertNoSecret(Files.readString(log), log.toString());
         }
-        System.out.printf("RESULT no secret in %d error messages and %d log files (%s)%n", ERRORS.size(), logs.size(),
-                logs);
+        System.out.printf(
+                "RESULT no secret in %d error messages and %d log files (%s)%n", ERRORS.size(), logs.size(), logs);
     }
 
     @Test
     void leastPrivilegeAclsCarryEveryValueExactlyOnce() throws Exception {
         String group = "bijou64-secure-readers-" + UUID.randomUUID();
-        Properties producer = broker.user("writer", List.of(allow("writer", ResourceType.TOPIC, topic, AclOperation.WRITE)));
-        Properties consumer = broker.user("reader", List.of(allow("reader", ResourceType.TOPIC, topic, AclOperation.READ),
-                allow("reader", ResourceType.GROUP, group, AclOperation.READ)));
+        Properties producer =
+                broker.user("writer", List.of(allow("writer", ResourceType.TOPIC, topic, AclOperation.WRITE)));
+        Properties consumer = broker.user(
+                "reader",
+                List.of(
+                        allow("reader", ResourceType.TOPIC, topic, AclOperation.READ),
+                        allow("reader", ResourceType.GROUP, group, AclOperation.READ)));
         List<Long> sent = new ArrayList<>();
         try (KafkaProducer<byte[], Long> p = producer(producer)) {
             List<Future<RecordMetadata>> acks = new ArrayList<>();
@@ -148,51 +159,56 @@ class Bijou64SecurityTest {
             c.commitSync();
         }
         assertEquals(sent, read, "every value once, in order, through SASL_SSL with the least-privilege ACLs");
-        System.out.printf("RESULT least-privilege ACLs: %d values sent, %d read back read_committed, equal%n",
+        System.out.printf(
+                "RESULT least-privilege ACLs: %d values sent, %d read back read_committed, equal%n",
                 sent.size(), read.size());
     }
 
     @Test
     void producerWithoutTopicWriteFailsFastNamingTheTopic() throws Exception {
         // Leave a WRITE on another topic, so only the one on ours is missing.
-        Properties props = broker.user("no-write", List.of(allow("no-write", ResourceType.TOPIC, topic + "-other",
-                AclOperation.WRITE)));
+        Properties props = broker.user(
+                "no-write", List.of(allow("no-write", ResourceType.TOPIC, topic + "-other", AclOperation.WRITE)));
         long start = System.nanoTime();
         Throwable error;
         try (KafkaProducer<byte[], Long> p = producer(props)) {
             error = failure(() -> p.send(new ProducerRecord<>(topic, 42L)).get());
         }
         Duration took = Duration.ofNanos(System.nanoTime() - start);
-        TopicAuthorizationException denied = assertInstanceOf(TopicAuthorizationException.class, error, error.toString());
+        TopicAuthorizationException denied =
+                assertInstanceOf(TopicAuthorizationException.class, error, error.toString());
         assertEquals(Set.of(topic), denied.unauthorizedTopics());
         assertTrue(denied.getMessage().contains(topic), denied.getMessage());
         assertTrue(took.compareTo(TIMEOUT) < 0, "failed after " + took + ", within max.block.ms " + TIMEOUT);
-        System.out.printf("RESULT producer without WRITE on the topic: %s after %d ms; broker: %s%n", denied,
-                took.toMillis(), SecureBroker.denial("no-write", "Topic:LITERAL:" + topic + " "));
+        System.out.printf(
+                "RESULT producer without WRITE on the topic: %s after %d ms; broker: %s%n",
+                denied, took.toMillis(), SecureBroker.denial("no-write", "Topic:LITERAL:" + topic + " "));
     }
 
     @Test
     void consumerWithoutTopicReadFailsFastNamingTheTopic() throws Exception {
         String group = "bijou64-secure-no-topic-" + UUID.randomUUID();
-        Refusal refusal = refusedConsumer("no-topic-read", group,
-                allow("no-topic-read", ResourceType.GROUP, group, AclOperation.READ));
+        Refusal refusal = refusedConsumer(
+                "no-topic-read", group, allow("no-topic-read", ResourceType.GROUP, group, AclOperation.READ));
         TopicAuthorizationException denied =
                 assertInstanceOf(TopicAuthorizationException.class, refusal.error, refusal.error.toString());
         assertEquals(Set.of(topic), denied.unauthorizedTopics());
-        System.out.printf("RESULT consumer without READ on the topic: %s after %d ms; broker: %s%n", denied,
-                refusal.took.toMillis(), SecureBroker.denial("no-topic-read", "Topic:LITERAL:" + topic + " "));
+        System.out.printf(
+                "RESULT consumer without READ on the topic: %s after %d ms; broker: %s%n",
+                denied, refusal.took.toMillis(), SecureBroker.denial("no-topic-read", "Topic:LITERAL:" + topic + " "));
     }
 
     @Test
     void consumerWithoutGroupReadFailsFastNamingTheGroup() throws Exception {
         String group = "bijou64-secure-no-group-" + UUID.randomUUID();
-        Refusal refusal = refusedConsumer("no-group-read", group,
-                allow("no-group-read", ResourceType.TOPIC, topic, AclOperation.READ));
+        Refusal refusal = refusedConsumer(
+                "no-group-read", group, allow("no-group-read", ResourceType.TOPIC, topic, AclOperation.READ));
         GroupAuthorizationException denied =
                 assertInstanceOf(GroupAuthorizationException.class, refusal.error, refusal.error.toString());
         assertEquals(group, denied.groupId());
-        System.out.printf("RESULT consumer without READ on the group: %s after %d ms; broker: %s%n", denied,
-                refusal.took.toMillis(), SecureBroker.denial("no-group-read", "Group:LITERAL:" + group + " "));
+        System.out.printf(
+                "RESULT consumer without READ on the group: %s after %d ms; broker: %s%n",
+                denied, refusal.took.toMillis(), SecureBroker.denial("no-group-read", "Group:LITERAL:" + group + " "));
     }
 
     /** The error a consumer of {@code group} subscribed to the topic gets, and when. */
@@ -217,8 +233,8 @@ class Bijou64SecurityTest {
 
     @Test
     void wrongPasswordIsRefused() throws Exception {
-        Properties props = broker.user("wrong-password", List.of(allow("wrong-password", ResourceType.TOPIC, topic,
-                AclOperation.WRITE)));
+        Properties props = broker.user(
+                "wrong-password", List.of(allow("wrong-password", ResourceType.TOPIC, topic, AclOperation.WRITE)));
         String wrong = broker.newPassword();
         props.put(SaslConfigs.SASL_JAAS_CONFIG, jaas("wrong-password", wrong));
         long start = System.nanoTime();

@@ -42,6 +42,7 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -49,7 +50,6 @@ import org.apache.flink.table.api.StatementSet;
 import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
-import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
@@ -121,9 +121,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * MiniCluster starts). {@code KAFKA_SECURE_LOG_DIR} names the broker's logs folder.
  */
 @Timeout(120)
-@EnabledIfEnvironmentVariable(named = "KAFKA_SECURE_BOOTSTRAP_SERVERS", matches = ".+",
+@EnabledIfEnvironmentVariable(
+        named = "KAFKA_SECURE_BOOTSTRAP_SERVERS",
+        matches = ".+",
         disabledReason = "KAFKA_SECURE_BOOTSTRAP_SERVERS is not set: run scripts/security-tests.sh")
-@EnabledIfEnvironmentVariable(named = "KAFKA_SECURE_ADMIN_CONFIG", matches = ".+",
+@EnabledIfEnvironmentVariable(
+        named = "KAFKA_SECURE_ADMIN_CONFIG",
+        matches = ".+",
         disabledReason = "KAFKA_SECURE_ADMIN_CONFIG is not set: run scripts/security-tests.sh")
 class FlinkConnectorSecurityTest {
     private static final int ROWS = 400;
@@ -131,6 +135,7 @@ class FlinkConnectorSecurityTest {
     private static final int UPSERT_KEYS = 40;
     /** The rows of a job that must be refused: more than it can write before it fails. */
     private static final long REFUSED_ROWS = 1_000_000;
+
     private static final int PARTITIONS = 2;
     /** The MiniCluster's slots (one TaskManager) and the parallelism of the least-privilege job. */
     private static final int SLOTS = 2;
@@ -138,19 +143,26 @@ class FlinkConnectorSecurityTest {
     private static final Duration PRODUCER_TIMEOUT = Duration.ofSeconds(60);
     /** A refused job must have failed within this (well below {@link #PRODUCER_TIMEOUT}). */
     private static final Duration FAIL_WITHIN = Duration.ofSeconds(30);
+
     private static final Path CLIENTS_LOG = Paths.get("target/security-clients.log");
     /** What Flink's {@code Task} logs when closing a failed task throws again; its TaskManager then shuts down. */
     private static final String FATAL_TASK_ERROR = "FATAL - exception in exception handler of task";
-    private static final Pattern UPSERT_RECORD = Pattern.compile("^\\{\"k\":(\\d+)\\} => \\{\"k\":(\\d+),\"n\":(\\d+)\\}$");
-    private static final Pattern ID = Pattern.compile("^\\{\"id\":(\\d+)\\} => \\{\"id\":(\\d+),\"label\":\"row (\\d+)\"\\}$");
+
+    private static final Pattern UPSERT_RECORD =
+            Pattern.compile("^\\{\"k\":(\\d+)\\} => \\{\"k\":(\\d+),\"n\":(\\d+)\\}$");
+    private static final Pattern ID =
+            Pattern.compile("^\\{\"id\":(\\d+)\\} => \\{\"id\":(\\d+),\"label\":\"row (\\d+)\"\\}$");
 
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(SLOTS).build());
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(SLOTS)
+            .build());
 
     private static MiniCluster miniCluster;
     /** The broker, its super user, and every password the tests made or were given. */
     private static SecureBroker broker;
+
     private static Admin admin;
     /** The jobs run (the test of a planning error runs none). */
     private static int jobs;
@@ -160,8 +172,11 @@ class FlinkConnectorSecurityTest {
     @BeforeAll
     static void setUp(@InjectMiniCluster MiniCluster cluster) throws Exception {
         miniCluster = cluster;
-        assertTrue(NativeLibrary.isLoaded(), "the native library must be on the test class path (the connector's "
-                + "native path is the one under test): " + NativeLibrary.loadError().map(Throwable::toString).orElse(""));
+        assertTrue(
+                NativeLibrary.isLoaded(),
+                "the native library must be on the test class path (the connector's "
+                        + "native path is the one under test): "
+                        + NativeLibrary.loadError().map(Throwable::toString).orElse(""));
         broker = SecureBroker.connect();
         admin = broker.admin();
     }
@@ -173,8 +188,11 @@ class FlinkConnectorSecurityTest {
         }
         for (Throwable error : ERRORS) {
             for (Throwable t : chain(error)) {
-                broker.assertNoSecret(String.valueOf(t.getMessage()), "the message of " + t.getClass().getName());
-                broker.assertNoSecret(t.toString(), "the toString of " + t.getClass().getName());
+                broker.assertNoSecret(
+                        String.valueOf(t.getMessage()),
+                        "the message of " + t.getClass().getName());
+                broker.assertNoSecret(
+                        t.toString(), "the toString of " + t.getClass().getName());
             }
         }
         List<Path> logs = new ArrayList<>();
@@ -182,17 +200,19 @@ class FlinkConnectorSecurityTest {
         logs.addAll(SecureBroker.logFiles());
         String clients = Files.readString(logs.get(0));
         // The log holds Flink's lines and the producers' configurations (Kafka prints passwords as [hidden]).
-        assertTrue(clients.contains("org.apache.flink.runtime.minicluster.MiniCluster"), "Flink logged at INFO into "
-                + logs.get(0));
+        assertTrue(
+                clients.contains("org.apache.flink.runtime.minicluster.MiniCluster"),
+                "Flink logged at INFO into " + logs.get(0));
         if (jobs > 0) {
-            assertTrue(clients.contains("transactional.id = sf-sec-") && clients.contains("sasl.jaas.config = [hidden]"),
+            assertTrue(
+                    clients.contains("transactional.id = sf-sec-") && clients.contains("sasl.jaas.config = [hidden]"),
                     "the sinks' producers logged their configurations into " + logs.get(0));
         }
         for (Path log : logs) {
             broker.assertNoSecret(Files.readString(log), log.toString());
         }
-        System.out.printf("RESULT flink: no secret in %d error chains and %d log files (%s)%n", ERRORS.size(),
-                logs.size(), logs);
+        System.out.printf(
+                "RESULT flink: no secret in %d error chains and %d log files (%s)%n", ERRORS.size(), logs.size(), logs);
     }
 
     // --- the jobs ------------------------------------------------------------------------------------------
@@ -206,6 +226,7 @@ class FlinkConnectorSecurityTest {
         static volatile boolean failAfterCheckpoint;
         /** Sleep this long per row (0: not at all). */
         static volatile long throttleMillis;
+
         static final AtomicBoolean failed = new AtomicBoolean();
         static final AtomicInteger maxAttempt = new AtomicInteger();
         static final AtomicInteger completedCheckpoints = new AtomicInteger();
@@ -244,7 +265,10 @@ class FlinkConnectorSecurityTest {
             if (rowsSinceCompletedCheckpoint >= 0) {
                 rowsSinceCompletedCheckpoint++;
             }
-            if (Plan.failAfterCheckpoint && subtask == 0 && attempt == 0 && rowsSinceCompletedCheckpoint >= 20
+            if (Plan.failAfterCheckpoint
+                    && subtask == 0
+                    && attempt == 0
+                    && rowsSinceCompletedCheckpoint >= 20
                     && !Plan.failed.getAndSet(true)) {
                 throw new IllegalStateException("planned failure after a completed checkpoint (test)");
             }
@@ -265,8 +289,14 @@ class FlinkConnectorSecurityTest {
      * upsert connector ({@code upsert-kafka}, {@code streamfusion-upsert-kafka}) writes the changelog of the view
      * {@code changes} ({@code (k, n)}, primary key {@code k}); the others the rows of {@code src}.
      */
-    private record Sink(String table, String connector, String topic, String guarantee, String prefix,
-            Properties user, String naming) {
+    private record Sink(
+            String table,
+            String connector,
+            String topic,
+            String guarantee,
+            String prefix,
+            Properties user,
+            String naming) {
         Sink(String table, String connector, String topic, String guarantee, String prefix, Properties user) {
             this(table, connector, topic, guarantee, prefix, user, null);
         }
@@ -277,21 +307,32 @@ class FlinkConnectorSecurityTest {
 
         /** The statement that writes into the table. */
         String insert() {
-            return upsert() ? "INSERT INTO " + table + " SELECT k, n FROM changes"
+            return upsert()
+                    ? "INSERT INTO " + table + " SELECT k, n FROM changes"
                     : "INSERT INTO " + table + " SELECT id, label FROM src";
         }
 
         String ddl() {
             StringBuilder options = new StringBuilder();
-            options.append("'connector' = '").append(connector).append("', 'topic' = '").append(topic).append("', ")
+            options.append("'connector' = '")
+                    .append(connector)
+                    .append("', 'topic' = '")
+                    .append(topic)
+                    .append("', ")
                     .append(upsert() ? "'key.format' = 'json', " : "'key.format' = 'json', 'key.fields' = 'id', ")
                     .append("'value.format' = 'json', ")
-                    .append("'sink.delivery-guarantee' = '").append(guarantee).append("'");
+                    .append("'sink.delivery-guarantee' = '")
+                    .append(guarantee)
+                    .append("'");
             if (prefix != null) {
-                options.append(", 'sink.transactional-id-prefix' = '").append(prefix).append("'");
+                options.append(", 'sink.transactional-id-prefix' = '")
+                        .append(prefix)
+                        .append("'");
             }
             if (naming != null) {
-                options.append(", 'sink.transaction-naming-strategy' = '").append(naming).append("'");
+                options.append(", 'sink.transaction-naming-strategy' = '")
+                        .append(naming)
+                        .append("'");
             }
             if (connector.startsWith("streamfusion")) {
                 options.append(", 'streamfusion.batch-rows' = '64', 'streamfusion.linger' = '20 ms'");
@@ -302,8 +343,12 @@ class FlinkConnectorSecurityTest {
             props.put("transaction.timeout.ms", Long.toString(PRODUCER_TIMEOUT.toMillis()));
             props.put("delivery.timeout.ms", Long.toString(PRODUCER_TIMEOUT.toMillis()));
             props.put("request.timeout.ms", "15000");
-            for (String key : new TreeMap<>(props).keySet().stream().map(Object::toString).toList()) {
-                options.append(", 'properties.").append(key).append("' = '").append(props.getProperty(key))
+            for (String key :
+                    new TreeMap<>(props).keySet().stream().map(Object::toString).toList()) {
+                options.append(", 'properties.")
+                        .append(key)
+                        .append("' = '")
+                        .append(props.getProperty(key))
                         .append("'");
             }
             String columns = upsert() ? "k BIGINT, n BIGINT, PRIMARY KEY (k) NOT ENFORCED" : "id BIGINT, label STRING";
@@ -315,8 +360,7 @@ class FlinkConnectorSecurityTest {
      * A job's outcome: the error it failed with (null if it finished), the time to plan and submit it, and the
      * time from its submission to its end.
      */
-    private record JobRun(Throwable error, Duration submit, Duration run) {
-    }
+    private record JobRun(Throwable error, Duration submit, Duration run) {}
 
     /**
      * A table environment on the MiniCluster at {@code parallelism} with a view {@code src} of {@code rows} rows
@@ -327,7 +371,10 @@ class FlinkConnectorSecurityTest {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(parallelism);
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
-        DataStream<Row> stream = env.fromSequence(1, rows).uid("ids").map(new Rows()).uid("rows")
+        DataStream<Row> stream = env.fromSequence(1, rows)
+                .uid("ids")
+                .map(new Rows())
+                .uid("rows")
                 .returns(Types.ROW_NAMED(new String[] {"id", "label"}, Types.LONG, Types.STRING));
         tEnv.createTemporaryView("src", tEnv.fromDataStream(stream));
         // A changelog for the upsert sinks: per key k, the count n of its rows so far (+I, then +U per row; the
@@ -397,9 +444,16 @@ class FlinkConnectorSecurityTest {
                     case "pool" -> poolingAcls(user, topic, prefix);
                     default -> List.of(allow(user, ResourceType.TOPIC, topic, AclOperation.WRITE));
                 };
-                sinks.put(who + "_" + mode, new Sink(who + "_" + mode, connector, topic,
-                        mode.equals("alo") ? "at-least-once" : "exactly-once", prefix, broker.user(user, acls),
-                        mode.equals("pool") ? "POOLING" : null));
+                sinks.put(
+                        who + "_" + mode,
+                        new Sink(
+                                who + "_" + mode,
+                                connector,
+                                topic,
+                                mode.equals("alo") ? "at-least-once" : "exactly-once",
+                                prefix,
+                                broker.user(user, acls),
+                                mode.equals("pool") ? "POOLING" : null));
             }
         }
         JobRun job = runJob(true, SLOTS, List.copyOf(sinks.values()));
@@ -411,30 +465,47 @@ class FlinkConnectorSecurityTest {
 
         // Two subtasks write into each partition, so the order in a partition is theirs; the records are compared
         // sorted, per partition.
-        Map<Integer, List<String>> stock = sorted(readCommitted(sinks.get("stock_eo").topic()));
+        Map<Integer, List<String>> stock =
+                sorted(readCommitted(sinks.get("stock_eo").topic()));
         assertEveryIdOnce(stock, "kafka exactly once");
         for (String name : List.of("ours_eo", "ours_pool", "stock_pool")) {
-            Map<Integer, List<String>> records = sorted(readCommitted(sinks.get(name).topic()));
+            Map<Integer, List<String>> records =
+                    sorted(readCommitted(sinks.get(name).topic()));
             assertEveryIdOnce(records, name);
-            assertEquals(stock, records, name + ": the committed records equal kafka's exactly-once sink's (key and "
-                    + "value bytes, partition)");
+            assertEquals(
+                    stock,
+                    records,
+                    name + ": the committed records equal kafka's exactly-once sink's (key and "
+                            + "value bytes, partition)");
         }
         List<Long> aloRecords = new ArrayList<>();
         for (String name : List.of("ours_alo", "stock_alo")) {
             Map<Long, Integer> counts = idCounts(readCommitted(sinks.get(name).topic()));
             assertEquals(ROWS, counts.size(), name + ": every id");
-            assertEquals(ROWS, counts.keySet().stream().mapToLong(Long::longValue).max().orElseThrow(), name);
-            aloRecords.add(counts.values().stream().mapToLong(Integer::longValue).sum());
+            assertEquals(
+                    ROWS,
+                    counts.keySet().stream().mapToLong(Long::longValue).max().orElseThrow(),
+                    name);
+            aloRecords.add(
+                    counts.values().stream().mapToLong(Integer::longValue).sum());
         }
         List<Long> uncommitted = new ArrayList<>();
         for (String name : List.of("ours_eo", "stock_eo", "ours_pool", "stock_pool")) {
             uncommitted.add(endOffsets(sinks.get(name).topic()));
         }
-        System.out.printf("RESULT flink least-privilege ACLs: %d rows through 6 sinks at parallelism %d, one "
-                + "planned restart, %d checkpoints completed, job ran %d ms (planned and submitted in %d ms); exactly once (incrementing "
-                + "ours, stock; pooling ours, stock): %d records each read_committed, every id once, all equal, end "
-                + "offsets %s; at least once: every id, %s records%n", ROWS, SLOTS, Plan.completedCheckpoints.get(),
-                job.run().toMillis(), job.submit().toMillis(), ROWS, uncommitted, aloRecords);
+        System.out.printf(
+                "RESULT flink least-privilege ACLs: %d rows through 6 sinks at parallelism %d, one "
+                        + "planned restart, %d checkpoints completed, job ran %d ms (planned and submitted in %d ms); exactly once (incrementing "
+                        + "ours, stock; pooling ours, stock): %d records each read_committed, every id once, all equal, end "
+                        + "offsets %s; at least once: every id, %s records%n",
+                ROWS,
+                SLOTS,
+                Plan.completedCheckpoints.get(),
+                job.run().toMillis(),
+                job.submit().toMillis(),
+                ROWS,
+                uncommitted,
+                aloRecords);
         assertEquals(SLOTS, Plan.subtasks.size(), "subtasks that mapped rows");
     }
 
@@ -463,9 +534,16 @@ class FlinkConnectorSecurityTest {
                     case "pool" -> poolingAcls(user, topic, prefix);
                     default -> List.of(allow(user, ResourceType.TOPIC, topic, AclOperation.WRITE));
                 };
-                sinks.put(who + "_" + mode, new Sink("upsert_" + who + "_" + mode, connector, topic,
-                        mode.equals("alo") ? "at-least-once" : "exactly-once", prefix, broker.user(user, acls),
-                        mode.equals("pool") ? "POOLING" : null));
+                sinks.put(
+                        who + "_" + mode,
+                        new Sink(
+                                "upsert_" + who + "_" + mode,
+                                connector,
+                                topic,
+                                mode.equals("alo") ? "at-least-once" : "exactly-once",
+                                prefix,
+                                broker.user(user, acls),
+                                mode.equals("pool") ? "POOLING" : null));
             }
         }
         JobRun job = runJob(true, SLOTS, List.copyOf(sinks.values()));
@@ -480,17 +558,26 @@ class FlinkConnectorSecurityTest {
         for (String name : List.of("ours_eo", "ours_pool", "stock_pool")) {
             Map<Integer, List<String>> records = readCommitted(sinks.get(name).topic());
             assertEveryChangeOnceInOrder(records, name);
-            assertEquals(sorted(stock), sorted(records), name + ": the committed records equal upsert-kafka's "
-                    + "exactly-once sink's (key and value bytes, partition)");
+            assertEquals(
+                    sorted(stock),
+                    sorted(records),
+                    name + ": the committed records equal upsert-kafka's "
+                            + "exactly-once sink's (key and value bytes, partition)");
         }
         List<Integer> aloRecords = new ArrayList<>();
         for (String name : List.of("ours_alo", "stock_alo")) {
-            Map<Long, List<Long>> changes = changes(readCommitted(sinks.get(name).topic()));
+            Map<Long, List<Long>> changes =
+                    changes(readCommitted(sinks.get(name).topic()));
             assertEquals(UPSERT_KEYS, changes.size(), name + ": keys");
             changes.forEach((k, counts) -> {
-                assertEquals(LongStream.rangeClosed(1, ROWS / UPSERT_KEYS).boxed().toList(),
-                        counts.stream().distinct().sorted().toList(), name + ": every change of key " + k);
-                assertEquals((long) (ROWS / UPSERT_KEYS), counts.get(counts.size() - 1), name + ": the final value of key " + k);
+                assertEquals(
+                        LongStream.rangeClosed(1, ROWS / UPSERT_KEYS).boxed().toList(),
+                        counts.stream().distinct().sorted().toList(),
+                        name + ": every change of key " + k);
+                assertEquals(
+                        (long) (ROWS / UPSERT_KEYS),
+                        counts.get(counts.size() - 1),
+                        name + ": the final value of key " + k);
             });
             aloRecords.add(changes.values().stream().mapToInt(List::size).sum());
         }
@@ -498,12 +585,21 @@ class FlinkConnectorSecurityTest {
         for (String name : List.of("ours_eo", "stock_eo", "ours_pool", "stock_pool")) {
             uncommitted.add(endOffsets(sinks.get(name).topic()));
         }
-        System.out.printf("RESULT flink upsert least-privilege ACLs: %d changes over %d keys through 6 sinks at "
-                + "parallelism %d, one planned restart, %d checkpoints completed, job ran %d ms (planned and submitted "
-                + "in %d ms); exactly once (incrementing ours, stock; pooling ours, stock): %d records each "
-                + "read_committed, every change once in order, all equal, end offsets %s; at least once: every change, "
-                + "%s records%n", ROWS, UPSERT_KEYS, SLOTS, Plan.completedCheckpoints.get(), job.run().toMillis(),
-                job.submit().toMillis(), ROWS, uncommitted, aloRecords);
+        System.out.printf(
+                "RESULT flink upsert least-privilege ACLs: %d changes over %d keys through 6 sinks at "
+                        + "parallelism %d, one planned restart, %d checkpoints completed, job ran %d ms (planned and submitted "
+                        + "in %d ms); exactly once (incrementing ours, stock; pooling ours, stock): %d records each "
+                        + "read_committed, every change once in order, all equal, end offsets %s; at least once: every change, "
+                        + "%s records%n",
+                ROWS,
+                UPSERT_KEYS,
+                SLOTS,
+                Plan.completedCheckpoints.get(),
+                job.run().toMillis(),
+                job.submit().toMillis(),
+                ROWS,
+                uncommitted,
+                aloRecords);
     }
 
     /**
@@ -521,19 +617,32 @@ class FlinkConnectorSecurityTest {
 
             String topic = createTopic("sf-sec-up-no-topic-write-" + id);
             String user = "flink-" + who + "-upsert-no-topic-write";
-            Refusal refusal = refused(connector, topic, "exactly-once", topic + "-tx", null,
+            Refusal refusal = refused(
+                    connector,
+                    topic,
+                    "exactly-once",
+                    topic + "-tx",
+                    null,
                     broker.user(user, exactlyOnceAcls(user, topic + "-other", topic + "-tx")));
             TopicAuthorizationException noWrite = refusal.find(TopicAuthorizationException.class);
             assertEquals(Set.of(topic), noWrite.unauthorizedTopics());
             assertTrue(noWrite.getMessage().contains(topic), noWrite.getMessage());
-            refusal.print(connector + " exactly once without WRITE on the topic", noWrite,
+            refusal.print(
+                    connector + " exactly once without WRITE on the topic",
+                    noWrite,
                     SecureBroker.denial(user, "Topic:LITERAL:" + topic));
 
             topic = createTopic("sf-sec-up-no-txn-write-" + id);
             user = "flink-" + who + "-upsert-no-txn-write";
-            refusal = refused(connector, topic, "exactly-once", topic + "-tx", null,
+            refusal = refused(
+                    connector,
+                    topic,
+                    "exactly-once",
+                    topic + "-tx",
+                    null,
                     broker.user(user, exactlyOnceAcls(user, topic, topic + "-other-tx")));
-            refusal.print(connector + " exactly once without WRITE on the transactional ids",
+            refusal.print(
+                    connector + " exactly once without WRITE on the transactional ids",
                     refusal.find(TransactionalIdAuthorizationException.class),
                     SecureBroker.denial(user, "TransactionalId:LITERAL:" + topic + "-tx"));
 
@@ -543,18 +652,28 @@ class FlinkConnectorSecurityTest {
             acls.add(allow(user, ResourceType.TOPIC, topic + "-other", AclOperation.READ));
             refusal = refused(connector, topic, "exactly-once", topic + "-tx", "POOLING", broker.user(user, acls));
             TopicAuthorizationException noRead = refusal.find(TopicAuthorizationException.class);
-            assertTrue(noRead.getMessage().contains("Failed to describe active producers for partition " + topic),
+            assertTrue(
+                    noRead.getMessage().contains("Failed to describe active producers for partition " + topic),
                     noRead.getMessage());
-            refusal.print(connector + " pooling without READ on the topic", noRead,
+            refusal.print(
+                    connector + " pooling without READ on the topic",
+                    noRead,
                     SecureBroker.denial(user, "Topic:LITERAL:" + topic));
 
             topic = createTopic("sf-sec-up-alo-no-write-" + id);
             user = "flink-" + who + "-upsert-alo-no-write";
-            refusal = refused(connector, topic, "at-least-once", null, null, broker.user(user,
-                    List.of(allow(user, ResourceType.TOPIC, topic + "-other", AclOperation.WRITE))));
+            refusal = refused(
+                    connector,
+                    topic,
+                    "at-least-once",
+                    null,
+                    null,
+                    broker.user(user, List.of(allow(user, ResourceType.TOPIC, topic + "-other", AclOperation.WRITE))));
             TopicAuthorizationException aloNoWrite = refusal.find(TopicAuthorizationException.class);
             assertEquals(Set.of(topic), aloNoWrite.unauthorizedTopics());
-            refusal.print(connector + " at least once without WRITE on the topic", aloNoWrite,
+            refusal.print(
+                    connector + " at least once without WRITE on the topic",
+                    aloNoWrite,
                     SecureBroker.denial(user, "Topic:LITERAL:" + topic));
         }
     }
@@ -562,16 +681,24 @@ class FlinkConnectorSecurityTest {
     @Test
     void exactlyOnceWithoutTopicWriteFailsNamingTheTopic() throws Exception {
         for (String connector : List.of("streamfusion-kafka", "kafka")) {
-            String topic = createTopic("sf-sec-no-topic-write-" + UUID.randomUUID().toString().substring(0, 8));
+            String topic = createTopic(
+                    "sf-sec-no-topic-write-" + UUID.randomUUID().toString().substring(0, 8));
             String prefix = topic + "-tx";
             String user = userName(connector, "no-topic-write");
             // WRITE on another topic, so only the one on ours is missing.
-            Refusal refusal = refused(connector, topic, "exactly-once", prefix, null,
+            Refusal refusal = refused(
+                    connector,
+                    topic,
+                    "exactly-once",
+                    prefix,
+                    null,
                     broker.user(user, exactlyOnceAcls(user, topic + "-other", prefix)));
             TopicAuthorizationException denied = refusal.find(TopicAuthorizationException.class);
             assertEquals(Set.of(topic), denied.unauthorizedTopics());
             assertTrue(denied.getMessage().contains(topic), denied.getMessage());
-            refusal.print(connector + " exactly once without WRITE on the topic", denied,
+            refusal.print(
+                    connector + " exactly once without WRITE on the topic",
+                    denied,
                     SecureBroker.denial(user, "Topic:LITERAL:" + topic));
         }
     }
@@ -579,14 +706,22 @@ class FlinkConnectorSecurityTest {
     @Test
     void exactlyOnceWithoutTransactionalIdWriteFails() throws Exception {
         for (String connector : List.of("streamfusion-kafka", "kafka")) {
-            String topic = createTopic("sf-sec-no-txn-write-" + UUID.randomUUID().toString().substring(0, 8));
+            String topic = createTopic(
+                    "sf-sec-no-txn-write-" + UUID.randomUUID().toString().substring(0, 8));
             String prefix = topic + "-tx";
             String user = userName(connector, "no-txn-write");
             // WRITE on the transactional ids of another prefix, so only the one on ours is missing.
-            Refusal refusal = refused(connector, topic, "exactly-once", prefix, null,
+            Refusal refusal = refused(
+                    connector,
+                    topic,
+                    "exactly-once",
+                    prefix,
+                    null,
                     broker.user(user, exactlyOnceAcls(user, topic, topic + "-other-tx")));
             TransactionalIdAuthorizationException denied = refusal.find(TransactionalIdAuthorizationException.class);
-            refusal.print(connector + " exactly once without WRITE on the transactional ids", denied,
+            refusal.print(
+                    connector + " exactly once without WRITE on the transactional ids",
+                    denied,
                     SecureBroker.denial(user, "TransactionalId:LITERAL:" + prefix));
         }
     }
@@ -594,13 +729,21 @@ class FlinkConnectorSecurityTest {
     @Test
     void atLeastOnceWithoutTopicWriteFailsNamingTheTopic() throws Exception {
         for (String connector : List.of("streamfusion-kafka", "kafka")) {
-            String topic = createTopic("sf-sec-alo-no-write-" + UUID.randomUUID().toString().substring(0, 8));
+            String topic = createTopic(
+                    "sf-sec-alo-no-write-" + UUID.randomUUID().toString().substring(0, 8));
             String user = userName(connector, "alo-no-write");
-            Refusal refusal = refused(connector, topic, "at-least-once", null, null, broker.user(user,
-                    List.of(allow(user, ResourceType.TOPIC, topic + "-other", AclOperation.WRITE))));
+            Refusal refusal = refused(
+                    connector,
+                    topic,
+                    "at-least-once",
+                    null,
+                    null,
+                    broker.user(user, List.of(allow(user, ResourceType.TOPIC, topic + "-other", AclOperation.WRITE))));
             TopicAuthorizationException denied = refusal.find(TopicAuthorizationException.class);
             assertEquals(Set.of(topic), denied.unauthorizedTopics());
-            refusal.print(connector + " at least once without WRITE on the topic", denied,
+            refusal.print(
+                    connector + " at least once without WRITE on the topic",
+                    denied,
                     SecureBroker.denial(user, "Topic:LITERAL:" + topic));
         }
     }
@@ -614,16 +757,20 @@ class FlinkConnectorSecurityTest {
     @Test
     void poolingWithoutTopicReadFailsNamingTheTopic() throws Exception {
         for (String connector : List.of("streamfusion-kafka", "kafka")) {
-            String topic = createTopic("sf-sec-pool-no-read-" + UUID.randomUUID().toString().substring(0, 8));
+            String topic = createTopic(
+                    "sf-sec-pool-no-read-" + UUID.randomUUID().toString().substring(0, 8));
             String prefix = topic + "-tx";
             String user = userName(connector, "pool-no-read");
             List<AclBinding> acls = new ArrayList<>(exactlyOnceAcls(user, topic, prefix));
             acls.add(allow(user, ResourceType.TOPIC, topic + "-other", AclOperation.READ));
             Refusal refusal = refused(connector, topic, "exactly-once", prefix, "POOLING", broker.user(user, acls));
             TopicAuthorizationException denied = refusal.find(TopicAuthorizationException.class);
-            assertTrue(denied.getMessage().contains("Failed to describe active producers for partition " + topic),
+            assertTrue(
+                    denied.getMessage().contains("Failed to describe active producers for partition " + topic),
                     denied.getMessage());
-            refusal.print(connector + " pooling without READ on the topic", denied,
+            refusal.print(
+                    connector + " pooling without READ on the topic",
+                    denied,
                     SecureBroker.denial(user, "Topic:LITERAL:" + topic));
         }
     }
@@ -643,7 +790,8 @@ class FlinkConnectorSecurityTest {
     @Test
     void poolingWithoutTopicWriteFailsNamingTheTopicOrLosesTheTaskManager() throws Exception {
         for (String connector : List.of("streamfusion-kafka", "kafka")) {
-            String topic = createTopic("sf-sec-pool-no-write-" + UUID.randomUUID().toString().substring(0, 8));
+            String topic = createTopic(
+                    "sf-sec-pool-no-write-" + UUID.randomUUID().toString().substring(0, 8));
             String prefix = topic + "-tx";
             String user = userName(connector, "pool-no-write");
             List<AclBinding> acls = new ArrayList<>(poolingAcls(user, topic, prefix));
@@ -657,8 +805,9 @@ class FlinkConnectorSecurityTest {
             if (refusal.lost()) {
                 String fatal = Files.readString(CLIENTS_LOG).substring(log.length());
                 fatal = fatal.substring(fatal.indexOf(FATAL_TASK_ERROR));
-                assertTrue(fatal.contains("TopicAuthorizationException: Not authorized to access topics: [" + topic
-                        + "]"), "the fatal error's cause: " + fatal.lines().limit(40).toList());
+                assertTrue(
+                        fatal.contains("TopicAuthorizationException: Not authorized to access topics: [" + topic + "]"),
+                        "the fatal error's cause: " + fatal.lines().limit(40).toList());
                 String job = rootMessages(refusal.error());
                 assertTrue(job.contains("The TaskExecutor is shutting down") || job.contains(topic), job);
                 refusal.print(connector + " pooling without WRITE on the topic", "the TaskManager shut down", denial);
@@ -673,13 +822,21 @@ class FlinkConnectorSecurityTest {
     @Test
     void poolingWithoutTransactionalIdWriteFails() throws Exception {
         for (String connector : List.of("streamfusion-kafka", "kafka")) {
-            String topic = createTopic("sf-sec-pool-no-txn-" + UUID.randomUUID().toString().substring(0, 8));
+            String topic = createTopic(
+                    "sf-sec-pool-no-txn-" + UUID.randomUUID().toString().substring(0, 8));
             String prefix = topic + "-tx";
             String user = userName(connector, "pool-no-txn-write");
-            Refusal refusal = refused(connector, topic, "exactly-once", prefix, "POOLING",
+            Refusal refusal = refused(
+                    connector,
+                    topic,
+                    "exactly-once",
+                    prefix,
+                    "POOLING",
                     broker.user(user, poolingAcls(user, topic, topic + "-other-tx")));
             TransactionalIdAuthorizationException denied = refusal.find(TransactionalIdAuthorizationException.class);
-            refusal.print(connector + " pooling without WRITE on the transactional ids", denied,
+            refusal.print(
+                    connector + " pooling without WRITE on the transactional ids",
+                    denied,
                     SecureBroker.denial(user, "TransactionalId:LITERAL:" + prefix));
         }
     }
@@ -687,7 +844,8 @@ class FlinkConnectorSecurityTest {
     @Test
     void wrongPasswordIsRefused() throws Exception {
         for (String connector : List.of("streamfusion-kafka", "kafka")) {
-            String topic = createTopic("sf-sec-wrong-password-" + UUID.randomUUID().toString().substring(0, 8));
+            String topic = createTopic(
+                    "sf-sec-wrong-password-" + UUID.randomUUID().toString().substring(0, 8));
             String prefix = topic + "-tx";
             String user = userName(connector, "wrong-password");
             Properties props = broker.user(user, exactlyOnceAcls(user, topic, prefix));
@@ -711,17 +869,21 @@ class FlinkConnectorSecurityTest {
             Properties user = broker.user(userName(connector, "planning"), List.of());
             StreamTableEnvironment tEnv = tableEnvironment(new Configuration(), 1, ROWS);
             tEnv.executeSql(new Sink("bad", connector, topic, "exactly-twice", null, user).ddl());
-            ValidationException error = assertThrows(ValidationException.class,
-                    () -> tEnv.explainSql("INSERT INTO bad SELECT id, label FROM src"));
+            ValidationException error = assertThrows(
+                    ValidationException.class, () -> tEnv.explainSql("INSERT INTO bad SELECT id, label FROM src"));
             ERRORS.add(error);
             String message = error.getMessage();
             assertTrue(message.contains("Table options are:"), message);
             assertTrue(message.contains("'properties.sasl.jaas.config'='******'"), message);
             assertTrue(message.contains("'properties.ssl.truststore.password'='******'"), message);
             assertTrue(rootMessages(error).contains("exactly-twice"), rootMessages(error));
-            System.out.printf("RESULT flink %s planning error: %s%n", connector,
-                    chain(error).stream().map(t -> t.getClass().getSimpleName() + ": " + t.getMessage()
-                            .replace('\n', ' ')).collect(Collectors.joining(" <- ")));
+            System.out.printf(
+                    "RESULT flink %s planning error: %s%n",
+                    connector,
+                    chain(error).stream()
+                            .map(t -> t.getClass().getSimpleName() + ": "
+                                    + t.getMessage().replace('\n', ' '))
+                            .collect(Collectors.joining(" <- ")));
         }
     }
 
@@ -744,9 +906,15 @@ class FlinkConnectorSecurityTest {
         }
 
         void print(String what, Object cause, String brokerDenial) {
-            System.out.printf("RESULT flink %s: %s after %d ms (submitted in %d ms; the job's error: %s)%s; broker: "
-                    + "%s%n", what, cause, took.toMillis(), submit.toMillis(), rootMessages(error),
-                    lost ? "; the TaskManager shut down (" + FATAL_TASK_ERROR + ")" : "", brokerDenial);
+            System.out.printf(
+                    "RESULT flink %s: %s after %d ms (submitted in %d ms; the job's error: %s)%s; broker: " + "%s%n",
+                    what,
+                    cause,
+                    took.toMillis(),
+                    submit.toMillis(),
+                    rootMessages(error),
+                    lost ? "; the TaskManager shut down (" + FATAL_TASK_ERROR + ")" : "",
+                    brokerDenial);
         }
     }
 
@@ -755,8 +923,9 @@ class FlinkConnectorSecurityTest {
      * asserts that it fails within {@link #FAIL_WITHIN} of its submission, that nothing is visible
      * {@code read_committed} and that nothing was written at all (the end offsets are 0).
      */
-    private static Refusal refused(String connector, String topic, String guarantee, String prefix, String naming,
-            Properties user) throws Exception {
+    private static Refusal refused(
+            String connector, String topic, String guarantee, String prefix, String naming, Properties user)
+            throws Exception {
         int fatalBefore = fatalTaskErrors();
         JobRun job = runJob(false, 1, List.of(new Sink("refused", connector, topic, guarantee, prefix, user, naming)));
         assertTrue(job.error() != null, "the job must fail");
@@ -764,10 +933,12 @@ class FlinkConnectorSecurityTest {
         if (lost) {
             restartLostTaskManager();
         }
-        assertTrue(job.run().compareTo(FAIL_WITHIN) < 0, "failed after " + job.run() + ", within " + FAIL_WITHIN
-                + " (the producer's timeouts: " + PRODUCER_TIMEOUT + ")");
-        assertEquals(0, readCommitted(topic).values().stream().mapToInt(List::size).sum(), "records visible in "
-                + topic);
+        assertTrue(
+                job.run().compareTo(FAIL_WITHIN) < 0,
+                "failed after " + job.run() + ", within " + FAIL_WITHIN + " (the producer's timeouts: "
+                        + PRODUCER_TIMEOUT + ")");
+        assertEquals(
+                0, readCommitted(topic).values().stream().mapToInt(List::size).sum(), "records visible in " + topic);
         assertEquals(0, endOffsets(topic), "records written to " + topic);
         return new Refusal(job.error(), job.run(), job.submit(), lost);
     }
@@ -784,7 +955,8 @@ class FlinkConnectorSecurityTest {
             latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
         }
         return admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).values().stream()
-                .mapToLong(ListOffsetsResultInfo::offset).sum();
+                .mapToLong(ListOffsetsResultInfo::offset)
+                .sum();
     }
 
     /** A user name per connector and case: {@code flink-ours-<what>} or {@code flink-stock-<what>}. */
@@ -825,7 +997,9 @@ class FlinkConnectorSecurityTest {
     }
 
     private static String createTopic(String name) throws Exception {
-        admin.createTopics(List.of(new NewTopic(name, PARTITIONS, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        admin.createTopics(List.of(new NewTopic(name, PARTITIONS, (short) 1)))
+                .all()
+                .get(30, TimeUnit.SECONDS);
         return name;
     }
 
@@ -840,8 +1014,8 @@ class FlinkConnectorSecurityTest {
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
         Map<Integer, List<String>> records = new TreeMap<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = new ArrayList<>();
             for (int p = 0; p < PARTITIONS; p++) {
                 partitions.add(new TopicPartition(topic, p));
@@ -867,7 +1041,8 @@ class FlinkConnectorSecurityTest {
 
     private static Map<Integer, List<String>> sorted(Map<Integer, List<String>> records) {
         Map<Integer, List<String>> sorted = new TreeMap<>();
-        records.forEach((partition, list) -> sorted.put(partition, list.stream().sorted().toList()));
+        records.forEach((partition, list) ->
+                sorted.put(partition, list.stream().sorted().toList()));
         return sorted;
     }
 
@@ -891,10 +1066,13 @@ class FlinkConnectorSecurityTest {
         assertEquals(ROWS, records.values().stream().mapToInt(List::size).sum(), what + ": records read_committed");
         Map<Long, Integer> counts = idCounts(records);
         assertEquals(ROWS, counts.size(), what + ": distinct ids");
-        assertEquals(1L, counts.keySet().stream().mapToLong(Long::longValue).min().orElseThrow(), what);
-        assertEquals(ROWS, counts.keySet().stream().mapToLong(Long::longValue).max().orElseThrow(), what);
-        assertTrue(records.values().stream().filter(l -> !l.isEmpty()).count() > 1, what + ": keyed records spread "
-                + "over the partitions");
+        assertEquals(
+                1L, counts.keySet().stream().mapToLong(Long::longValue).min().orElseThrow(), what);
+        assertEquals(
+                ROWS, counts.keySet().stream().mapToLong(Long::longValue).max().orElseThrow(), what);
+        assertTrue(
+                records.values().stream().filter(l -> !l.isEmpty()).count() > 1,
+                what + ": keyed records spread " + "over the partitions");
     }
 
     /**
@@ -920,10 +1098,12 @@ class FlinkConnectorSecurityTest {
         assertEquals(ROWS, records.values().stream().mapToInt(List::size).sum(), what + ": records read_committed");
         Map<Long, List<Long>> changes = changes(records);
         assertEquals(LongStream.range(0, UPSERT_KEYS).boxed().toList(), List.copyOf(changes.keySet()), what + ": keys");
-        List<Long> expected = LongStream.rangeClosed(1, ROWS / UPSERT_KEYS).boxed().toList();
+        List<Long> expected =
+                LongStream.rangeClosed(1, ROWS / UPSERT_KEYS).boxed().toList();
         changes.forEach((k, counts) -> assertEquals(expected, counts, what + ": the changes of key " + k));
-        assertTrue(records.values().stream().filter(l -> !l.isEmpty()).count() > 1, what + ": keyed records spread "
-                + "over the partitions");
+        assertTrue(
+                records.values().stream().filter(l -> !l.isEmpty()).count() > 1,
+                what + ": keyed records spread " + "over the partitions");
     }
 
     /** The error, its causes and their suppressed errors, each once. */

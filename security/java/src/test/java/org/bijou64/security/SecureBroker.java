@@ -51,11 +51,16 @@ final class SecureBroker implements AutoCloseable {
     /** Why the tests are skipped when {@link #configured()} is false. */
     static final String NOT_CONFIGURED =
             "KAFKA_SECURE_BOOTSTRAP_SERVERS and KAFKA_SECURE_ADMIN_CONFIG are not set: run scripts/security-tests.sh";
+
     private static final Pattern JAAS_PASSWORD = Pattern.compile("password=\"([^\"]*)\"");
     /** The settings every user's client shares with the super user's: where, how, and the trust store. */
-    private static final List<String> CONNECTION = List.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
-            CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, SaslConfigs.SASL_MECHANISM, "ssl.truststore.type",
-            "ssl.truststore.location", "ssl.truststore.password");
+    private static final List<String> CONNECTION = List.of(
+            CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
+            CommonClientConfigs.SECURITY_PROTOCOL_CONFIG,
+            SaslConfigs.SASL_MECHANISM,
+            "ssl.truststore.type",
+            "ssl.truststore.location",
+            "ssl.truststore.password");
 
     private final Properties adminProps;
     private final Admin admin;
@@ -103,8 +108,10 @@ final class SecureBroker implements AutoCloseable {
      */
     Properties user(String name, List<AclBinding> acls) throws Exception {
         String password = newPassword();
-        admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(name,
-                new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), password))).all().get();
+        admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(
+                        name, new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), password)))
+                .all()
+                .get();
         if (!acls.isEmpty()) {
             admin.createAcls(acls).all().get();
         }
@@ -170,14 +177,15 @@ final class SecureBroker implements AutoCloseable {
 
     /** An ACL allowing {@code user} the {@code operation} on the resources {@code type} {@code name} matches. */
     static AclBinding allow(String user, ResourceType type, String name, PatternType pattern, AclOperation operation) {
-        return new AclBinding(new ResourcePattern(type, name, pattern),
+        return new AclBinding(
+                new ResourcePattern(type, name, pattern),
                 new AccessControlEntry("User:" + user, "*", operation, AclPermissionType.ALLOW));
     }
 
     /** The SCRAM login of {@code user} with {@code password} ({@code sasl.jaas.config}). */
     static String jaas(String user, String password) {
-        return "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + user
-                + "\" password=\"" + password + "\";";
+        return "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + user + "\" password=\""
+                + password + "\";";
     }
 
     @Override

@@ -7,7 +7,6 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
-
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 
@@ -47,8 +46,15 @@ public final class CounterConsumer {
      * @param onRecord called for every record read, e.g. to print it
      * @return the updates read, in partition order
      */
-    public static List<CounterUpdate> consume(String bootstrapServers, String topic, KeyType keyType, String groupId,
-            int maxRecords, Duration idleTimeout, boolean useJava, Consumer<ConsumerRecord<Number, Long>> onRecord) {
+    public static List<CounterUpdate> consume(
+            String bootstrapServers,
+            String topic,
+            KeyType keyType,
+            String groupId,
+            int maxRecords,
+            Duration idleTimeout,
+            boolean useJava,
+            Consumer<ConsumerRecord<Number, Long>> onRecord) {
         Properties config = new Properties();
         config.put("bootstrap.servers", bootstrapServers);
         config.put("group.id", groupId);
@@ -92,8 +98,16 @@ public final class CounterConsumer {
         Duration idleTimeout;
         boolean useJava;
         try {
-            Args parsed = Args.parse(args, Set.of("--bootstrap-servers", "--topic", "--key-type", "--max-records",
-                    "--idle-timeout-ms", "--group-id"), Set.of("--use-java"));
+            Args parsed = Args.parse(
+                    args,
+                    Set.of(
+                            "--bootstrap-servers",
+                            "--topic",
+                            "--key-type",
+                            "--max-records",
+                            "--idle-timeout-ms",
+                            "--group-id"),
+                    Set.of("--use-java"));
             bootstrap = parsed.get("--bootstrap-servers", CounterProducer.DEFAULT_BOOTSTRAP);
             topic = parsed.get("--topic", CounterProducer.DEFAULT_TOPIC);
             keyType = KeyType.parse(parsed.get("--key-type", "int"));
@@ -107,10 +121,22 @@ public final class CounterConsumer {
             System.exit(2);
             return;
         }
-        List<CounterUpdate> read = consume(bootstrap, topic, keyType, groupId, maxRecords, idleTimeout, useJava,
-                record -> System.out.printf("key=%s value=%d (partition %d, offset %d; %d-byte key, %d-byte value)%n",
-                        record.key(), record.value(), record.partition(), record.offset(),
-                        record.serializedKeySize(), record.serializedValueSize()));
+        List<CounterUpdate> read = consume(
+                bootstrap,
+                topic,
+                keyType,
+                groupId,
+                maxRecords,
+                idleTimeout,
+                useJava,
+                record -> System.out.printf(
+                        "key=%s value=%d (partition %d, offset %d; %d-byte key, %d-byte value)%n",
+                        record.key(),
+                        record.value(),
+                        record.partition(),
+                        record.offset(),
+                        record.serializedKeySize(),
+                        record.serializedValueSize()));
         System.out.println("read " + read.size() + " records from " + topic);
     }
 }

@@ -6,7 +6,6 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -55,8 +54,9 @@ public final class CounterProducer {
      * @return the updates sent, in send order
      * @throws ExecutionException if Kafka rejected a record
      */
-    public static List<CounterUpdate> produce(String bootstrapServers, String topic, KeyType keyType, int count,
-            int counters, boolean useJava) throws ExecutionException, InterruptedException {
+    public static List<CounterUpdate> produce(
+            String bootstrapServers, String topic, KeyType keyType, int count, int counters, boolean useJava)
+            throws ExecutionException, InterruptedException {
         Properties config = new Properties();
         config.put("bootstrap.servers", bootstrapServers);
         config.put("key.serializer", keyType.serializer());
@@ -91,8 +91,10 @@ public final class CounterProducer {
         int counters;
         boolean useJava;
         try {
-            Args parsed = Args.parse(args,
-                    Set.of("--bootstrap-servers", "--topic", "--count", "--counters", "--key-type"), Set.of("--use-java"));
+            Args parsed = Args.parse(
+                    args,
+                    Set.of("--bootstrap-servers", "--topic", "--count", "--counters", "--key-type"),
+                    Set.of("--use-java"));
             bootstrap = parsed.get("--bootstrap-servers", DEFAULT_BOOTSTRAP);
             topic = parsed.get("--topic", DEFAULT_TOPIC);
             keyType = KeyType.parse(parsed.get("--key-type", "int"));

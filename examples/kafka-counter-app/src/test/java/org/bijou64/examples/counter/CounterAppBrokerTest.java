@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -26,7 +25,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * and checks that exactly the updates sent are read back, in order, with bijou-sized records.
  */
 class CounterAppBrokerTest {
-    private static final String BOOTSTRAP = System.getProperty("kafka.bootstrap.servers", CounterProducer.DEFAULT_BOOTSTRAP);
+    private static final String BOOTSTRAP =
+            System.getProperty("kafka.bootstrap.servers", CounterProducer.DEFAULT_BOOTSTRAP);
     private static final int COUNT = 500;
 
     private static Admin admin;
@@ -38,8 +38,10 @@ class CounterAppBrokerTest {
         try {
             admin.describeCluster().clusterId().get(15, TimeUnit.SECONDS);
         } catch (Exception e) {
-            fail("no Kafka broker at " + BOOTSTRAP + " (start the local one with kafka/broker start, or set"
-                    + " -Dkafka.bootstrap.servers): " + e, e);
+            fail(
+                    "no Kafka broker at " + BOOTSTRAP + " (start the local one with kafka/broker start, or set"
+                            + " -Dkafka.bootstrap.servers): " + e,
+                    e);
         }
     }
 
@@ -70,8 +72,15 @@ class CounterAppBrokerTest {
         assertEquals(COUNT, sent.size(), "updates sent");
 
         List<ConsumerRecord<Number, Long>> records = new ArrayList<>();
-        List<CounterUpdate> read = CounterConsumer.consume(BOOTSTRAP, topic, keyType, "it-" + UUID.randomUUID(),
-                COUNT, Duration.ofSeconds(30), useJava, records::add);
+        List<CounterUpdate> read = CounterConsumer.consume(
+                BOOTSTRAP,
+                topic,
+                keyType,
+                "it-" + UUID.randomUUID(),
+                COUNT,
+                Duration.ofSeconds(30),
+                useJava,
+                records::add);
 
         assertEquals(sent, read, "updates read back (key type and value, in order)");
         Class<?> expectedKeyClass = keyType == KeyType.INT ? Integer.class : Long.class;

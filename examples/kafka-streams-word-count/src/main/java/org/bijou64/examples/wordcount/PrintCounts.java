@@ -16,8 +16,7 @@ import org.bijou64.perf.kafka.Bijou64Deserializer;
  * {@code PrintCounts [--bootstrap-servers HOST:PORT] [--topic TOPIC] [--max-records N] [--idle-timeout-ms MS]}.
  */
 public final class PrintCounts {
-    private PrintCounts() {
-    }
+    private PrintCounts() {}
 
     /**
      * Prints the updates on the counts topic.
@@ -54,12 +53,13 @@ public final class PrintCounts {
                 for (ConsumerRecord<String, Long> record : consumer.poll(Duration.ofMillis(200))) {
                     any = true;
                     read++;
-                    System.out.printf("%s=%d (%d-byte value)%n", record.key(), record.value(),
-                            record.serializedValueSize());
+                    System.out.printf(
+                            "%s=%d (%d-byte value)%n", record.key(), record.value(), record.serializedValueSize());
                 }
                 if (any) {
                     lastRecord = System.nanoTime();
-                } else if (System.nanoTime() - lastRecord > Duration.ofMillis(idleTimeoutMs).toNanos()) {
+                } else if (System.nanoTime() - lastRecord
+                        > Duration.ofMillis(idleTimeoutMs).toNanos()) {
                     break;
                 }
             }

@@ -26,8 +26,7 @@ import org.bijou64.perf.kafka.Bijou64Serdes;
  * [--application-id ID]}.
  */
 public final class WordCount {
-    private WordCount() {
-    }
+    private WordCount() {}
 
     /**
      * The topology: split lines on whitespace, lower-case, count per word.
@@ -40,11 +39,13 @@ public final class WordCount {
     public static Topology topology(String input, String output, Serde<Long> counts) {
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream(input, Consumed.with(Serdes.String(), Serdes.String()))
-                .flatMapValues(line -> Arrays.asList(line.toLowerCase(Locale.ROOT).split("\\W+")))
+                .flatMapValues(
+                        line -> Arrays.asList(line.toLowerCase(Locale.ROOT).split("\\W+")))
                 .filter((key, word) -> !word.isEmpty())
                 .groupBy((key, word) -> word, Grouped.with(Serdes.String(), Serdes.String()))
                 .count(Materialized.<String, Long, KeyValueStore<Bytes, byte[]>>as("counts")
-                        .withKeySerde(Serdes.String()).withValueSerde(counts))
+                        .withKeySerde(Serdes.String())
+                        .withValueSerde(counts))
                 .toStream()
                 .to(output, Produced.with(Serdes.String(), counts));
         return builder.build();

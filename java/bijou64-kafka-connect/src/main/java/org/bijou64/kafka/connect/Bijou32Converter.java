@@ -14,7 +14,11 @@ import org.bijou64.perf.kafka.Bijou32Serializer;
 public class Bijou32Converter extends BijouNumberConverter<Integer> {
     /** Connect instantiates converters reflectively through this constructor. */
     public Bijou32Converter() {
-        super(Integer.class, "bijou32 Integer", Schema.OPTIONAL_INT32_SCHEMA, new Bijou32Serializer(),
+        super(
+                Integer.class,
+                "bijou32 Integer",
+                Schema.OPTIONAL_INT32_SCHEMA,
+                new Bijou32Serializer(),
                 new Bijou32Deserializer());
     }
 }

@@ -19,7 +19,11 @@ import org.bijou64.perf.kafka.Bijou64Serializer;
 public class Bijou64Converter extends BijouNumberConverter<Long> {
     /** Connect instantiates converters reflectively through this constructor. */
     public Bijou64Converter() {
-        super(Long.class, "bijou64 Long", Schema.OPTIONAL_INT64_SCHEMA, new Bijou64Serializer(),
+        super(
+                Long.class,
+                "bijou64 Long",
+                Schema.OPTIONAL_INT64_SCHEMA,
+                new Bijou64Serializer(),
                 new Bijou64Deserializer());
     }
 }

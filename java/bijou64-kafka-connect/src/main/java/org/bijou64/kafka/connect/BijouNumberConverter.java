@@ -42,8 +42,8 @@ abstract class BijouNumberConverter<T extends Number> implements Converter, Head
      * @param typeName the format and type in error messages, e.g. {@code bijou64 Long}
      * @param schema the optional schema of the values read ({@code OPTIONAL_INT64_SCHEMA} / {@code _INT32_})
      */
-    BijouNumberConverter(Class<T> type, String typeName, Schema schema, Serializer<T> serializer,
-            Deserializer<T> deserializer) {
+    BijouNumberConverter(
+            Class<T> type, String typeName, Schema schema, Serializer<T> serializer, Deserializer<T> deserializer) {
         this.type = type;
         this.typeName = typeName;
         this.schema = schema;

@@ -37,29 +37,38 @@ import org.quicktheories.generators.Generate;
 class ConverterProperties {
     @Test
     void int64ConvertersGiveTheJavaCodecsValueOrADataException() {
-        qt().withExamples(5_000).forAll(ByteInputs.records(), Generate.enumValues(Mapping.class)).checkAssert((record, mapping) -> {
-            String expected = outcome(() -> Bijou64.codec(mapping, Implementation.JAVA).decode(record));
-            check(record, expected, Schema.OPTIONAL_INT64_SCHEMA, mapping, true);
-        });
+        qt().withExamples(5_000)
+                .forAll(ByteInputs.records(), Generate.enumValues(Mapping.class))
+                .checkAssert((record, mapping) -> {
+                    String expected = outcome(
+                            () -> Bijou64.codec(mapping, Implementation.JAVA).decode(record));
+                    check(record, expected, Schema.OPTIONAL_INT64_SCHEMA, mapping, true);
+                });
     }
 
     @Test
     void int32ConvertersGiveTheJavaCodecsValueOrADataException() {
-        qt().withExamples(5_000).forAll(ByteInputs.records(), Generate.enumValues(Mapping.class)).checkAssert((record, mapping) -> {
-            String expected = outcome(() -> Bijou32.codec(mapping, Implementation.JAVA).decode(record));
-            check(record, expected, Schema.OPTIONAL_INT32_SCHEMA, mapping, false);
-        });
+        qt().withExamples(5_000)
+                .forAll(ByteInputs.records(), Generate.enumValues(Mapping.class))
+                .checkAssert((record, mapping) -> {
+                    String expected = outcome(
+                            () -> Bijou32.codec(mapping, Implementation.JAVA).decode(record));
+                    check(record, expected, Schema.OPTIONAL_INT32_SCHEMA, mapping, false);
+                });
     }
 
     /** Value, key and header converter per implementation, mapping and width, each configured once. */
     private static final Map<String, List<BijouNumberConverter<?>>> CONVERTERS = new HashMap<>();
 
-    private static List<BijouNumberConverter<?>> converters(Implementation implementation, Mapping mapping,
-            boolean int64) {
+    private static List<BijouNumberConverter<?>> converters(
+            Implementation implementation, Mapping mapping, boolean int64) {
         Supplier<BijouNumberConverter<?>> make = int64 ? Bijou64Converter::new : Bijou32Converter::new;
         return CONVERTERS.computeIfAbsent(implementation + "/" + mapping + "/" + int64, k -> {
-            Map<String, String> options = Map.of("bijou64.implementation", implementation.name().toLowerCase(),
-                    "bijou64.mapping", mapping.name().toLowerCase());
+            Map<String, String> options = Map.of(
+                    "bijou64.implementation",
+                    implementation.name().toLowerCase(),
+                    "bijou64.mapping",
+                    mapping.name().toLowerCase());
             BijouNumberConverter<?> values = make.get();
             values.configure(options, false);
             BijouNumberConverter<?> keys = make.get();
@@ -76,8 +85,10 @@ class ConverterProperties {
         String message = null;
         for (Implementation implementation : Implementations.all()) {
             List<BijouNumberConverter<?>> c = converters(implementation, mapping, int64);
-            List<Supplier<SchemaAndValue>> calls = List.of(() -> c.get(0).toConnectData("t", record),
-                    () -> c.get(1).toConnectData("t", record), () -> c.get(2).toConnectHeader("t", "h", record));
+            List<Supplier<SchemaAndValue>> calls = List.of(
+                    () -> c.get(0).toConnectData("t", record),
+                    () -> c.get(1).toConnectData("t", record),
+                    () -> c.get(2).toConnectHeader("t", "h", record));
             for (Supplier<SchemaAndValue> call : calls) {
                 String where = implementation + " " + mapping + " " + hex(record);
                 if (expected.startsWith("ok:")) {

@@ -37,8 +37,12 @@ class ConvertersTest {
         SchemaAndValue read = converter.toConnectData("t", withSchema);
         assertEquals(Schema.OPTIONAL_INT64_SCHEMA, read.schema());
         assertEquals(248L, read.value());
-        assertEquals(Long.MIN_VALUE, converter.toConnectData("t",
-                converter.fromConnectData("t", Schema.OPTIONAL_INT64_SCHEMA, Long.MIN_VALUE)).value());
+        assertEquals(
+                Long.MIN_VALUE,
+                converter
+                        .toConnectData(
+                                "t", converter.fromConnectData("t", Schema.OPTIONAL_INT64_SCHEMA, Long.MIN_VALUE))
+                        .value());
     }
 
     @Test
@@ -52,18 +56,22 @@ class ConvertersTest {
 
     @Test
     void anotherTypeIsADataException() {
-        DataException e = assertThrows(DataException.class,
-                () -> longs(Map.of(), false).fromConnectData("t", Schema.INT32_SCHEMA, 7));
+        DataException e = assertThrows(
+                DataException.class, () -> longs(Map.of(), false).fromConnectData("t", Schema.INT32_SCHEMA, 7));
         assertEquals("Failed to serialize to bijou64 Long (was class java.lang.Integer)", e.getMessage());
     }
 
     @Test
     void badBytesAreADataExceptionWithTheReason() {
         // LongConverter's 42: eight bytes, not one bijou64 value.
-        DataException e = assertThrows(DataException.class,
+        DataException e = assertThrows(
+                DataException.class,
                 () -> longs(Map.of(), false).toConnectData("orders", new byte[] {0, 0, 0, 0, 0, 0, 0, 0x2a}));
-        assertTrue(e.getMessage().startsWith("Failed to deserialize bijou64 Long: Error deserializing bijou64 Long "
-                + "from topic 'orders': 8 bytes [00 00 00 00 00 00 00 2a]: "), e.getMessage());
+        assertTrue(
+                e.getMessage()
+                        .startsWith("Failed to deserialize bijou64 Long: Error deserializing bijou64 Long "
+                                + "from topic 'orders': 8 bytes [00 00 00 00 00 00 00 2a]: "),
+                e.getMessage());
         assertInstanceOf(SerializationException.class, e.getCause());
         assertThrows(DataException.class, () -> longs(Map.of(), false).toConnectData("t", new byte[0]), "empty");
         // f8 followed by nothing: a two-byte value cut short.
@@ -74,13 +82,27 @@ class ConvertersTest {
     void theMappingIsAConverterOption() {
         Bijou64Converter zigzag = longs(Map.of("bijou64.mapping", "zigzag"), false);
         assertArrayEquals(new byte[] {0x01}, zigzag.fromConnectData("t", null, -1L), "zigzag(-1) = 1");
-        assertArrayEquals(new byte[] {(byte) 0xff, (byte) 0xfe, (byte) 0xfe, (byte) 0xfe, (byte) 0xfe, (byte) 0xfe,
-            (byte) 0xfe, (byte) 0xfe, 0x07}, longs(Map.of(), false).fromConnectData("t", null, -1L),
+        assertArrayEquals(
+                new byte[] {
+                    (byte) 0xff,
+                    (byte) 0xfe,
+                    (byte) 0xfe,
+                    (byte) 0xfe,
+                    (byte) 0xfe,
+                    (byte) 0xfe,
+                    (byte) 0xfe,
+                    (byte) 0xfe,
+                    0x07
+                },
+                longs(Map.of(), false).fromConnectData("t", null, -1L),
                 "unsigned: -1 is u64::MAX");
         ConfigException bad = assertThrows(ConfigException.class, () -> longs(Map.of("bijou64.mapping", "leb"), false));
         assertTrue(bad.getMessage().contains("bijou64.mapping"), bad.getMessage());
-        assertTrue(new Bijou64Converter().config().names().containsAll(
-                java.util.Set.of("converter.type", "bijou64.mapping", "bijou64.implementation", "bijou64.useJava")));
+        assertTrue(new Bijou64Converter()
+                .config()
+                .names()
+                .containsAll(java.util.Set.of(
+                        "converter.type", "bijou64.mapping", "bijou64.implementation", "bijou64.useJava")));
     }
 
     @Test
@@ -90,7 +112,9 @@ class ConvertersTest {
         byte[] bytes = headers.fromConnectHeader("t", "version", Schema.INT64_SCHEMA, 3L);
         assertArrayEquals(new byte[] {0x03}, bytes);
         assertEquals(3L, headers.toConnectHeader("t", "version", bytes).value());
-        assertThrows(ConfigException.class, () -> new Bijou64Converter().configure(Map.of()),
+        assertThrows(
+                ConfigException.class,
+                () -> new Bijou64Converter().configure(Map.of()),
                 "converter.type is required, as for Connect's own converters");
     }
 

@@ -19,6 +19,7 @@ import org.bijou64.Mapping;
 public class Bijou32Serializer implements Serializer<Integer> {
     /** The mapping fixed in code ({@link Bijou64Serdes}), or null: then {@code bijou64.mapping} decides. */
     private final Mapping pinned;
+
     private volatile IntCodec codec;
 
     /** Kafka instantiates serializers reflectively through this constructor. */

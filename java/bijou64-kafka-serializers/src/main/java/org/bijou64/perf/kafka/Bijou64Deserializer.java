@@ -22,6 +22,7 @@ import org.bijou64.Mapping;
 public class Bijou64Deserializer implements Deserializer<Long> {
     /** The mapping fixed in code ({@link Bijou64Serdes}), or null: then {@code bijou64.mapping} decides. */
     private final Mapping pinned;
+
     private volatile LongCodec codec;
 
     /** Kafka instantiates deserializers reflectively through this constructor. */
@@ -68,8 +69,13 @@ public class Bijou64Deserializer implements Deserializer<Long> {
         try {
             return codec.decode(src, offset, length);
         } catch (Bijou64Exception e) {
-            throw SerdeErrors.deserializing(codec.mapping() == Mapping.ZIGZAG ? "bijou64s Long" : "bijou64 Long", topic,
-                    src, offset, length, e);
+            throw SerdeErrors.deserializing(
+                    codec.mapping() == Mapping.ZIGZAG ? "bijou64s Long" : "bijou64 Long",
+                    topic,
+                    src,
+                    offset,
+                    length,
+                    e);
         }
     }
 

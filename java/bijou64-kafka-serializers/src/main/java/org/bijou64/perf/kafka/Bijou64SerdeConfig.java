@@ -40,21 +40,35 @@ public final class Bijou64SerdeConfig extends AbstractConfig {
 
     /** The definition of both keys, with defaults, validators and documentation. */
     public static final ConfigDef CONFIG_DEF = new ConfigDef()
-            .define(IMPLEMENTATION_CONFIG, Type.STRING, "auto",
-                    ConfigDef.CaseInsensitiveValidString.in("auto", "native", "java"), Importance.LOW,
+            .define(
+                    IMPLEMENTATION_CONFIG,
+                    Type.STRING,
+                    "auto",
+                    ConfigDef.CaseInsensitiveValidString.in("auto", "native", "java"),
+                    Importance.LOW,
                     "Which codec does the work: 'auto' (the one measured fastest per record: pure Java), 'native' "
                             + "(the Rust core through JNI; fails at configure time when the library is not available) "
                             + "or 'java'. All write the same bytes.")
-            .define(USE_JAVA_CONFIG, Type.BOOLEAN, false, new ConfigDef.NonNullValidator(), Importance.LOW,
+            .define(
+                    USE_JAVA_CONFIG,
+                    Type.BOOLEAN,
+                    false,
+                    new ConfigDef.NonNullValidator(),
+                    Importance.LOW,
                     "Use the pure-Java codec instead of the native library. The system property "
                             + "-Dbijou64.useJava=true has the same effect for the whole JVM. Both write the same bytes.")
-            .define(MAPPING_CONFIG, Type.STRING, "unsigned", (name, value) -> {
-                try {
-                    Mapping.parse((String) value);
-                } catch (IllegalArgumentException e) {
-                    throw new ConfigException(name, value, e.getMessage());
-                }
-            }, Importance.MEDIUM,
+            .define(
+                    MAPPING_CONFIG,
+                    Type.STRING,
+                    "unsigned",
+                    (name, value) -> {
+                        try {
+                            Mapping.parse((String) value);
+                        } catch (IllegalArgumentException e) {
+                            throw new ConfigException(name, value, e.getMessage());
+                        }
+                    },
+                    Importance.MEDIUM,
                     "How signed values map onto the format: 'unsigned' (bijou64/bijou32 of the two's-complement "
                             + "bits; non-negative values sort by their bytes) or 'zigzag' (bijou64s/bijou32s; small "
                             + "negative values stay short). Producer and consumer must agree.");
@@ -89,8 +103,13 @@ public final class Bijou64SerdeConfig extends AbstractConfig {
         switch (getString(IMPLEMENTATION_CONFIG).toLowerCase(Locale.ROOT)) {
             case "native":
                 if (!Bijou64.nativeAvailable()) {
-                    throw new ConfigException(IMPLEMENTATION_CONFIG, "native", "the bijou64 native library is not "
-                            + "available: " + Bijou64.nativeLoadError().map(Throwable::getMessage).orElse("?"));
+                    throw new ConfigException(
+                            IMPLEMENTATION_CONFIG,
+                            "native",
+                            "the bijou64 native library is not " + "available: "
+                                    + Bijou64.nativeLoadError()
+                                            .map(Throwable::getMessage)
+                                            .orElse("?"));
                 }
                 return Implementation.NATIVE;
             case "java":
@@ -119,9 +138,13 @@ public final class Bijou64SerdeConfig extends AbstractConfig {
             return mapping();
         }
         if (originals().containsKey(MAPPING_CONFIG) && mapping() != pinned) {
-            throw new ConfigException(MAPPING_CONFIG, getString(MAPPING_CONFIG), "this serde was created for the "
-                    + pinned.name().toLowerCase(Locale.ROOT) + " mapping (Bijou64Serdes); remove the setting or use "
-                    + "the same mapping");
+            throw new ConfigException(
+                    MAPPING_CONFIG,
+                    getString(MAPPING_CONFIG),
+                    "this serde was created for the "
+                            + pinned.name().toLowerCase(Locale.ROOT)
+                            + " mapping (Bijou64Serdes); remove the setting or use "
+                            + "the same mapping");
         }
         return pinned;
     }

@@ -20,8 +20,7 @@ import org.bijou64.Mapping;
  * Producer and consumer of a topic must use the same mapping.
  */
 public final class Bijou64Serdes {
-    private Bijou64Serdes() {
-    }
+    private Bijou64Serdes() {}
 
     /** @return a {@code Serde<Long>} in bijou64 (unsigned mapping unless configured otherwise) */
     public static Serde<Long> Long() {

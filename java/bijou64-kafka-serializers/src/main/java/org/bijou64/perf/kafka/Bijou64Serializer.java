@@ -18,6 +18,7 @@ import org.bijou64.Mapping;
 public class Bijou64Serializer implements Serializer<Long> {
     /** The mapping fixed in code ({@link Bijou64Serdes}), or null: then {@code bijou64.mapping} decides. */
     private final Mapping pinned;
+
     private volatile LongCodec codec;
 
     /** Kafka instantiates serializers reflectively through this constructor. */

@@ -9,14 +9,13 @@ final class SerdeErrors {
     /** Bytes shown in an error's hex preview; longer records end with "...". */
     static final int PREVIEW_BYTES = 16;
 
-    private SerdeErrors() {
-    }
+    private SerdeErrors() {}
 
     /**
      * @return {@code Error deserializing <what> from topic '<topic>': <n> bytes [<hex>]: <reason>}
      */
-    static SerializationException deserializing(String what, String topic, byte[] src, int offset, int length,
-            Bijou64Exception cause) {
+    static SerializationException deserializing(
+            String what, String topic, byte[] src, int offset, int length, Bijou64Exception cause) {
         StringBuilder hex = new StringBuilder();
         for (int i = 0; i < Math.min(length, PREVIEW_BYTES); i++) {
             hex.append(i == 0 ? "" : " ").append(String.format("%02x", src[offset + i] & 0xFF));
@@ -24,8 +23,10 @@ final class SerdeErrors {
         if (length > PREVIEW_BYTES) {
             hex.append(" ...");
         }
-        return new SerializationException("Error deserializing " + what + " from topic '" + topic + "': " + length
-                + (length == 1 ? " byte [" : " bytes [") + hex + "]: " + cause.getMessage(), cause);
+        return new SerializationException(
+                "Error deserializing " + what + " from topic '" + topic + "': " + length
+                        + (length == 1 ? " byte [" : " bytes [") + hex + "]: " + cause.getMessage(),
+                cause);
     }
 
     /**
@@ -44,6 +45,5 @@ final class SerdeErrors {
     }
 
     /** A range of an array. */
-    record Slice(byte[] array, int offset, int length) {
-    }
+    record Slice(byte[] array, int offset, int length) {}
 }

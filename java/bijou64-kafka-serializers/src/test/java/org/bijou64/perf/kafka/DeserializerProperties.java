@@ -39,18 +39,32 @@ class DeserializerProperties {
 
     @Test
     void longDeserializersGiveTheJavaCodecsValueOrTheSameSerializationException() {
-        qt().withExamples(10_000).forAll(ByteInputs.records(), Generate.enumValues(Mapping.class)).checkAssert((record, mapping) -> {
-            String expected = outcome(() -> Bijou64.codec(mapping, Implementation.JAVA).decode(record));
-            check(record, expected, deserializers(mapping, Bijou64Deserializer::new), "bijou64" + (mapping == Mapping.ZIGZAG ? "s" : "") + " Long");
-        });
+        qt().withExamples(10_000)
+                .forAll(ByteInputs.records(), Generate.enumValues(Mapping.class))
+                .checkAssert((record, mapping) -> {
+                    String expected = outcome(
+                            () -> Bijou64.codec(mapping, Implementation.JAVA).decode(record));
+                    check(
+                            record,
+                            expected,
+                            deserializers(mapping, Bijou64Deserializer::new),
+                            "bijou64" + (mapping == Mapping.ZIGZAG ? "s" : "") + " Long");
+                });
     }
 
     @Test
     void intDeserializersGiveTheJavaCodecsValueOrTheSameSerializationException() {
-        qt().withExamples(10_000).forAll(ByteInputs.records(), Generate.enumValues(Mapping.class)).checkAssert((record, mapping) -> {
-            String expected = outcome(() -> Bijou32.codec(mapping, Implementation.JAVA).decode(record));
-            check(record, expected, deserializers(mapping, Bijou32Deserializer::new), "bijou32" + (mapping == Mapping.ZIGZAG ? "s" : "") + " Integer");
-        });
+        qt().withExamples(10_000)
+                .forAll(ByteInputs.records(), Generate.enumValues(Mapping.class))
+                .checkAssert((record, mapping) -> {
+                    String expected = outcome(
+                            () -> Bijou32.codec(mapping, Implementation.JAVA).decode(record));
+                    check(
+                            record,
+                            expected,
+                            deserializers(mapping, Bijou32Deserializer::new),
+                            "bijou32" + (mapping == Mapping.ZIGZAG ? "s" : "") + " Integer");
+                });
     }
 
     @Test
@@ -67,16 +81,20 @@ class DeserializerProperties {
         }
     }
 
-    private static <T extends Number> void check(byte[] record, String expected, List<Named<T>> deserializers,
-            String what) {
+    private static <T extends Number> void check(
+            byte[] record, String expected, List<Named<T>> deserializers, String what) {
         String message = null;
         for (Named<T> named : deserializers) {
             Deserializer<T> d = named.deserializer();
             String where = named.implementation() + " " + hex(record);
-            ByteBuffer heap = ByteBuffer.allocate(record.length + 3).put(new byte[] {9, 9}).put(record);
+            ByteBuffer heap = ByteBuffer.allocate(record.length + 3)
+                    .put(new byte[] {9, 9})
+                    .put(record);
             heap.position(2).limit(2 + record.length);
-            ByteBuffer direct = ByteBuffer.allocateDirect(record.length).put(record).flip();
-            List<Supplier<T>> overloads = List.of(() -> d.deserialize(TOPIC, record),
+            ByteBuffer direct =
+                    ByteBuffer.allocateDirect(record.length).put(record).flip();
+            List<Supplier<T>> overloads = List.of(
+                    () -> d.deserialize(TOPIC, record),
                     () -> d.deserialize(TOPIC, new RecordHeaders(), record),
                     () -> d.deserialize(TOPIC, new RecordHeaders(), heap),
                     () -> d.deserialize(TOPIC, new RecordHeaders(), direct));
@@ -87,8 +105,11 @@ class DeserializerProperties {
                     SerializationException e = assertThrows(SerializationException.class, overload::get, where);
                     assertInstanceOf(Bijou64Exception.class, e.getCause(), where);
                     assertTrue(expected.startsWith("Bijou64Exception:"), () -> where + ": the codec threw " + expected);
-                    assertTrue(e.getMessage().startsWith("Error deserializing " + what + " from topic '" + TOPIC + "': "
-                            + record.length + (record.length == 1 ? " byte [" : " bytes [")), () -> where + ": " + e.getMessage());
+                    assertTrue(
+                            e.getMessage()
+                                    .startsWith("Error deserializing " + what + " from topic '" + TOPIC + "': "
+                                            + record.length + (record.length == 1 ? " byte [" : " bytes [")),
+                            () -> where + ": " + e.getMessage());
                     assertTrue(e.getMessage().endsWith("]: " + e.getCause().getMessage()), where);
                     if (message == null) {
                         message = e.getMessage();
@@ -102,37 +123,60 @@ class DeserializerProperties {
     }
 
     /** A deserializer and the implementation it was configured with. */
-    private record Named<T>(Implementation implementation, Deserializer<T> deserializer) {
-    }
+    private record Named<T>(Implementation implementation, Deserializer<T> deserializer) {}
 
     /** One deserializer per implementation (java, native, auto), configured for {@code mapping}. */
-    private static <T extends Number> List<Named<T>> deserializers(Mapping mapping,
-            Supplier<? extends Deserializer<T>> make) {
-        return Implementations.all().stream().map(implementation -> {
-            Deserializer<T> d = make.get();
-            d.configure(Map.of(Bijou64SerdeConfig.IMPLEMENTATION_CONFIG, implementation.name().toLowerCase(),
-                    Bijou64SerdeConfig.MAPPING_CONFIG, mapping.name().toLowerCase()), false);
-            return new Named<T>(implementation, d);
-        }).toList();
+    private static <T extends Number> List<Named<T>> deserializers(
+            Mapping mapping, Supplier<? extends Deserializer<T>> make) {
+        return Implementations.all().stream()
+                .map(implementation -> {
+                    Deserializer<T> d = make.get();
+                    d.configure(
+                            Map.of(
+                                    Bijou64SerdeConfig.IMPLEMENTATION_CONFIG,
+                                    implementation.name().toLowerCase(),
+                                    Bijou64SerdeConfig.MAPPING_CONFIG,
+                                    mapping.name().toLowerCase()),
+                            false);
+                    return new Named<T>(implementation, d);
+                })
+                .toList();
     }
 
     @Test
     void serializersWriteTheJavaCodecsBytesForAnyValue() {
-        qt().withExamples(10_000).forAll(Generate.longRange(Long.MIN_VALUE, Long.MAX_VALUE), Generate.range(0, 63),
-                Generate.enumValues(Mapping.class)).checkAssert((v, shift, mapping) -> {
+        qt().withExamples(10_000)
+                .forAll(
+                        Generate.longRange(Long.MIN_VALUE, Long.MAX_VALUE),
+                        Generate.range(0, 63),
+                        Generate.enumValues(Mapping.class))
+                .checkAssert((v, shift, mapping) -> {
                     long value = v >> shift;
-                    byte[] expected = Bijou64.codec(mapping, Implementation.JAVA).encode(value);
+                    byte[] expected =
+                            Bijou64.codec(mapping, Implementation.JAVA).encode(value);
                     for (Implementation implementation : Implementations.all()) {
                         try (Bijou64Serializer s = new Bijou64Serializer()) {
-                            s.configure(Map.of(Bijou64SerdeConfig.IMPLEMENTATION_CONFIG, implementation.name().toLowerCase(),
-                                    Bijou64SerdeConfig.MAPPING_CONFIG, mapping.name().toLowerCase()), false);
+                            s.configure(
+                                    Map.of(
+                                            Bijou64SerdeConfig.IMPLEMENTATION_CONFIG,
+                                            implementation.name().toLowerCase(),
+                                            Bijou64SerdeConfig.MAPPING_CONFIG,
+                                            mapping.name().toLowerCase()),
+                                    false);
                             assertArrayEquals(expected, s.serialize(TOPIC, value), () -> implementation + " " + value);
                         }
                         try (Bijou32Serializer s = new Bijou32Serializer()) {
-                            s.configure(Map.of(Bijou64SerdeConfig.IMPLEMENTATION_CONFIG, implementation.name().toLowerCase(),
-                                    Bijou64SerdeConfig.MAPPING_CONFIG, mapping.name().toLowerCase()), false);
-                            assertArrayEquals(Bijou32.codec(mapping, Implementation.JAVA).encode((int) value),
-                                    s.serialize(TOPIC, (int) value), () -> implementation + " " + (int) value);
+                            s.configure(
+                                    Map.of(
+                                            Bijou64SerdeConfig.IMPLEMENTATION_CONFIG,
+                                            implementation.name().toLowerCase(),
+                                            Bijou64SerdeConfig.MAPPING_CONFIG,
+                                            mapping.name().toLowerCase()),
+                                    false);
+                            assertArrayEquals(
+                                    Bijou32.codec(mapping, Implementation.JAVA).encode((int) value),
+                                    s.serialize(TOPIC, (int) value),
+                                    () -> implementation + " " + (int) value);
                         }
                     }
                 });

@@ -34,8 +34,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code kafka.bootstrap.servers}): configured by class name exactly as a user would.
  */
 class SerdeBrokerTest {
-    private static final long[] VALUES = {1, 2, 247, 248, 503, 504, 66_039, 66_040, 1_700_000_000_000L, Long.MAX_VALUE,
-        Long.MIN_VALUE, -1, 0};
+    private static final long[] VALUES = {
+        1, 2, 247, 248, 503, 504, 66_039, 66_040, 1_700_000_000_000L, Long.MAX_VALUE, Long.MIN_VALUE, -1, 0
+    };
 
     static List<Implementation> implementations() {
         return Implementations.all();
@@ -45,8 +46,9 @@ class SerdeBrokerTest {
         return System.getProperty("kafka.bootstrap.servers", "127.0.0.1:19092");
     }
 
-    private static <V> void produce(String topic, Class<? extends Serializer<V>> serializer, Map<String, Object> extra,
-            List<V> values) throws Exception {
+    private static <V> void produce(
+            String topic, Class<? extends Serializer<V>> serializer, Map<String, Object> extra, List<V> values)
+            throws Exception {
         Map<String, Object> configs = new HashMap<>(extra);
         configs.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
         configs.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, Bijou64Serializer.class.getName());
@@ -80,7 +82,8 @@ class SerdeBrokerTest {
     @MethodSource("implementations")
     void valuesAndTombstonesRoundTrip(Implementation impl) throws Exception {
         String topic = "bijou64-serde-" + impl.name().toLowerCase() + "-" + UUID.randomUUID();
-        Map<String, Object> configs = new java.util.HashMap<>(SerdeVectorsTest.configs(impl, org.bijou64.Mapping.ZIGZAG));
+        Map<String, Object> configs =
+                new java.util.HashMap<>(SerdeVectorsTest.configs(impl, org.bijou64.Mapping.ZIGZAG));
         List<Long> sent = new ArrayList<>();
         Arrays.stream(VALUES).forEach(sent::add);
         sent.add(null); // a tombstone
@@ -106,8 +109,8 @@ class SerdeBrokerTest {
     void aTopicWrittenByLongSerializerFailsClearly(Implementation impl) throws Exception {
         String topic = "bijou64-wrong-serde-" + UUID.randomUUID();
         produce(topic, LongSerializer.class, Map.of(), List.of(42L, 1_700_000_000_000L));
-        try (KafkaConsumer<Long, Long> consumer = consumer(topic,
-                SerdeVectorsTest.configs(impl, org.bijou64.Mapping.UNSIGNED))) {
+        try (KafkaConsumer<Long, Long> consumer =
+                consumer(topic, SerdeVectorsTest.configs(impl, org.bijou64.Mapping.UNSIGNED))) {
             RecordDeserializationException e = assertThrows(RecordDeserializationException.class, () -> {
                 long deadline = System.currentTimeMillis() + 30_000;
                 while (System.currentTimeMillis() < deadline) {
@@ -116,8 +119,11 @@ class SerdeBrokerTest {
             });
             assertEquals(0, e.offset());
             SerializationException cause = assertInstanceOf(SerializationException.class, e.getCause());
-            assertTrue(cause.getMessage().contains("from topic '" + topic + "': 8 bytes [00 00 00 00 00 00 00 2a]: "
-                    + "trailing bytes"), cause::getMessage);
+            assertTrue(
+                    cause.getMessage()
+                            .contains("from topic '" + topic + "': 8 bytes [00 00 00 00 00 00 00 2a]: "
+                                    + "trailing bytes"),
+                    cause::getMessage);
         }
     }
 }

@@ -56,8 +56,8 @@ class SerdeCasesTest {
         assertEquals(Bijou64Exception.Kind.OVERFLOW, failure(de, Vectors.hex("ffffffffffffffffff")));
         assertEquals(Bijou64Exception.Kind.TRUNCATED, failure(de, Vectors.hex("fb000000")));
         assertEquals(Bijou64Exception.Kind.EMPTY, failure(de, new byte[0]));
-        assertThrows(SerializationException.class,
-                () -> de.deserialize("t", new RecordHeaders(), ByteBuffer.allocate(0)));
+        assertThrows(
+                SerializationException.class, () -> de.deserialize("t", new RecordHeaders(), ByteBuffer.allocate(0)));
     }
 
     @ParameterizedTest
@@ -66,15 +66,20 @@ class SerdeCasesTest {
         Bijou64Deserializer de = longDeserializer(impl, Mapping.UNSIGNED);
         try (LongSerializer stock = new LongSerializer()) {
             byte[] bytes = stock.serialize("orders", 42L);
-            SerializationException e = assertThrows(SerializationException.class, () -> de.deserialize("orders", bytes));
-            assertEquals("Error deserializing bijou64 Long from topic 'orders': 8 bytes [00 00 00 00 00 00 00 2a]: "
-                    + "trailing bytes: a 1-byte bijou64 value is followed by 7 more bytes", e.getMessage());
+            SerializationException e =
+                    assertThrows(SerializationException.class, () -> de.deserialize("orders", bytes));
+            assertEquals(
+                    "Error deserializing bijou64 Long from topic 'orders': 8 bytes [00 00 00 00 00 00 00 2a]: "
+                            + "trailing bytes: a 1-byte bijou64 value is followed by 7 more bytes",
+                    e.getMessage());
             // No LongSerializer payload of a value below 2^56 is ever one bijou64 value (the first byte
             // 00 is a one-byte value followed by 7 more), for any mapping.
             for (long v : new long[] {0, 1, 247, 248, 1L << 40, 1_700_000_000_000L, (1L << 56) - 1}) {
                 for (Mapping mapping : Mapping.values()) {
                     Bijou64Deserializer other = longDeserializer(impl, mapping);
-                    assertThrows(SerializationException.class, () -> other.deserialize("orders", stock.serialize("orders", v)));
+                    assertThrows(
+                            SerializationException.class,
+                            () -> other.deserialize("orders", stock.serialize("orders", v)));
                 }
             }
             // The one range docs/format.md describes: LongSerializer bytes starting with fe (longs whose top byte
@@ -91,7 +96,8 @@ class SerdeCasesTest {
         assertNull(de.deserialize("t", null));
         assertNull(de.deserialize("t", new RecordHeaders(), (byte[]) null));
         assertNull(de.deserialize("t", new RecordHeaders(), (ByteBuffer) null));
-        try (Bijou64Serializer ser = new Bijou64Serializer(); Bijou32Serializer ser32 = new Bijou32Serializer();
+        try (Bijou64Serializer ser = new Bijou64Serializer();
+                Bijou32Serializer ser32 = new Bijou32Serializer();
                 Bijou32Deserializer de32 = new Bijou32Deserializer()) {
             assertNull(ser.serialize("t", null));
             assertNull(ser.serialize("t", new RecordHeaders(), null));
@@ -114,11 +120,13 @@ class SerdeCasesTest {
         assertEquals(5, heap.position());
 
         // A heap buffer with an array offset: a slice starting at backing[3], positioned at 2.
-        ByteBuffer sliced = ByteBuffer.wrap(backing, 3, backing.length - 3).slice().position(2);
+        ByteBuffer sliced =
+                ByteBuffer.wrap(backing, 3, backing.length - 3).slice().position(2);
         assertEquals(1_700_000_000_000L, de.deserialize("t", new RecordHeaders(), sliced));
         assertEquals(2, sliced.position());
 
-        ByteBuffer direct = ByteBuffer.allocateDirect(backing.length).put(backing).position(5);
+        ByteBuffer direct =
+                ByteBuffer.allocateDirect(backing.length).put(backing).position(5);
         assertEquals(1_700_000_000_000L, de.deserialize("t", new RecordHeaders(), direct));
         assertEquals(5, direct.position());
 
@@ -160,8 +168,8 @@ class SerdeCasesTest {
         }
         ser.configure(Map.of("bijou64.implementation", "native", "bijou64.useJava", "true"), false);
         assertEquals(Implementation.JAVA, ser.implementation(), "useJava wins");
-        ConfigException e = assertThrows(ConfigException.class,
-                () -> ser.configure(Map.of("bijou64.implementation", "jni"), false));
+        ConfigException e = assertThrows(
+                ConfigException.class, () -> ser.configure(Map.of("bijou64.implementation", "jni"), false));
         assertTrue(e.getMessage().contains("bijou64.implementation"), e::getMessage);
     }
 
@@ -181,8 +189,8 @@ class SerdeCasesTest {
         ser.configure(unrelated, false);
         assertEquals(Mapping.UNSIGNED, ser.mapping());
 
-        ConfigException mapping = assertThrows(ConfigException.class,
-                () -> ser.configure(Map.of("bijou64.mapping", "zig-zag"), false));
+        ConfigException mapping =
+                assertThrows(ConfigException.class, () -> ser.configure(Map.of("bijou64.mapping", "zig-zag"), false));
         assertTrue(mapping.getMessage().contains("bijou64.mapping"), mapping::getMessage);
         assertTrue(mapping.getMessage().contains("'unsigned' or 'zigzag'"), mapping::getMessage);
         assertThrows(ConfigException.class, () -> ser.configure(Map.of("bijou64.useJava", "yes"), false));

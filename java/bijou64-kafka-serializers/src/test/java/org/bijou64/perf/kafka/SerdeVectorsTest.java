@@ -26,8 +26,11 @@ class SerdeVectorsTest {
     }
 
     static Map<String, Object> configs(Implementation impl, Mapping mapping) {
-        return Map.of(Bijou64SerdeConfig.IMPLEMENTATION_CONFIG, impl.name().toLowerCase(java.util.Locale.ROOT),
-                Bijou64SerdeConfig.MAPPING_CONFIG, mapping.configName());
+        return Map.of(
+                Bijou64SerdeConfig.IMPLEMENTATION_CONFIG,
+                impl.name().toLowerCase(java.util.Locale.ROOT),
+                Bijou64SerdeConfig.MAPPING_CONFIG,
+                mapping.configName());
     }
 
     /** What a serde configured with {@code impl} uses: {@code auto} means the per-record default, pure Java. */
@@ -41,7 +44,8 @@ class SerdeVectorsTest {
         for (Vectors.Valid row : Vectors.valid()) {
             Map<String, Object> configs = configs(impl, row.mapping());
             if (row.isLong()) {
-                try (Bijou64Serializer ser = new Bijou64Serializer(); Bijou64Deserializer de = new Bijou64Deserializer()) {
+                try (Bijou64Serializer ser = new Bijou64Serializer();
+                        Bijou64Deserializer de = new Bijou64Deserializer()) {
                     ser.configure(configs, false);
                     de.configure(configs, true);
                     assertEquals(expected(impl), ser.implementation());
@@ -51,16 +55,23 @@ class SerdeVectorsTest {
                     assertArrayEquals(row.bytes(), ser.serialize("t", new RecordHeaders(), value), row::toString);
                     assertEquals(value, de.deserialize("t", row.bytes()), row::toString);
                     assertEquals(value, de.deserialize("t", new RecordHeaders(), row.bytes()), row::toString);
-                    assertEquals(value, de.deserialize("t", new RecordHeaders(), ByteBuffer.wrap(row.bytes())), row::toString);
+                    assertEquals(
+                            value,
+                            de.deserialize("t", new RecordHeaders(), ByteBuffer.wrap(row.bytes())),
+                            row::toString);
                 }
             } else {
-                try (Bijou32Serializer ser = new Bijou32Serializer(); Bijou32Deserializer de = new Bijou32Deserializer()) {
+                try (Bijou32Serializer ser = new Bijou32Serializer();
+                        Bijou32Deserializer de = new Bijou32Deserializer()) {
                     ser.configure(configs, false);
                     de.configure(configs, false);
                     Integer value = row.intValue();
                     assertArrayEquals(row.bytes(), ser.serialize("t", value), row::toString);
                     assertEquals(value, de.deserialize("t", row.bytes()), row::toString);
-                    assertEquals(value, de.deserialize("t", new RecordHeaders(), ByteBuffer.wrap(row.bytes())), row::toString);
+                    assertEquals(
+                            value,
+                            de.deserialize("t", new RecordHeaders(), ByteBuffer.wrap(row.bytes())),
+                            row::toString);
                 }
             }
         }
@@ -73,15 +84,18 @@ class SerdeVectorsTest {
             de.configure(configs(impl, Mapping.UNSIGNED), false);
             for (Vectors.Invalid row : Vectors.invalid()) {
                 if (row.expected().startsWith("ok:")) {
-                    assertEquals(Long.parseUnsignedLong(row.expected().substring(3)), de.deserialize("orders", row.bytes()));
+                    assertEquals(
+                            Long.parseUnsignedLong(row.expected().substring(3)), de.deserialize("orders", row.bytes()));
                     continue;
                 }
-                SerializationException e = assertThrows(SerializationException.class,
-                        () -> de.deserialize("orders", row.bytes()), row::toString);
+                SerializationException e = assertThrows(
+                        SerializationException.class, () -> de.deserialize("orders", row.bytes()), row::toString);
                 String hex = HexFormat.ofDelimiter(" ").formatHex(row.bytes());
                 String expectedStart = "Error deserializing bijou64 Long from topic 'orders': " + row.bytes().length
                         + (row.bytes().length == 1 ? " byte [" : " bytes [") + hex + "]: ";
-                assertTrue(e.getMessage().startsWith(expectedStart), () -> e.getMessage() + " should start with " + expectedStart);
+                assertTrue(
+                        e.getMessage().startsWith(expectedStart),
+                        () -> e.getMessage() + " should start with " + expectedStart);
                 Bijou64Exception cause = (Bijou64Exception) e.getCause();
                 assertEquals(row.expected(), cause.kind().word(), row::toString);
                 assertTrue(e.getMessage().endsWith(cause.getMessage()), e::getMessage);

@@ -48,10 +48,11 @@ class SerdesTest {
         pinned.configure(Map.of(), false);
         assertArrayEquals(new byte[] {0x01}, pinned.serializer().serialize("t", -1L));
         pinned.configure(Map.of(Bijou64SerdeConfig.MAPPING_CONFIG, "zigzag"), true);
-        ConfigException conflict = assertThrows(ConfigException.class,
+        ConfigException conflict = assertThrows(
+                ConfigException.class,
                 () -> pinned.configure(Map.of(Bijou64SerdeConfig.MAPPING_CONFIG, "unsigned"), false));
-        assertTrue(conflict.getMessage().contains("this serde was created for the zigzag mapping"),
-                conflict.getMessage());
+        assertTrue(
+                conflict.getMessage().contains("this serde was created for the zigzag mapping"), conflict.getMessage());
         assertEquals(Mapping.ZIGZAG, ((Bijou64Serializer) pinned.serializer()).mapping(), "unchanged");
         assertThrows(NullPointerException.class, () -> Bijou64Serdes.Long(null));
     }
@@ -62,7 +63,8 @@ class SerdesTest {
         Serde<?> serde = Utils.newInstance(Bijou64Serde.class.getName(), Serde.class);
         serde.configure(Map.of(), false);
         assertInstanceOf(Bijou64Serializer.class, serde.serializer());
-        assertInstanceOf(Bijou32Deserializer.class,
+        assertInstanceOf(
+                Bijou32Deserializer.class,
                 Utils.newInstance(Bijou32Serde.class.getName(), Serde.class).deserializer());
     }
 
@@ -70,9 +72,13 @@ class SerdesTest {
     void badBytesNameTopicLengthReasonAndPreview() {
         // LongSerializer's 42: eight bytes, not one bijou64 value.
         byte[] longSerializer = {0, 0, 0, 0, 0, 0, 0, 0x2a};
-        SerializationException e = assertThrows(SerializationException.class,
+        SerializationException e = assertThrows(
+                SerializationException.class,
                 () -> Bijou64Serdes.Long().deserializer().deserialize("counts", longSerializer));
-        assertTrue(e.getMessage().startsWith("Error deserializing bijou64 Long from topic 'counts': 8 bytes "
-                + "[00 00 00 00 00 00 00 2a]: "), e.getMessage());
+        assertTrue(
+                e.getMessage()
+                        .startsWith("Error deserializing bijou64 Long from topic 'counts': 8 bytes "
+                                + "[00 00 00 00 00 00 00 2a]: "),
+                e.getMessage());
     }
 }

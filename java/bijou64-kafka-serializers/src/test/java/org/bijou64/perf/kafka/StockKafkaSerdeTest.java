@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 class StockKafkaSerdeTest {
     @Test
     void longSerdeIsEightBigEndianBytes() {
-        try (LongSerializer ser = new LongSerializer(); LongDeserializer de = new LongDeserializer()) {
+        try (LongSerializer ser = new LongSerializer();
+                LongDeserializer de = new LongDeserializer()) {
             assertArrayEquals(Vectors.hex("000000000000002a"), ser.serialize("t", 42L));
             assertNull(ser.serialize("t", null));
             assertNull(de.deserialize("t", (byte[]) null));
@@ -29,7 +30,8 @@ class StockKafkaSerdeTest {
 
     @Test
     void integerSerdeIsFourBigEndianBytes() {
-        try (IntegerSerializer ser = new IntegerSerializer(); IntegerDeserializer de = new IntegerDeserializer()) {
+        try (IntegerSerializer ser = new IntegerSerializer();
+                IntegerDeserializer de = new IntegerDeserializer()) {
             assertArrayEquals(Vectors.hex("0000002a"), ser.serialize("t", 42));
             assertEquals(42, de.deserialize("t", Vectors.hex("0000002a")));
             assertThrows(SerializationException.class, () -> de.deserialize("t", Vectors.hex("2a")));

@@ -66,6 +66,7 @@ import org.junit.jupiter.api.Timeout;
 class StreamsWordCountBrokerTest {
     /** Zipf-like words over a vocabulary of {@value #VOCABULARY}: a few words count into the hundreds. */
     private static final int VOCABULARY = 400;
+
     private static final int LINES = 2_000;
     private static final int WORDS_PER_LINE = 10;
 
@@ -101,8 +102,8 @@ class StreamsWordCountBrokerTest {
             cumulative[i] = total;
         }
         expected = new HashMap<>();
-        Map<String, Object> configs = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
-                ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000);
+        Map<String, Object> configs = Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(), ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000);
         try (KafkaProducer<String, String> producer =
                 new KafkaProducer<>(configs, new StringSerializer(), new StringSerializer())) {
             for (int line = 0; line < LINES; line++) {
@@ -154,7 +155,8 @@ class StreamsWordCountBrokerTest {
                 .flatMapValues(line -> Arrays.asList(line.split(" ")))
                 .groupBy((key, word) -> word, Grouped.with(Serdes.String(), Serdes.String()))
                 .count(Materialized.<String, Long, KeyValueStore<Bytes, byte[]>>as("counts")
-                        .withKeySerde(Serdes.String()).withValueSerde(countSerde))
+                        .withKeySerde(Serdes.String())
+                        .withValueSerde(countSerde))
                 .toStream()
                 .to(output, Produced.with(Serdes.String(), countSerde));
         Path stateDir = Files.createTempDirectory("bijou64-streams");
@@ -175,10 +177,15 @@ class StreamsWordCountBrokerTest {
 
     /** The last count per word of the first {@code records} output records. */
     private static Map<String, Long> readCounts(String topic, Serde<Long> serde, long records) {
-        Map<String, Object> configs = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap(),
-                ConsumerConfig.GROUP_ID_CONFIG, "bijou64-wordcount-reader-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        Map<String, Object> configs = Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap(),
+                ConsumerConfig.GROUP_ID_CONFIG,
+                "bijou64-wordcount-reader-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest",
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                "read_committed");
         Map<String, Long> last = new LinkedHashMap<>();
         long read = 0;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
@@ -198,13 +205,17 @@ class StreamsWordCountBrokerTest {
 
     /** Bytes of every partition's log, summed per topic, as the broker reports them. */
     private static Map<String, Long> partitionSizes() throws Exception {
-        List<Integer> brokers = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).stream().map(Node::id)
+        List<Integer> brokers = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).stream()
+                .map(Node::id)
                 .toList();
         Map<String, Long> sizes = new HashMap<>();
-        for (Map<String, LogDirDescription> dirs : admin.describeLogDirs(brokers).allDescriptions()
-                .get(30, TimeUnit.SECONDS).values()) {
+        for (Map<String, LogDirDescription> dirs : admin.describeLogDirs(brokers)
+                .allDescriptions()
+                .get(30, TimeUnit.SECONDS)
+                .values()) {
             for (LogDirDescription dir : dirs.values()) {
-                for (Map.Entry<TopicPartition, ReplicaInfo> replica : dir.replicaInfos().entrySet()) {
+                for (Map.Entry<TopicPartition, ReplicaInfo> replica :
+                        dir.replicaInfos().entrySet()) {
                     sizes.merge(replica.getKey().topic(), replica.getValue().size(), Long::sum);
                 }
             }
@@ -218,18 +229,29 @@ class StreamsWordCountBrokerTest {
         Run bijou = wordCount("bijou", Bijou64Serdes.Long());
         assertEquals(expected, stock.counts(), "Serdes.Long()");
         assertEquals(expected, bijou.counts(), "Bijou64Serdes.Long()");
-        System.out.printf(Locale.ROOT, "word count, %d words, %d distinct: output %d -> %d bytes (%.2f -> %.2f per "
-                + "record, %.1f%% less), changelog %d -> %d bytes (%.2f -> %.2f per record, %.1f%% less)%n",
-                stock.outputRecords(), expected.size(), stock.outputBytes(), bijou.outputBytes(),
-                stock.outputBytesPerRecord(), bijou.outputBytesPerRecord(),
-                100.0 * (1 - (double) bijou.outputBytes() / stock.outputBytes()), stock.changelogBytes(),
-                bijou.changelogBytes(), stock.changelogBytesPerRecord(), bijou.changelogBytesPerRecord(),
+        System.out.printf(
+                Locale.ROOT,
+                "word count, %d words, %d distinct: output %d -> %d bytes (%.2f -> %.2f per "
+                        + "record, %.1f%% less), changelog %d -> %d bytes (%.2f -> %.2f per record, %.1f%% less)%n",
+                stock.outputRecords(),
+                expected.size(),
+                stock.outputBytes(),
+                bijou.outputBytes(),
+                stock.outputBytesPerRecord(),
+                bijou.outputBytesPerRecord(),
+                100.0 * (1 - (double) bijou.outputBytes() / stock.outputBytes()),
+                stock.changelogBytes(),
+                bijou.changelogBytes(),
+                stock.changelogBytesPerRecord(),
+                bijou.changelogBytesPerRecord(),
                 100.0 * (1 - (double) bijou.changelogBytes() / stock.changelogBytes()));
         assertTrue(stock.outputBytes() > 0 && stock.changelogBytes() > 0, "the broker reported both topics");
         // 8-byte counts against 1-3 bytes: at least 5 bytes per record fewer, framing included.
-        assertTrue(stock.outputBytes() - bijou.outputBytes() >= 5L * stock.outputRecords(),
+        assertTrue(
+                stock.outputBytes() - bijou.outputBytes() >= 5L * stock.outputRecords(),
                 stock.outputBytes() + " -> " + bijou.outputBytes());
-        assertTrue(stock.changelogBytes() - bijou.changelogBytes() >= 5L * stock.outputRecords(),
+        assertTrue(
+                stock.changelogBytes() - bijou.changelogBytes() >= 5L * stock.outputRecords(),
                 stock.changelogBytes() + " -> " + bijou.changelogBytes());
     }
 
@@ -238,12 +260,11 @@ class StreamsWordCountBrokerTest {
         static final List<Exception> SEEN = new CopyOnWriteArrayList<>();
 
         /** Streams instantiates handlers reflectively. */
-        public RecordingHandler() {
-        }
+        public RecordingHandler() {}
 
         @Override
-        public DeserializationExceptionHandler.Response handleError(ErrorHandlerContext context,
-                ConsumerRecord<byte[], byte[]> record, Exception exception) {
+        public DeserializationExceptionHandler.Response handleError(
+                ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record, Exception exception) {
             SEEN.add(exception);
             return super.handleError(context, record, exception);
         }
@@ -257,8 +278,8 @@ class StreamsWordCountBrokerTest {
         createTopic(source);
         createTopic(sink);
         Map<String, Object> configs = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(configs, new StringSerializer(),
-                new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
+                configs, new StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer())) {
             producer.send(new ProducerRecord<>(source, "a", new byte[] {(byte) 0xf8, 0x00})); // 248
             producer.send(new ProducerRecord<>(source, "b", new LongSerializer().serialize(source, 42L)));
             producer.send(new ProducerRecord<>(source, "c", new byte[] {0x07})); // 7
@@ -284,7 +305,10 @@ class StreamsWordCountBrokerTest {
         assertEquals(1, RecordingHandler.SEEN.size(), RecordingHandler.SEEN.toString());
         Exception seen = RecordingHandler.SEEN.get(0);
         assertTrue(seen instanceof SerializationException, seen.toString());
-        assertTrue(seen.getMessage().startsWith("Error deserializing bijou64 Long from topic '" + source
-                + "': 8 bytes [00 00 00 00 00 00 00 2a]: "), seen.getMessage());
+        assertTrue(
+                seen.getMessage()
+                        .startsWith("Error deserializing bijou64 Long from topic '" + source
+                                + "': 8 bytes [00 00 00 00 00 00 00 2a]: "),
+                seen.getMessage());
     }
 }

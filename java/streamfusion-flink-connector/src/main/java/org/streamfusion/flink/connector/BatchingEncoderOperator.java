@@ -5,9 +5,9 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.IntStream;
 import java.util.Objects;
 import java.util.concurrent.ScheduledFuture;
+import java.util.stream.IntStream;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
@@ -96,10 +96,12 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
     private transient ProjectedRowData physicalView;
     /** Null without metadata columns; else per appended row of the batch, in order: topic, timestamp, headers. */
     private transient List<String> topics;
+
     private transient List<Long> timestamps;
     private transient List<List<Header>> headerLists;
     /** Null unless reducing by key: the last row per key, in first-arrival order of the keys. */
     private transient Map<Key, RowData> reduced;
+
     private transient RowData.FieldGetter[] keyGetters;
     private transient long lastReducedFlush;
     private transient ScheduledFuture<?> lingerTimer;
@@ -122,14 +124,18 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
         int jdk = Runtime.version().feature();
         Map<String, String> options = encoderOptions(spec, jdk);
         if (options != spec.encoderOptions) {
-            LOG.info("JDK {} prints other digits for some FLOAT/DOUBLE values than JDK 19+, which the native "
-                    + "encoder follows, and {} has such a column: every batch of this task is written by Flink's "
-                    + "serializer (the stock sink's bytes on this JVM).", jdk, spec.rowType);
+            LOG.info(
+                    "JDK {} prints other digits for some FLOAT/DOUBLE values than JDK 19+, which the native "
+                            + "encoder follows, and {} has such a column: every batch of this task is written by Flink's "
+                            + "serializer (the stock sink's bytes on this JVM).",
+                    jdk,
+                    spec.rowType);
         }
         encoder = new RowDataJsonEncoder(spec.rowType, options);
         copier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.consumedRowType) : null;
         if (spec.hasMetadata()) {
-            physicalView = ProjectedRowData.from(IntStream.range(0, spec.rowType.getFieldCount()).toArray());
+            physicalView = ProjectedRowData.from(
+                    IntStream.range(0, spec.rowType.getFieldCount()).toArray());
             int capacity = Math.min(spec.batchRows, 1 << 16);
             topics = new ArrayList<>(capacity);
             timestamps = new ArrayList<>(capacity);
@@ -288,7 +294,8 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
         valueBytes.inc(batch.valueBytes());
         StreamRecord<EncodedRecord> out = new StreamRecord<>(null);
         for (int i = 0; i < batch.size(); i++) {
-            EncodedRecord record = physicalView == null ? new EncodedRecord(batch, i)
+            EncodedRecord record = physicalView == null
+                    ? new EncodedRecord(batch, i)
                     : new EncodedRecord(batch, i, topics.get(i), timestamps.get(i), headerLists.get(i));
             output.collect(out.replace(record));
         }

@@ -79,8 +79,8 @@ public final class EncodedRecord {
 
     /** As {@link #of(byte[], byte[])}, with metadata and a topic (null: none). */
     static EncodedRecord of(byte[] key, byte[] value, String topic, Long timestamp, List<Header> headers) {
-        return new EncodedRecord(EncodedBatch.ofRecords(new byte[][] {key}, new byte[][] {value}, 0), 0, topic,
-                timestamp, headers);
+        return new EncodedRecord(
+                EncodedBatch.ofRecords(new byte[][] {key}, new byte[][] {value}, 0), 0, topic, timestamp, headers);
     }
 
     /** @return the record's topic from the {@code topic} metadata column, or null when none was given */
@@ -128,8 +128,11 @@ public final class EncodedRecord {
             return false;
         }
         EncodedRecord that = (EncodedRecord) o;
-        return java.util.Arrays.equals(key(), that.key()) && java.util.Arrays.equals(value(), that.value())
-                && Objects.equals(topic, that.topic) && Objects.equals(timestamp, that.timestamp) && headersEqual(headers, that.headers);
+        return java.util.Arrays.equals(key(), that.key())
+                && java.util.Arrays.equals(value(), that.value())
+                && Objects.equals(topic, that.topic)
+                && Objects.equals(timestamp, that.timestamp)
+                && headersEqual(headers, that.headers);
     }
 
     private static boolean headersEqual(List<Header> a, List<Header> b) {

@@ -4,13 +4,13 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
 
 /**
  * Flink's serializer for {@link EncodedRecord}: the key, then the value, each as an {@code int} length
@@ -28,8 +28,7 @@ public final class EncodedRecordSerializer extends TypeSerializerSingleton<Encod
     /** The one instance. */
     public static final EncodedRecordSerializer INSTANCE = new EncodedRecordSerializer();
 
-    private EncodedRecordSerializer() {
-    }
+    private EncodedRecordSerializer() {}
 
     /** @return true: records are never modified */
     @Override

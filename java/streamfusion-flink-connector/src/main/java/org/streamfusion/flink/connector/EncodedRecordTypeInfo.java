@@ -13,8 +13,7 @@ public final class EncodedRecordTypeInfo extends TypeInformation<EncodedRecord> 
     /** The one instance. */
     public static final EncodedRecordTypeInfo INSTANCE = new EncodedRecordTypeInfo();
 
-    private EncodedRecordTypeInfo() {
-    }
+    private EncodedRecordTypeInfo() {}
 
     @Override
     public boolean isBasicType() {

@@ -39,6 +39,7 @@ public final class PreEncodedRecordSerializationSchema
     private final List<String> topicList;
     /** As {@code DynamicKafkaRecordSerializationSchema}'s set (its text in the error names it). */
     private final Set<String> topics;
+
     private final FlinkFixedPartitioner<EncodedRecord> partitioner;
 
     /**
@@ -87,7 +88,8 @@ public final class PreEncodedRecordSerializationSchema
         String topic = targetTopic(record);
         byte[] key = record.key();
         byte[] value = record.value();
-        Integer partition = partitioner == null ? null
+        Integer partition = partitioner == null
+                ? null
                 : partitioner.partition(record, key, value, topic, context.getPartitionsForTopic(topic));
         return new ProducerRecord<>(topic, partition, record.timestamp(), key, value, record.headers());
     }
@@ -104,8 +106,8 @@ public final class PreEncodedRecordSerializationSchema
         }
         if (!topics.contains(topic)) {
             throw new IllegalArgumentException(String.format(
-                    "The topic of the sink record is not valid. Expected topic to be in: %s but was: %s", topics,
-                    topic));
+                    "The topic of the sink record is not valid. Expected topic to be in: %s but was: %s",
+                    topics, topic));
         }
         return topic;
     }
@@ -113,7 +115,7 @@ public final class PreEncodedRecordSerializationSchema
     /** @return the topics, for Flink's lineage (and the {@code POOLING} naming strategy's builder check) */
     @Override
     public Optional<KafkaDatasetFacet> getKafkaDatasetFacet() {
-        return Optional.of(new DefaultKafkaDatasetFacet(DefaultKafkaDatasetIdentifier.ofTopics(
-                new ArrayList<>(topicList))));
+        return Optional.of(
+                new DefaultKafkaDatasetFacet(DefaultKafkaDatasetIdentifier.ofTopics(new ArrayList<>(topicList))));
     }
 }

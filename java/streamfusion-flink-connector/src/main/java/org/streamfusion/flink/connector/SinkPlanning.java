@@ -33,6 +33,7 @@ import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.RowType;
 import org.streamfusion.flink.RowDataJsonEncoder;
+import org.streamfusion.kafka.EncoderOptions;
 
 /**
  * The planning shared by {@link StreamFusionKafkaTableFactory} and {@link StreamFusionUpsertKafkaTableFactory}:
@@ -44,18 +45,22 @@ import org.streamfusion.flink.RowDataJsonEncoder;
 @Internal
 final class SinkPlanning {
     /** The {@code json} encode options, by their names without a {@code json.} prefix. */
-    static final List<ConfigOption<?>> JSON_ENCODE_OPTIONS = List.of(JsonFormatOptions.TIMESTAMP_FORMAT,
-            JsonFormatOptions.MAP_NULL_KEY_MODE, JsonFormatOptions.MAP_NULL_KEY_LITERAL,
-            JsonFormatOptions.ENCODE_DECIMAL_AS_PLAIN_NUMBER, JsonFormatOptions.ENCODE_IGNORE_NULL_FIELDS);
+    static final List<ConfigOption<?>> JSON_ENCODE_OPTIONS = List.of(
+            JsonFormatOptions.TIMESTAMP_FORMAT,
+            JsonFormatOptions.MAP_NULL_KEY_MODE,
+            JsonFormatOptions.MAP_NULL_KEY_LITERAL,
+            JsonFormatOptions.ENCODE_DECIMAL_AS_PLAIN_NUMBER,
+            JsonFormatOptions.ENCODE_IGNORE_NULL_FIELDS);
 
-    static final Set<ConfigOption<?>> OWN_OPTIONS = Set.of(StreamFusionOptions.BATCH_ROWS, StreamFusionOptions.LINGER,
-            StreamFusionOptions.NATIVE_MIN_BATCH_ROWS);
+    static final Set<ConfigOption<?>> OWN_OPTIONS = Set.of(
+            StreamFusionOptions.BATCH_ROWS, StreamFusionOptions.LINGER, StreamFusionOptions.NATIVE_MIN_BATCH_ROWS);
 
     private static final String JSON = "json";
     /** The prefix of the Kafka client properties ({@code KafkaConnectorOptionsUtil.PROPERTIES_PREFIX}). */
     static final String PROPERTIES_PREFIX = "properties.";
     /** The values of {@code sink.partitioner} other than a class name, as Flink spells them. */
     static final String PARTITIONER_DEFAULT = "default";
+
     static final String PARTITIONER_FIXED = "fixed";
     static final String PARTITIONER_ROUND_ROBIN = "round-robin";
 
@@ -73,9 +78,9 @@ final class SinkPlanning {
 
     /** A {@link ValidationException} in Flink's style that names what is unsupported and the stock connector. */
     ValidationException unsupported(String what) {
-        return new ValidationException(String.format("%s is not supported by the '%s' connector (table '%s'). "
-                + "Use 'connector' = '%s' for this table.", what, identifier,
-                context.getObjectIdentifier().asSummaryString(), stockIdentifier));
+        return new ValidationException(String.format(
+                "%s is not supported by the '%s' connector (table '%s'). " + "Use 'connector' = '%s' for this table.",
+                what, identifier, context.getObjectIdentifier().asSummaryString(), stockIdentifier));
     }
 
     /**
@@ -85,18 +90,19 @@ final class SinkPlanning {
      * checked by the planner against {@link StreamFusionKafkaDynamicSink#listWritableMetadata()}.)
      */
     void rejectCommonUnsupported() {
-        String valueFormat = options.containsKey(FactoryUtil.FORMAT.key()) ? options.get(FactoryUtil.FORMAT.key())
+        String valueFormat = options.containsKey(FactoryUtil.FORMAT.key())
+                ? options.get(FactoryUtil.FORMAT.key())
                 : options.get(VALUE_FORMAT.key());
-        String valueFormatKey = options.containsKey(FactoryUtil.FORMAT.key()) ? FactoryUtil.FORMAT.key()
-                : VALUE_FORMAT.key();
+        String valueFormatKey =
+                options.containsKey(FactoryUtil.FORMAT.key()) ? FactoryUtil.FORMAT.key() : VALUE_FORMAT.key();
         if (valueFormat != null && !valueFormat.equals(JSON)) {
-            throw unsupported(String.format("Option '%s' = '%s' (only the 'json' format is)", valueFormatKey,
-                    valueFormat));
+            throw unsupported(
+                    String.format("Option '%s' = '%s' (only the 'json' format is)", valueFormatKey, valueFormat));
         }
         String keyFormat = options.get(KEY_FORMAT.key());
         if (keyFormat != null && !keyFormat.equals(JSON)) {
-            throw unsupported(String.format("Option '%s' = '%s' (only the 'json' format is)", KEY_FORMAT.key(),
-                    keyFormat));
+            throw unsupported(
+                    String.format("Option '%s' = '%s' (only the 'json' format is)", KEY_FORMAT.key(), keyFormat));
         }
         if (options.containsKey(TOPIC_PATTERN.key())) {
             throw unsupported(String.format("Option '%s'", TOPIC_PATTERN.key()));
@@ -104,8 +110,12 @@ final class SinkPlanning {
         for (String key : options.keySet()) {
             if (key.startsWith(StreamFusionOptions.PREFIX)
                     && OWN_OPTIONS.stream().noneMatch(option -> option.key().equals(key))) {
-                throw new ValidationException(String.format("Unsupported option '%s' for the '%s' connector. "
-                        + "Supported options starting with '%s': %s.", key, identifier, StreamFusionOptions.PREFIX,
+                throw new ValidationException(String.format(
+                        "Unsupported option '%s' for the '%s' connector. "
+                                + "Supported options starting with '%s': %s.",
+                        key,
+                        identifier,
+                        StreamFusionOptions.PREFIX,
                         OWN_OPTIONS.stream().map(ConfigOption::key).sorted().toList()));
             }
         }
@@ -124,8 +134,12 @@ final class SinkPlanning {
         });
         stock.put(FactoryUtil.CONNECTOR.key(), stockIdentifier);
         ResolvedCatalogTable table = context.getCatalogTable().copy(stock);
-        return new FactoryUtil.DefaultDynamicTableContext(context.getObjectIdentifier(), table,
-                context.getEnrichmentOptions(), context.getConfiguration(), context.getClassLoader(),
+        return new FactoryUtil.DefaultDynamicTableContext(
+                context.getObjectIdentifier(),
+                table,
+                context.getEnrichmentOptions(),
+                context.getConfiguration(),
+                context.getClassLoader(),
                 context.isTemporary());
     }
 
@@ -137,9 +151,12 @@ final class SinkPlanning {
             Map<String, String> key = formatOptions("key.json.");
             for (ConfigOption<?> option : JSON_ENCODE_OPTIONS) {
                 if (!value.get(option.key()).equals(key.get(option.key()))) {
-                    throw unsupported(String.format("Different key and value json options ('%s' = '%s', '%s' = "
-                            + "'%s')", "key.json." + option.key(), key.get(option.key()),
-                            valuePrefix + option.key(), value.get(option.key())));
+                    throw unsupported(String.format(
+                            "Different key and value json options ('%s' = '%s', '%s' = " + "'%s')",
+                            "key.json." + option.key(),
+                            key.get(option.key()),
+                            valuePrefix + option.key(),
+                            value.get(option.key())));
                 }
             }
         }
@@ -184,10 +201,12 @@ final class SinkPlanning {
             keyFields.add(rowType.getFieldNames().get(position));
         }
         if (!keyFields.isEmpty()) {
-            encoder.put("key.fields", String.join(";", keyFields));
-            conf.getOptional(KEY_FIELDS_PREFIX).ifPresent(prefix -> encoder.put("key.fields-prefix", prefix));
-            encoder.put("value.fields-include", conf.get(VALUE_FIELDS_INCLUDE) == ValueFieldsStrategy.EXCEPT_KEY
-                    ? "EXCEPT_KEY" : "ALL");
+            encoder.put(EncoderOptions.KEY_FIELDS, String.join(";", keyFields));
+            conf.getOptional(KEY_FIELDS_PREFIX)
+                    .ifPresent(prefix -> encoder.put(EncoderOptions.KEY_FIELDS_PREFIX, prefix));
+            encoder.put(
+                    EncoderOptions.VALUE_FIELDS_INCLUDE,
+                    conf.get(VALUE_FIELDS_INCLUDE) == ValueFieldsStrategy.EXCEPT_KEY ? "EXCEPT_KEY" : "ALL");
         }
         if (upsert) {
             encoder.put(RowDataJsonEncoder.CHANGELOG_MODE, "upsert");
@@ -195,17 +214,18 @@ final class SinkPlanning {
 
         int batchRows = ownOption(conf, StreamFusionOptions.BATCH_ROWS);
         if (batchRows < 1) {
-            throw new ValidationException(String.format("Option '%s' = '%d' must be at least 1 (rows).",
-                    StreamFusionOptions.BATCH_ROWS.key(), batchRows));
+            throw new ValidationException(String.format(
+                    "Option '%s' = '%d' must be at least 1 (rows).", StreamFusionOptions.BATCH_ROWS.key(), batchRows));
         }
         Duration linger = ownOption(conf, StreamFusionOptions.LINGER);
         if (linger.toMillis() < 1) {
-            throw new ValidationException(String.format("Option '%s' = '%s' must be at least 1 ms.",
-                    StreamFusionOptions.LINGER.key(), linger));
+            throw new ValidationException(String.format(
+                    "Option '%s' = '%s' must be at least 1 ms.", StreamFusionOptions.LINGER.key(), linger));
         }
         int minNative = ownOption(conf, StreamFusionOptions.NATIVE_MIN_BATCH_ROWS);
         if (minNative < 0) {
-            throw new ValidationException(String.format("Option '%s' = '%d' must be at least 0 (rows).",
+            throw new ValidationException(String.format(
+                    "Option '%s' = '%d' must be at least 0 (rows).",
                     StreamFusionOptions.NATIVE_MIN_BATCH_ROWS.key(), minNative));
         }
         encoder.put(RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS, Integer.toString(minNative));
@@ -265,8 +285,8 @@ final class SinkPlanning {
         try {
             return conf.get(option);
         } catch (IllegalArgumentException e) {
-            throw new ValidationException(String.format("Invalid value for option '%s': %s", option.key(),
-                    e.getMessage()), e);
+            throw new ValidationException(
+                    String.format("Invalid value for option '%s': %s", option.key(), e.getMessage()), e);
         }
     }
 }

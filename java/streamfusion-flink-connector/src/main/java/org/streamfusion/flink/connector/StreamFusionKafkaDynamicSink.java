@@ -13,14 +13,14 @@ import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.ProviderContext;
 import org.apache.flink.table.connector.sink.DataStreamSinkProvider;
-import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.sink.abilities.SupportsWritingMetadata;
-import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -53,11 +53,16 @@ public final class StreamFusionKafkaDynamicSink implements DynamicTableSink, Sup
     public static final String METADATA_HEADERS = "headers";
     /** The {@code timestamp} metadata key. */
     public static final String METADATA_TIMESTAMP = "timestamp";
-    private static final ChangelogMode UPSERT_MODE = ChangelogMode.newBuilder().addContainedKind(RowKind.INSERT)
-            .addContainedKind(RowKind.UPDATE_AFTER).addContainedKind(RowKind.DELETE).build();
+
+    private static final ChangelogMode UPSERT_MODE = ChangelogMode.newBuilder()
+            .addContainedKind(RowKind.INSERT)
+            .addContainedKind(RowKind.UPDATE_AFTER)
+            .addContainedKind(RowKind.DELETE)
+            .build();
 
     /** Replaced by {@link #applyWritableMetadata} (the planner's protocol, as in {@code KafkaDynamicSink}). */
     private SinkSpec spec;
+
     private final String identifier;
 
     /**
@@ -97,8 +102,8 @@ public final class StreamFusionKafkaDynamicSink implements DynamicTableSink, Sup
         if (spec.upsert && spec.parallelism != null && spec.parallelism != input.getParallelism()) {
             rows = input.keyBy(new KeyFieldsSelector(spec.rowType, spec.keyProjection), Types.INT);
         }
-        SingleOutputStreamOperator<EncodedRecord> encoded = rows.transform("StreamFusion JSON encoder",
-                EncodedRecordTypeInfo.INSTANCE, new BatchingEncoderOperator(spec));
+        SingleOutputStreamOperator<EncodedRecord> encoded = rows.transform(
+                "StreamFusion JSON encoder", EncodedRecordTypeInfo.INSTANCE, new BatchingEncoderOperator(spec));
         providerContext.generateUid("streamfusion-encoder").ifPresent(encoded::uid);
         DataStreamSink<EncodedRecord> end = encoded.sinkTo(kafkaSink());
         providerContext.generateUid("kafka-sink").ifPresent(end::uid);
@@ -116,7 +121,9 @@ public final class StreamFusionKafkaDynamicSink implements DynamicTableSink, Sup
             builder.setTransactionalIdPrefix(spec.transactionalIdPrefix);
         }
         return builder.setDeliveryGuarantee(spec.deliveryGuarantee)
-                .setBootstrapServers(spec.producerProperties.get(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG).toString())
+                .setBootstrapServers(spec.producerProperties
+                        .get(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG)
+                        .toString())
                 .setKafkaProducerConfig(spec.producerProperties)
                 .setRecordSerializer(new PreEncodedRecordSerializationSchema(spec.topics, spec.fixedPartitioner))
                 .setTransactionNamingStrategy(spec.transactionNamingStrategy)
@@ -135,9 +142,12 @@ public final class StreamFusionKafkaDynamicSink implements DynamicTableSink, Sup
         if (spec.topics.size() > 1) {
             metadata.put(METADATA_TOPIC, DataTypes.STRING().notNull());
         }
-        metadata.put(METADATA_HEADERS, DataTypes.MAP(DataTypes.STRING().nullable(), DataTypes.BYTES().nullable())
-                .nullable());
-        metadata.put(METADATA_TIMESTAMP, DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(3).nullable());
+        metadata.put(
+                METADATA_HEADERS,
+                DataTypes.MAP(DataTypes.STRING().nullable(), DataTypes.BYTES().nullable())
+                        .nullable());
+        metadata.put(
+                METADATA_TIMESTAMP, DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(3).nullable());
         return metadata;
     }
 

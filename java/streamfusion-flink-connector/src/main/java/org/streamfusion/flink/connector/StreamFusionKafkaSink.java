@@ -84,7 +84,8 @@ public final class StreamFusionKafkaSink {
      * @return the sink of the job graph (for {@code name}, {@code setParallelism}...)
      */
     public DataStreamSink<?> addTo(DataStream<RowData> input) {
-        return sink.attach(name -> uidPrefix == null ? Optional.empty() : Optional.of(uidPrefix + "-" + name),
+        return sink.attach(
+                name -> uidPrefix == null ? Optional.empty() : Optional.of(uidPrefix + "-" + name),
                 Objects.requireNonNull(input, "input"));
     }
 
@@ -96,8 +97,7 @@ public final class StreamFusionKafkaSink {
         private List<String> primaryKey = List.of();
         private String uidPrefix;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * @param rowType the physical row type of the stream's {@code RowData} (field names are the JSON names)
@@ -161,22 +161,30 @@ public final class StreamFusionKafkaSink {
             String connector = all.get(FactoryUtil.CONNECTOR.key());
             if (!connector.equals(StreamFusionKafkaTableFactory.IDENTIFIER)
                     && !connector.equals(StreamFusionUpsertKafkaTableFactory.IDENTIFIER)) {
-                throw new ValidationException(String.format("StreamFusionKafkaSink writes through '%s' or '%s', not "
-                        + "'connector' = '%s'.", StreamFusionKafkaTableFactory.IDENTIFIER,
-                        StreamFusionUpsertKafkaTableFactory.IDENTIFIER, connector));
+                throw new ValidationException(String.format(
+                        "StreamFusionKafkaSink writes through '%s' or '%s', not " + "'connector' = '%s'.",
+                        StreamFusionKafkaTableFactory.IDENTIFIER,
+                        StreamFusionUpsertKafkaTableFactory.IDENTIFIER,
+                        connector));
             }
             List<Column> columns = new ArrayList<>();
             for (RowType.RowField field : rowType.getFields()) {
                 columns.add(Column.physical(field.getName(), TypeConversions.fromLogicalToDataType(field.getType())));
             }
-            ResolvedSchema schema = new ResolvedSchema(columns, List.of(),
-                    primaryKey.isEmpty() ? null : UniqueConstraint.primaryKey("pk", primaryKey));
+            ResolvedSchema schema = new ResolvedSchema(
+                    columns, List.of(), primaryKey.isEmpty() ? null : UniqueConstraint.primaryKey("pk", primaryKey));
             CatalogTable table = CatalogTable.newBuilder()
-                    .schema(Schema.newBuilder().fromResolvedSchema(schema).build()).options(all).build();
-            DynamicTableSink planned = FactoryUtil.createDynamicTableSink(null,
+                    .schema(Schema.newBuilder().fromResolvedSchema(schema).build())
+                    .options(all)
+                    .build();
+            DynamicTableSink planned = FactoryUtil.createDynamicTableSink(
+                    null,
                     ObjectIdentifier.of("default_catalog", "default_database", "streamfusion_kafka_sink"),
-                    new ResolvedCatalogTable(table, schema), Map.of(), new Configuration(),
-                    StreamFusionKafkaSink.class.getClassLoader(), true);
+                    new ResolvedCatalogTable(table, schema),
+                    Map.of(),
+                    new Configuration(),
+                    StreamFusionKafkaSink.class.getClassLoader(),
+                    true);
             return new StreamFusionKafkaSink((StreamFusionKafkaDynamicSink) planned, uidPrefix);
         }
     }

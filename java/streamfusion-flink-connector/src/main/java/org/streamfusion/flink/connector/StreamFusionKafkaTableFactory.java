@@ -59,12 +59,15 @@ public final class StreamFusionKafkaTableFactory extends StockOptionsFactory {
         Configuration options = Configuration.fromMap(context.getCatalogTable().getOptions());
         Optional<String> partitioner = options.getOptional(SINK_PARTITIONER);
         boolean fixed = partitioner.map(SinkPlanning.PARTITIONER_FIXED::equals).orElse(false);
-        if (partitioner.isPresent() && !fixed
+        if (partitioner.isPresent()
+                && !fixed
                 && !partitioner.get().equals(SinkPlanning.PARTITIONER_DEFAULT)
                 && !partitioner.get().equals(SinkPlanning.PARTITIONER_ROUND_ROBIN)
                 && !partitioner.get().isEmpty()) {
-            throw planning.unsupported(String.format("Option '%s' = '%s' (a custom partitioner class; '%s', '%s' "
-                    + "and '%s' are supported)", SINK_PARTITIONER.key(), partitioner.get(),
+            throw planning.unsupported(String.format(
+                    "Option '%s' = '%s' (a custom partitioner class; '%s', '%s' " + "and '%s' are supported)",
+                    SINK_PARTITIONER.key(),
+                    partitioner.get(),
                     SinkPlanning.PARTITIONER_DEFAULT,
                     SinkPlanning.PARTITIONER_FIXED,
                     SinkPlanning.PARTITIONER_ROUND_ROBIN));
@@ -72,8 +75,8 @@ public final class StreamFusionKafkaTableFactory extends StockOptionsFactory {
         // Flink's own validation of every Flink option, exactly as for 'kafka'.
         stock().createDynamicTableSink(planning.stockContext());
 
-        int[] keyProjection = SinkPlanning.keyProjection(options.get(KafkaConnectorOptions.KEY_FIELDS),
-                context.getPhysicalRowDataType());
+        int[] keyProjection = SinkPlanning.keyProjection(
+                options.get(KafkaConnectorOptions.KEY_FIELDS), context.getPhysicalRowDataType());
         return new StreamFusionKafkaDynamicSink(planning.spec(keyProjection, fixed, false), IDENTIFIER);
     }
 }

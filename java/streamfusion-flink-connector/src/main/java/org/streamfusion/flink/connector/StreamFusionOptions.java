@@ -39,8 +39,8 @@ public final class StreamFusionOptions {
     public static final ConfigOption<Integer> BATCH_ROWS = ConfigOptions.key(PREFIX + "batch-rows")
             .intType()
             .defaultValue(DEFAULT_BATCH_ROWS)
-            .withDescription("Rows per encoded batch (>= 1): a batch is encoded as soon as this many rows are "
-                    + "buffered.");
+            .withDescription(
+                    "Rows per encoded batch (>= 1): a batch is encoded as soon as this many rows are " + "buffered.");
 
     /**
      * The longest a buffered row waits for its batch to fill, a duration ≥ 1 ms (processing time, measured from
@@ -55,12 +55,12 @@ public final class StreamFusionOptions {
      * The smallest batch encoded natively, an integer ≥ 0; smaller batches are written by Flink's own
      * {@code JsonRowDataSerializationSchema} (same bytes). 0 encodes every batch natively.
      */
-    public static final ConfigOption<Integer> NATIVE_MIN_BATCH_ROWS = ConfigOptions.key(PREFIX + "native.min-batch-rows")
+    public static final ConfigOption<Integer> NATIVE_MIN_BATCH_ROWS = ConfigOptions.key(
+                    PREFIX + RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS)
             .intType()
             .defaultValue(RowDataJsonEncoder.DEFAULT_NATIVE_MIN_BATCH_ROWS)
             .withDescription("The smallest batch (rows) encoded natively; smaller batches go through Flink's "
                     + "json serializer.");
 
-    private StreamFusionOptions() {
-    }
+    private StreamFusionOptions() {}
 }

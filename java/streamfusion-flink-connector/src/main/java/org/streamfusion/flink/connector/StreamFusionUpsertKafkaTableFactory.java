@@ -56,7 +56,11 @@ public final class StreamFusionUpsertKafkaTableFactory extends StockOptionsFacto
 
         // As UpsertKafkaDynamicTableFactory.createKeyValueProjections: the primary key is the key.fields.
         int[] keyProjection = SinkPlanning.keyProjection(
-                context.getCatalogTable().getResolvedSchema().getPrimaryKey().orElseThrow().getColumns(),
+                context.getCatalogTable()
+                        .getResolvedSchema()
+                        .getPrimaryKey()
+                        .orElseThrow()
+                        .getColumns(),
                 context.getPhysicalRowDataType());
         return new StreamFusionKafkaDynamicSink(planning.spec(keyProjection, false, true), IDENTIFIER);
     }

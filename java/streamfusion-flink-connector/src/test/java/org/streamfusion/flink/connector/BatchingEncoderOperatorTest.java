@@ -58,8 +58,7 @@ class BatchingEncoderOperatorTest {
         return properties;
     }
 
-    private static OneInputStreamOperatorTestHarness<RowData, EncodedRecord> harness(SinkSpec spec)
-            throws Exception {
+    private static OneInputStreamOperatorTestHarness<RowData, EncodedRecord> harness(SinkSpec spec) throws Exception {
         OneInputStreamOperatorTestHarness<RowData, EncodedRecord> harness =
                 new OneInputStreamOperatorTestHarness<>(new BatchingEncoderOperator(spec));
         harness.setup(EncodedRecordSerializer.INSTANCE);
@@ -77,7 +76,8 @@ class BatchingEncoderOperatorTest {
             if (element instanceof Watermark) {
                 out.add("W" + ((Watermark) element).getTimestamp());
             } else {
-                EncodedRecord record = (EncodedRecord) assertInstanceOf(StreamRecord.class, element).getValue();
+                EncodedRecord record = (EncodedRecord)
+                        assertInstanceOf(StreamRecord.class, element).getValue();
                 out.add(text(record.key()) + " => " + text(record.value()));
             }
         }
@@ -90,10 +90,16 @@ class BatchingEncoderOperatorTest {
 
     @Test
     void floatOrDoubleAnywhereOnJdkBelow19TakesFlinksSerializerForEveryBatch() {
-        RowType doubles = RowType.of(new LogicalType[] {new BigIntType(false),
-                new org.apache.flink.table.types.logical.DoubleType()}, new String[] {"id", "score"});
-        RowType nested = RowType.of(new LogicalType[] {new BigIntType(false), new org.apache.flink.table.types.logical
-                .ArrayType(RowType.of(new org.apache.flink.table.types.logical.FloatType()))}, new String[] {"id", "a"});
+        RowType doubles = RowType.of(
+                new LogicalType[] {new BigIntType(false), new org.apache.flink.table.types.logical.DoubleType()},
+                new String[] {"id", "score"});
+        RowType nested = RowType.of(
+                new LogicalType[] {
+                    new BigIntType(false),
+                    new org.apache.flink.table.types.logical.ArrayType(
+                            RowType.of(new org.apache.flink.table.types.logical.FloatType()))
+                },
+                new String[] {"id", "a"});
         SinkSpec withDoubles = SinkSpec.builder(doubles)
                 .setEncoderOptions(Map.of("native.min-batch-rows", "16"))
                 .setTopic("t")
@@ -102,10 +108,14 @@ class BatchingEncoderOperatorTest {
                 .setLingerMillis(100)
                 .build();
         String max = Integer.toString(Integer.MAX_VALUE);
-        assertEquals(max, BatchingEncoderOperator.encoderOptions(withDoubles, 17).get("native.min-batch-rows"));
-        assertEquals(max, BatchingEncoderOperator.encoderOptions(withDoubles, 18).get("native.min-batch-rows"));
-        assertEquals("16", BatchingEncoderOperator.encoderOptions(withDoubles, 19).get("native.min-batch-rows"));
-        assertEquals("16", BatchingEncoderOperator.encoderOptions(withDoubles, 25).get("native.min-batch-rows"));
+        assertEquals(
+                max, BatchingEncoderOperator.encoderOptions(withDoubles, 17).get("native.min-batch-rows"));
+        assertEquals(
+                max, BatchingEncoderOperator.encoderOptions(withDoubles, 18).get("native.min-batch-rows"));
+        assertEquals(
+                "16", BatchingEncoderOperator.encoderOptions(withDoubles, 19).get("native.min-batch-rows"));
+        assertEquals(
+                "16", BatchingEncoderOperator.encoderOptions(withDoubles, 25).get("native.min-batch-rows"));
         // Without FLOAT/DOUBLE the spec's options are used on every JDK.
         assertEquals(Map.of(), BatchingEncoderOperator.encoderOptions(spec(8, 100, false), 17));
         assertTrue(BatchingEncoderOperator.hasFloatingPoint(nested), "FLOAT inside ARRAY<ROW<...>>");
@@ -120,8 +130,12 @@ class BatchingEncoderOperatorTest {
             h.processElement(row(2, "b"), 0);
             assertEquals(List.of(), output(h));
             h.processElement(row(3, "c"), 0);
-            assertEquals(List.of("null => {\"id\":1,\"name\":\"a\"}", "null => {\"id\":2,\"name\":\"b\"}",
-                    "null => {\"id\":3,\"name\":\"c\"}"), output(h));
+            assertEquals(
+                    List.of(
+                            "null => {\"id\":1,\"name\":\"a\"}",
+                            "null => {\"id\":2,\"name\":\"b\"}",
+                            "null => {\"id\":3,\"name\":\"c\"}"),
+                    output(h));
         }
     }
 
@@ -234,9 +248,14 @@ class BatchingEncoderOperatorTest {
             delete.setRowKind(RowKind.DELETE);
             h.processElement(delete, 0);
             h.endInput();
-            assertEquals(List.of("{\"id\":1} => {\"id\":1,\"name\":\"a\"}", "{\"id\":1} => {\"id\":1,\"name\":\"b\"}",
-                    "{\"id\":1} => null"), output(h));
-            EncodedRecord tombstone = (EncodedRecord) ((StreamRecord<?>) new ArrayList<>(h.getOutput()).get(2)).getValue();
+            assertEquals(
+                    List.of(
+                            "{\"id\":1} => {\"id\":1,\"name\":\"a\"}",
+                            "{\"id\":1} => {\"id\":1,\"name\":\"b\"}",
+                            "{\"id\":1} => null"),
+                    output(h));
+            EncodedRecord tombstone =
+                    (EncodedRecord) ((StreamRecord<?>) new ArrayList<>(h.getOutput()).get(2)).getValue();
             assertNull(tombstone.value());
             assertEquals(-1, tombstone.valueLength());
         }
@@ -255,8 +274,12 @@ class BatchingEncoderOperatorTest {
             assertEquals(List.of("W5"), output(h), "two keys buffered; a watermark does not emit them");
             // The third key: the map is emitted, the last row of each key, keys in first-arrival order.
             h.processElement(row(3, "d"), 0);
-            assertEquals(List.of("W5", "{\"id\":1} => {\"id\":1,\"name\":\"c\"}",
-                    "{\"id\":2} => {\"id\":2,\"name\":\"b\"}", "{\"id\":3} => {\"id\":3,\"name\":\"d\"}"),
+            assertEquals(
+                    List.of(
+                            "W5",
+                            "{\"id\":1} => {\"id\":1,\"name\":\"c\"}",
+                            "{\"id\":2} => {\"id\":2,\"name\":\"b\"}",
+                            "{\"id\":3} => {\"id\":3,\"name\":\"d\"}"),
                     output(h));
             h.getOutput().clear();
             // The interval timer (100 ms after the last emission).
@@ -287,7 +310,8 @@ class BatchingEncoderOperatorTest {
 
     @Test
     void theSerializerRoundTripsNullKeysAndTombstones() throws Exception {
-        org.apache.flink.core.memory.DataOutputSerializer out = new org.apache.flink.core.memory.DataOutputSerializer(64);
+        org.apache.flink.core.memory.DataOutputSerializer out =
+                new org.apache.flink.core.memory.DataOutputSerializer(64);
         EncodedRecord record = EncodedRecord.of(null, "{}".getBytes(StandardCharsets.UTF_8));
         EncodedRecord tombstone = EncodedRecord.of("{\"id\":1}".getBytes(StandardCharsets.UTF_8), null);
         EncodedRecordSerializer.INSTANCE.serialize(record, out);
@@ -303,7 +327,8 @@ class BatchingEncoderOperatorTest {
 
     @Test
     void theSerializerRoundTripsTheTopic() throws Exception {
-        org.apache.flink.core.memory.DataOutputSerializer out = new org.apache.flink.core.memory.DataOutputSerializer(64);
+        org.apache.flink.core.memory.DataOutputSerializer out =
+                new org.apache.flink.core.memory.DataOutputSerializer(64);
         EncodedRecord routed = EncodedRecord.of(null, "{}".getBytes(StandardCharsets.UTF_8), "bids-\u00e9", 7L, null);
         EncodedRecord none = EncodedRecord.of(null, "{}".getBytes(StandardCharsets.UTF_8));
         EncodedRecordSerializer.INSTANCE.serialize(routed, out);
@@ -318,14 +343,20 @@ class BatchingEncoderOperatorTest {
 
     @Test
     void theSerializerRoundTripsTimestampAndHeaders() throws Exception {
-        org.apache.flink.core.memory.DataOutputSerializer out = new org.apache.flink.core.memory.DataOutputSerializer(64);
-        EncodedRecord record = EncodedRecord.of(null, "{}".getBytes(StandardCharsets.UTF_8), 1764590401001L,
-                List.of(new org.apache.kafka.common.header.internals.RecordHeader("a", new byte[] {1, 2}),
+        org.apache.flink.core.memory.DataOutputSerializer out =
+                new org.apache.flink.core.memory.DataOutputSerializer(64);
+        EncodedRecord record = EncodedRecord.of(
+                null,
+                "{}".getBytes(StandardCharsets.UTF_8),
+                1764590401001L,
+                List.of(
+                        new org.apache.kafka.common.header.internals.RecordHeader("a", new byte[] {1, 2}),
                         new org.apache.kafka.common.header.internals.RecordHeader("b\u00e9", new byte[0])));
         EncodedRecordSerializer.INSTANCE.serialize(record, out);
-        org.apache.flink.core.memory.DataOutputSerializer copied = new org.apache.flink.core.memory.DataOutputSerializer(64);
-        EncodedRecordSerializer.INSTANCE.copy(new org.apache.flink.core.memory.DataInputDeserializer(out.getCopyOfBuffer()),
-                copied);
+        org.apache.flink.core.memory.DataOutputSerializer copied =
+                new org.apache.flink.core.memory.DataOutputSerializer(64);
+        EncodedRecordSerializer.INSTANCE.copy(
+                new org.apache.flink.core.memory.DataInputDeserializer(out.getCopyOfBuffer()), copied);
         EncodedRecord back = EncodedRecordSerializer.INSTANCE.deserialize(
                 new org.apache.flink.core.memory.DataInputDeserializer(copied.getCopyOfBuffer()));
         assertEquals(record, back);
@@ -336,11 +367,16 @@ class BatchingEncoderOperatorTest {
 
     @Test
     void metadataColumnsTravelWithTheirRecordAndStayOutOfTheJson() throws Exception {
-        RowType consumed = RowType.of(new LogicalType[] {new BigIntType(false), new VarCharType(VarCharType.MAX_LENGTH),
-                new org.apache.flink.table.types.logical.MapType(new VarCharType(VarCharType.MAX_LENGTH),
-                        new org.apache.flink.table.types.logical.VarBinaryType(
-                                org.apache.flink.table.types.logical.VarBinaryType.MAX_LENGTH)),
-                new org.apache.flink.table.types.logical.LocalZonedTimestampType(3)},
+        RowType consumed = RowType.of(
+                new LogicalType[] {
+                    new BigIntType(false),
+                    new VarCharType(VarCharType.MAX_LENGTH),
+                    new org.apache.flink.table.types.logical.MapType(
+                            new VarCharType(VarCharType.MAX_LENGTH),
+                            new org.apache.flink.table.types.logical.VarBinaryType(
+                                    org.apache.flink.table.types.logical.VarBinaryType.MAX_LENGTH)),
+                    new org.apache.flink.table.types.logical.LocalZonedTimestampType(3)
+                },
                 new String[] {"id", "name", "headers", "timestamp"});
         SinkSpec spec = spec(4, 1000, false).toBuilder()
                 .setWritableMetadata(List.of("headers", "timestamp"), consumed)
@@ -350,7 +386,9 @@ class BatchingEncoderOperatorTest {
             Map<StringData, byte[]> headers = new LinkedHashMap<>();
             headers.put(StringData.fromString("h"), "v".getBytes(StandardCharsets.UTF_8));
             headers.put(StringData.fromString("gone"), null);
-            harness.processElement(new StreamRecord<>(GenericRowData.of(1L, StringData.fromString("a"),
+            harness.processElement(new StreamRecord<>(GenericRowData.of(
+                    1L,
+                    StringData.fromString("a"),
                     new org.apache.flink.table.data.GenericMapData(headers),
                     org.apache.flink.table.data.TimestampData.fromEpochMillis(1764590401001L))));
             harness.processElement(new StreamRecord<>(GenericRowData.of(2L, StringData.fromString("b"), null, null)));

@@ -26,9 +26,9 @@ import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.sink.abilities.SupportsWritingMetadata;
+import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.utils.TypeConversions;
-import org.apache.flink.table.factories.FactoryUtil;
 import org.junit.jupiter.api.Test;
 import org.streamfusion.flink.RowDataJsonEncoder;
 
@@ -118,13 +118,20 @@ class FactoryValidationTest {
     }
 
     private static DynamicTableSink plan(Map<String, String> options, List<Column> columns, boolean primaryKey) {
-        ResolvedSchema schema = new ResolvedSchema(columns, List.of(),
-                primaryKey ? UniqueConstraint.primaryKey("pk", List.of("k_id")) : null);
-        CatalogTable table = CatalogTable.newBuilder().schema(Schema.newBuilder().fromResolvedSchema(schema).build())
-                .options(options).build();
-        return FactoryUtil.createDynamicTableSink(null, ObjectIdentifier.of("cat", "db", "sink_table"),
-                new ResolvedCatalogTable(table, schema), Map.of(), new Configuration(),
-                FactoryValidationTest.class.getClassLoader(), false);
+        ResolvedSchema schema = new ResolvedSchema(
+                columns, List.of(), primaryKey ? UniqueConstraint.primaryKey("pk", List.of("k_id")) : null);
+        CatalogTable table = CatalogTable.newBuilder()
+                .schema(Schema.newBuilder().fromResolvedSchema(schema).build())
+                .options(options)
+                .build();
+        return FactoryUtil.createDynamicTableSink(
+                null,
+                ObjectIdentifier.of("cat", "db", "sink_table"),
+                new ResolvedCatalogTable(table, schema),
+                Map.of(),
+                new Configuration(),
+                FactoryValidationTest.class.getClassLoader(),
+                false);
     }
 
     private static SinkSpec spec(Map<String, String> options, boolean primaryKey) {
@@ -148,7 +155,8 @@ class FactoryValidationTest {
 
     private static void assertRejectedForStock(String message, String named, String stock) {
         assertTrue(message.contains(named), () -> "message should name " + named + ": " + message);
-        assertTrue(message.contains("Use 'connector' = '" + stock + "'"),
+        assertTrue(
+                message.contains("Use 'connector' = '" + stock + "'"),
                 () -> "message should point to '" + stock + "': " + message);
     }
 
@@ -191,8 +199,7 @@ class FactoryValidationTest {
                 .setLingerMillis(20)
                 .build();
         assertEquals(expected, spec(options, false));
-        assertEquals(ChangelogMode.insertOnly(),
-                plan(options, COLUMNS, false).getChangelogMode(ChangelogMode.all()));
+        assertEquals(ChangelogMode.insertOnly(), plan(options, COLUMNS, false).getChangelogMode(ChangelogMode.all()));
     }
 
     @Test
@@ -260,8 +267,8 @@ class FactoryValidationTest {
         for (boolean upsert : new boolean[] {false, true}) {
             Map<String, String> options = upsert ? upsert() : kafka();
             options.put("topic", "b;a");
-            StreamFusionKafkaDynamicSink ours = assertInstanceOf(StreamFusionKafkaDynamicSink.class,
-                    plan(options, COLUMNS, upsert));
+            StreamFusionKafkaDynamicSink ours =
+                    assertInstanceOf(StreamFusionKafkaDynamicSink.class, plan(options, COLUMNS, upsert));
             SinkSpec expected = (upsert ? expectedUpsert(ROW) : expectedKafka(ROW))
                     .setTopics(List.of("b", "a"))
                     .build();
@@ -269,12 +276,19 @@ class FactoryValidationTest {
             options.put("connector", upsert ? "upsert-kafka" : "kafka");
             DynamicTableSink stock = plan(options, COLUMNS, upsert);
             // KafkaDynamicSink lists topic (STRING NOT NULL) first when there is more than one topic.
-            assertEquals(((SupportsWritingMetadata) stock).listWritableMetadata(), ours.listWritableMetadata(),
+            assertEquals(
+                    ((SupportsWritingMetadata) stock).listWritableMetadata(),
+                    ours.listWritableMetadata(),
                     options.get("connector"));
-            assertEquals(List.of("topic", "headers", "timestamp"), List.copyOf(ours.listWritableMetadata().keySet()));
-            RowType consumed = (RowType) DataTypes.ROW(DataTypes.FIELD("k_id", DataTypes.BIGINT().notNull()),
-                    DataTypes.FIELD("name", DataTypes.STRING()), DataTypes.FIELD("price", DataTypes.DECIMAL(10, 2)),
-                    DataTypes.FIELD("topic", DataTypes.STRING().notNull())).getLogicalType();
+            assertEquals(
+                    List.of("topic", "headers", "timestamp"),
+                    List.copyOf(ours.listWritableMetadata().keySet()));
+            RowType consumed = (RowType) DataTypes.ROW(
+                            DataTypes.FIELD("k_id", DataTypes.BIGINT().notNull()),
+                            DataTypes.FIELD("name", DataTypes.STRING()),
+                            DataTypes.FIELD("price", DataTypes.DECIMAL(10, 2)),
+                            DataTypes.FIELD("topic", DataTypes.STRING().notNull()))
+                    .getLogicalType();
             ours.applyWritableMetadata(List.of("topic"), TypeConversions.fromLogicalToDataType(consumed));
             assertEquals(
                     expected.toBuilder()
@@ -282,7 +296,9 @@ class FactoryValidationTest {
                             .build(),
                     ours.spec());
             assertTrue(ours.spec().hasMetadata());
-            assertTrue(ours.spec().toString().contains("topicPosition=3"), ours.spec().toString());
+            assertTrue(
+                    ours.spec().toString().contains("topicPosition=3"),
+                    ours.spec().toString());
         }
     }
 
@@ -290,8 +306,8 @@ class FactoryValidationTest {
     void aCustomPartitionerClassIsRejected() {
         Map<String, String> options = kafka();
         options.put("sink.partitioner", "com.example.MyPartitioner");
-        assertRejectedForStock(rejected(options, COLUMNS, false),
-                "'sink.partitioner' = 'com.example.MyPartitioner'", "kafka");
+        assertRejectedForStock(
+                rejected(options, COLUMNS, false), "'sink.partitioner' = 'com.example.MyPartitioner'", "kafka");
     }
 
     @Test
@@ -302,24 +318,32 @@ class FactoryValidationTest {
             DynamicTableSink ours = plan(options, COLUMNS, upsert);
             options.put("connector", upsert ? "upsert-kafka" : "kafka");
             DynamicTableSink stock = plan(options, COLUMNS, upsert);
-            assertEquals(((SupportsWritingMetadata) stock).listWritableMetadata(),
-                    ((SupportsWritingMetadata) ours).listWritableMetadata(), options.get("connector"));
+            assertEquals(
+                    ((SupportsWritingMetadata) stock).listWritableMetadata(),
+                    ((SupportsWritingMetadata) ours).listWritableMetadata(),
+                    options.get("connector"));
         }
-        assertEquals(List.of("headers", "timestamp"),
-                List.copyOf(((SupportsWritingMetadata) plan(kafka(), COLUMNS, false)).listWritableMetadata().keySet()));
+        assertEquals(
+                List.of("headers", "timestamp"),
+                List.copyOf(((SupportsWritingMetadata) plan(kafka(), COLUMNS, false))
+                        .listWritableMetadata()
+                        .keySet()));
 
         // Persisted metadata columns are accepted by the factory (the planner checks the keys).
         List<Column> columns = new ArrayList<>(COLUMNS);
         columns.add(Column.metadata("ts", DataTypes.TIMESTAMP_LTZ(3), "timestamp", false));
         columns.add(Column.metadata("headers", DataTypes.MAP(DataTypes.STRING(), DataTypes.BYTES()), null, false));
-        StreamFusionKafkaDynamicSink sink = assertInstanceOf(StreamFusionKafkaDynamicSink.class,
-                plan(kafka(), columns, false));
+        StreamFusionKafkaDynamicSink sink =
+                assertInstanceOf(StreamFusionKafkaDynamicSink.class, plan(kafka(), columns, false));
         assertEquals(expectedKafka(ROW).build(), sink.spec());
         assertFalse(sink.spec().hasMetadata());
-        RowType consumed = (RowType) DataTypes.ROW(DataTypes.FIELD("k_id", DataTypes.BIGINT().notNull()),
-                DataTypes.FIELD("name", DataTypes.STRING()), DataTypes.FIELD("price", DataTypes.DECIMAL(10, 2)),
-                DataTypes.FIELD("headers", DataTypes.MAP(DataTypes.STRING(), DataTypes.BYTES())),
-                DataTypes.FIELD("timestamp", DataTypes.TIMESTAMP_LTZ(3))).getLogicalType();
+        RowType consumed = (RowType) DataTypes.ROW(
+                        DataTypes.FIELD("k_id", DataTypes.BIGINT().notNull()),
+                        DataTypes.FIELD("name", DataTypes.STRING()),
+                        DataTypes.FIELD("price", DataTypes.DECIMAL(10, 2)),
+                        DataTypes.FIELD("headers", DataTypes.MAP(DataTypes.STRING(), DataTypes.BYTES())),
+                        DataTypes.FIELD("timestamp", DataTypes.TIMESTAMP_LTZ(3)))
+                .getLogicalType();
         sink.applyWritableMetadata(List.of("headers", "timestamp"), TypeConversions.fromLogicalToDataType(consumed));
         SinkSpec expected = expectedKafka(ROW)
                 .setWritableMetadata(List.of("headers", "timestamp"), consumed)
@@ -328,7 +352,9 @@ class FactoryValidationTest {
         assertTrue(sink.spec().hasMetadata());
         assertEquals(consumed, sink.spec().consumedRowType());
         assertEquals(3, sink.spec().rowType().getFieldCount(), "the encoder sees the physical fields only");
-        assertTrue(sink.spec().toString().contains("timestampPosition=4, headersPosition=3"), sink.spec().toString());
+        assertTrue(
+                sink.spec().toString().contains("timestampPosition=4, headersPosition=3"),
+                sink.spec().toString());
         assertEquals(sink.spec(), ((StreamFusionKafkaDynamicSink) sink.copy()).spec(), "copy keeps the metadata");
     }
 
@@ -375,21 +401,31 @@ class FactoryValidationTest {
         String ours = rejected(half, COLUMNS, true);
         half.put("connector", "upsert-kafka");
         String stock = rejected(half, COLUMNS, true);
-        assertTrue(ours.contains("'sink.buffer-flush.max-rows' and 'sink.buffer-flush.interval' must be set to "
-                + "be greater than zero together to enable sink buffer flushing."), ours);
-        assertTrue(stock.contains("'sink.buffer-flush.max-rows' and 'sink.buffer-flush.interval' must be set to "
-                + "be greater than zero together to enable sink buffer flushing."), stock);
+        assertTrue(
+                ours.contains("'sink.buffer-flush.max-rows' and 'sink.buffer-flush.interval' must be set to "
+                        + "be greater than zero together to enable sink buffer flushing."),
+                ours);
+        assertTrue(
+                stock.contains("'sink.buffer-flush.max-rows' and 'sink.buffer-flush.interval' must be set to "
+                        + "be greater than zero together to enable sink buffer flushing."),
+                stock);
     }
 
     @Test
     void theDataStreamBuilderValidatesAsTheTableFactory() {
-        RowType type = (RowType) DataTypes.ROW(DataTypes.FIELD("k_id", DataTypes.BIGINT().notNull()),
-                DataTypes.FIELD("name", DataTypes.STRING())).getLogicalType();
+        RowType type = (RowType) DataTypes.ROW(
+                        DataTypes.FIELD("k_id", DataTypes.BIGINT().notNull()),
+                        DataTypes.FIELD("name", DataTypes.STRING()))
+                .getLogicalType();
         Map<String, String> options = upsert();
         options.put("sink.buffer-flush.max-rows", "10");
         options.put("sink.buffer-flush.interval", "1 s");
-        SinkSpec spec = StreamFusionKafkaSink.builder().setRowType(type).setOptions(options).setPrimaryKey("k_id")
-                .build().spec();
+        SinkSpec spec = StreamFusionKafkaSink.builder()
+                .setRowType(type)
+                .setOptions(options)
+                .setPrimaryKey("k_id")
+                .build()
+                .spec();
         // The table's physical row, as the planner derives it from the builder's columns: NOT NULL.
         RowType planned = (RowType) type.copy(false);
         assertEquals(expectedUpsert(planned).setBufferFlush(10, 1000).build(), spec);
@@ -405,15 +441,29 @@ class FactoryValidationTest {
                         .spec());
         // The factories' rejections and Flink's own checks.
         plain.put("format", "avro");
-        assertRejectedForStock(messages(assertThrows(ValidationException.class,
-                () -> StreamFusionKafkaSink.builder().setRowType(type).setOptions(plain).build())),
-                "'format' = 'avro'", "kafka");
-        String noKey = messages(assertThrows(ValidationException.class,
-                () -> StreamFusionKafkaSink.builder().setRowType(type).setOptions(upsert()).build()));
+        assertRejectedForStock(
+                messages(assertThrows(
+                        ValidationException.class,
+                        () -> StreamFusionKafkaSink.builder()
+                                .setRowType(type)
+                                .setOptions(plain)
+                                .build())),
+                "'format' = 'avro'",
+                "kafka");
+        String noKey = messages(assertThrows(
+                ValidationException.class,
+                () -> StreamFusionKafkaSink.builder()
+                        .setRowType(type)
+                        .setOptions(upsert())
+                        .build()));
         assertTrue(noKey.contains("PRIMARY KEY"), noKey);
         options.put("connector", "kafka");
-        assertThrows(ValidationException.class,
-                () -> StreamFusionKafkaSink.builder().setRowType(type).setOptions(options).build());
+        assertThrows(
+                ValidationException.class,
+                () -> StreamFusionKafkaSink.builder()
+                        .setRowType(type)
+                        .setOptions(options)
+                        .build());
     }
 
     @Test
@@ -422,8 +472,7 @@ class FactoryValidationTest {
         options.put("key.format", "json");
         options.put("key.fields", "k_id");
         options.put("key.json.encode.decimal-as-plain-number", "true");
-        assertRejectedForStock(rejected(options, COLUMNS, false), "'key.json.encode.decimal-as-plain-number'",
-                "kafka");
+        assertRejectedForStock(rejected(options, COLUMNS, false), "'key.json.encode.decimal-as-plain-number'", "kafka");
     }
 
     @Test

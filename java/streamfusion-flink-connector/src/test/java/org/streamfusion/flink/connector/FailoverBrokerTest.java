@@ -71,7 +71,9 @@ class FailoverBrokerTest {
 
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(PARALLELISM).build());
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(PARALLELISM)
+            .build());
 
     private static Admin admin;
 
@@ -98,6 +100,7 @@ class FailoverBrokerTest {
         static volatile boolean failDuringCheckpoint;
         /** Sleep 1 ms per row while true, so the job outlives the planned events. */
         static volatile boolean throttle;
+
         static final AtomicBoolean failedAfterCheckpoint = new AtomicBoolean();
         static final AtomicBoolean failedDuringCheckpoint = new AtomicBoolean();
         static final AtomicInteger maxAttempt = new AtomicInteger();
@@ -117,8 +120,8 @@ class FailoverBrokerTest {
     }
 
     /** id to row (id, attempt number, label); fails as {@link Plan} says. */
-    static final class PlannedFailures extends RichMapFunction<Long, Row> implements CheckpointedFunction,
-            CheckpointListener {
+    static final class PlannedFailures extends RichMapFunction<Long, Row>
+            implements CheckpointedFunction, CheckpointListener {
         private static final long serialVersionUID = 1L;
         private transient int subtask;
         private transient int attempt;
@@ -142,7 +145,10 @@ class FailoverBrokerTest {
             if (rowsSinceCompletedCheckpoint >= 0) {
                 rowsSinceCompletedCheckpoint++;
             }
-            if (Plan.failAfterCheckpoint && subtask == 0 && attempt == 0 && rowsSinceCompletedCheckpoint >= 20
+            if (Plan.failAfterCheckpoint
+                    && subtask == 0
+                    && attempt == 0
+                    && rowsSinceCompletedCheckpoint >= 20
                     && !Plan.failedAfterCheckpoint.getAndSet(true)) {
                 throw new IllegalStateException("planned failure after a completed checkpoint (test)");
             }
@@ -151,16 +157,19 @@ class FailoverBrokerTest {
 
         @Override
         public void snapshotState(FunctionSnapshotContext context) {
-            if (Plan.failDuringCheckpoint && subtask == 0 && attempt >= 1 && Plan.failedAfterCheckpoint.get()
-                    && rowsThisAttempt >= 20 && !Plan.failedDuringCheckpoint.getAndSet(true)) {
-                throw new IllegalStateException("planned failure during checkpoint " + context.getCheckpointId()
-                        + " (test)");
+            if (Plan.failDuringCheckpoint
+                    && subtask == 0
+                    && attempt >= 1
+                    && Plan.failedAfterCheckpoint.get()
+                    && rowsThisAttempt >= 20
+                    && !Plan.failedDuringCheckpoint.getAndSet(true)) {
+                throw new IllegalStateException(
+                        "planned failure during checkpoint " + context.getCheckpointId() + " (test)");
             }
         }
 
         @Override
-        public void initializeState(FunctionInitializationContext context) {
-        }
+        public void initializeState(FunctionInitializationContext context) {}
 
         @Override
         public void notifyCheckpointComplete(long checkpointId) {
@@ -171,8 +180,7 @@ class FailoverBrokerTest {
         }
     }
 
-    private record Job(StreamExecutionEnvironment env, StreamTableEnvironment tEnv) {
-    }
+    private record Job(StreamExecutionEnvironment env, StreamTableEnvironment tEnv) {}
 
     /** A job at parallelism 2, checkpoints every 500 ms, at most 3 restarts 200 ms apart; a view {@code src}. */
     private static Job job(long ids, String savepoint) {
@@ -193,8 +201,10 @@ class FailoverBrokerTest {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(PARALLELISM);
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
-        DataStream<Row> rows = env.fromSequence(1, ids).uid("ids")
-                .map(new PlannedFailures()).uid("planned-failures")
+        DataStream<Row> rows = env.fromSequence(1, ids)
+                .uid("ids")
+                .map(new PlannedFailures())
+                .uid("planned-failures")
                 .returns(Types.ROW_NAMED(new String[] {"id", "attempt", "label"}, Types.LONG, Types.INT, Types.STRING));
         tEnv.createTemporaryView("src", tEnv.fromDataStream(rows));
         return new Job(env, tEnv);
@@ -214,8 +224,8 @@ class FailoverBrokerTest {
         if (connector.startsWith("streamfusion")) {
             options += ", 'streamfusion.batch-rows' = '64', 'streamfusion.linger' = '20 ms'";
         }
-        tEnv.executeSql("CREATE TEMPORARY TABLE " + name + " (id BIGINT, attempt INT, label STRING) WITH (" + options
-                + ")");
+        tEnv.executeSql(
+                "CREATE TEMPORARY TABLE " + name + " (id BIGINT, attempt INT, label STRING) WITH (" + options + ")");
         return topic;
     }
 
@@ -244,12 +254,25 @@ class FailoverBrokerTest {
     private static void assertExactlyOnce(Topic committed, Topic uncommitted, long ids, String what) {
         assertEquals(ids, committed.records().size(), what + ": records read_committed");
         assertEquals(ids, committed.idCounts().size(), what + ": distinct ids read_committed");
-        assertEquals(1L, committed.idCounts().keySet().stream().mapToLong(Long::longValue).min().orElseThrow());
-        assertEquals(ids, committed.idCounts().keySet().stream().mapToLong(Long::longValue).max().orElseThrow());
-        assertTrue(uncommitted.records().size() > ids, what + ": read_uncommitted shows aborted records, "
-                + uncommitted.records().size() + " records for " + ids + " ids");
+        assertEquals(
+                1L,
+                committed.idCounts().keySet().stream()
+                        .mapToLong(Long::longValue)
+                        .min()
+                        .orElseThrow());
+        assertEquals(
+                ids,
+                committed.idCounts().keySet().stream()
+                        .mapToLong(Long::longValue)
+                        .max()
+                        .orElseThrow());
+        assertTrue(
+                uncommitted.records().size() > ids,
+                what + ": read_uncommitted shows aborted records, "
+                        + uncommitted.records().size() + " records for " + ids + " ids");
         // An (id, attempt) pair read_uncommitted sees but read_committed does not: written, then aborted.
-        long aborted = uncommitted.idAttempts().keySet().stream().filter(k -> !committed.idAttempts().containsKey(k))
+        long aborted = uncommitted.idAttempts().keySet().stream()
+                .filter(k -> !committed.idAttempts().containsKey(k))
                 .count();
         assertTrue(aborted > 0, what + ": records of an aborted attempt exist");
     }
@@ -273,7 +296,8 @@ class FailoverBrokerTest {
         // Throttled until the second planned failure happened, then at full speed to the end.
         JobClient client = result.getJobClient().orElseThrow();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!Plan.failedDuringCheckpoint.get() && !client.getJobStatus().get().isGloballyTerminalState()
+        while (!Plan.failedDuringCheckpoint.get()
+                && !client.getJobStatus().get().isGloballyTerminalState()
                 && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
@@ -293,13 +317,23 @@ class FailoverBrokerTest {
         for (String topic : List.of(stockAlo, oursAlo)) {
             Topic alo = Topic.read(topic, "read_committed");
             assertEquals(ids, alo.idCounts().size(), topic + ": every id at least once");
-            assertEquals(ids, alo.idCounts().keySet().stream().mapToLong(Long::longValue).max().orElseThrow());
-            System.out.printf("FailoverBrokerTest: %s at least once: %d records, %d duplicates%n", topic,
-                    alo.records().size(), alo.duplicates());
+            assertEquals(
+                    ids,
+                    alo.idCounts().keySet().stream()
+                            .mapToLong(Long::longValue)
+                            .max()
+                            .orElseThrow());
+            System.out.printf(
+                    "FailoverBrokerTest: %s at least once: %d records, %d duplicates%n",
+                    topic, alo.records().size(), alo.duplicates());
         }
-        System.out.printf("FailoverBrokerTest: exactly once: %d committed, %d (stock) / %d (ours) read_uncommitted, "
-                + "%d checkpoints completed%n", ids, Topic.read(stockEo, "read_uncommitted").records().size(),
-                Topic.read(oursEo, "read_uncommitted").records().size(), Plan.completedCheckpoints.get());
+        System.out.printf(
+                "FailoverBrokerTest: exactly once: %d committed, %d (stock) / %d (ours) read_uncommitted, "
+                        + "%d checkpoints completed%n",
+                ids,
+                Topic.read(stockEo, "read_uncommitted").records().size(),
+                Topic.read(oursEo, "read_uncommitted").records().size(),
+                Plan.completedCheckpoints.get());
     }
 
     @Test
@@ -335,15 +369,18 @@ class FailoverBrokerTest {
         Plan.throttle = false;
         Job resumed = job(ids, savepoint);
         // Same tables, same topics, same transactional-id prefixes, same operator ids.
-        for (String[] sink : new String[][] {{"stock_sp", "kafka", stockEo}, {"ours_sp", "streamfusion-kafka", oursEo}}) {
+        for (String[] sink :
+                new String[][] {{"stock_sp", "kafka", stockEo}, {"ours_sp", "streamfusion-kafka", oursEo}}) {
             String options = "'connector' = '" + sink[1] + "', 'topic' = '" + sink[2] + "', "
                     + "'properties.bootstrap.servers' = '" + TestBroker.bootstrapServers() + "', "
                     + "'key.format' = 'json', 'key.fields' = 'id', 'value.format' = 'json', "
                     + "'sink.delivery-guarantee' = 'exactly-once', 'sink.transactional-id-prefix' = '" + sink[2] + "'"
                     + (sink[1].startsWith("streamfusion")
-                            ? ", 'streamfusion.batch-rows' = '64', 'streamfusion.linger' = '20 ms'" : "");
-            resumed.tEnv().executeSql("CREATE TEMPORARY TABLE " + sink[0]
-                    + " (id BIGINT, attempt INT, label STRING) WITH (" + options + ")");
+                            ? ", 'streamfusion.batch-rows' = '64', 'streamfusion.linger' = '20 ms'"
+                            : "");
+            resumed.tEnv()
+                    .executeSql("CREATE TEMPORARY TABLE " + sink[0] + " (id BIGINT, attempt INT, label STRING) WITH ("
+                            + options + ")");
         }
         StatementSet again = resumed.tEnv().createStatementSet();
         again.addInsertSql(insertStock);
@@ -364,8 +401,11 @@ class FailoverBrokerTest {
         // The rows between the savepoint and the cancel were written in transactions the cancel aborted.
         assertTrue(Topic.read(stockEo, "read_uncommitted").records().size() > ids, "stock: aborted records");
         assertTrue(Topic.read(oursEo, "read_uncommitted").records().size() > ids, "streamfusion: aborted records");
-        System.out.printf("FailoverBrokerTest: savepoint: %d rows before the cancel, %d in all; read_uncommitted "
-                + "%d (stock) / %d (ours)%n", rowsBeforeCancel, Plan.rows.get(),
+        System.out.printf(
+                "FailoverBrokerTest: savepoint: %d rows before the cancel, %d in all; read_uncommitted "
+                        + "%d (stock) / %d (ours)%n",
+                rowsBeforeCancel,
+                Plan.rows.get(),
                 Topic.read(stockEo, "read_uncommitted").records().size(),
                 Topic.read(oursEo, "read_uncommitted").records().size());
     }

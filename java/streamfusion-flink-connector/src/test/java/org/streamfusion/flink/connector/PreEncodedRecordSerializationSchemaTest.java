@@ -48,15 +48,32 @@ class PreEncodedRecordSerializationSchemaTest {
     private static KafkaRecordSerializationSchema<RowData> stock(List<String> topics) throws Exception {
         Class<?> type = Class.forName(
                 "org.apache.flink.streaming.connectors.kafka.table.DynamicKafkaRecordSerializationSchema");
-        Constructor<?> constructor = type.getDeclaredConstructor(List.class, Pattern.class, KafkaPartitioner.class,
-                SerializationSchema.class, SerializationSchema.class, RowData.FieldGetter[].class,
-                RowData.FieldGetter[].class, boolean.class, int[].class, boolean.class);
+        Constructor<?> constructor = type.getDeclaredConstructor(
+                List.class,
+                Pattern.class,
+                KafkaPartitioner.class,
+                SerializationSchema.class,
+                SerializationSchema.class,
+                RowData.FieldGetter[].class,
+                RowData.FieldGetter[].class,
+                boolean.class,
+                int[].class,
+                boolean.class);
         constructor.setAccessible(true);
         SerializationSchema<RowData> value = row -> row.getString(0).toBytes();
         RowData.FieldGetter[] valueGetters = {RowData.createFieldGetter(new VarCharType(VarCharType.MAX_LENGTH), 0)};
         // metadataPositions by KafkaDynamicSink.WritableMetadata ordinal: TOPIC, HEADERS, TIMESTAMP.
-        return (KafkaRecordSerializationSchema<RowData>) constructor.newInstance(topics, null, null, null, value,
-                new RowData.FieldGetter[0], valueGetters, true, new int[] {1, -1, -1}, false);
+        return (KafkaRecordSerializationSchema<RowData>) constructor.newInstance(
+                topics,
+                null,
+                null,
+                null,
+                value,
+                new RowData.FieldGetter[0],
+                valueGetters,
+                true,
+                new int[] {1, -1, -1},
+                false);
     }
 
     private static RowData row(String value, String topic) {
@@ -93,14 +110,18 @@ class PreEncodedRecordSerializationSchemaTest {
             KafkaRecordSerializationSchema<RowData> stock = stock(topics);
             PreEncodedRecordSerializationSchema ours = new PreEncodedRecordSerializationSchema(topics, false);
             for (String topic : given) {
-                assertEquals(stockOutcome(stock, row("v", topic)), oursOutcome(ours, record("v", topic)),
+                assertEquals(
+                        stockOutcome(stock, row("v", topic)),
+                        oursOutcome(ours, record("v", topic)),
                         "topics " + topics + ", row topic " + topic);
             }
         }
-        IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
-                () -> new PreEncodedRecordSerializationSchema(List.of("a", "b"), false).serialize(
-                        record("v", null), CONTEXT, null));
-        assertEquals("The topic of the sink record is not valid. Expected a single topic but no topic is set.",
+        IllegalArgumentException missing = assertThrows(
+                IllegalArgumentException.class,
+                () -> new PreEncodedRecordSerializationSchema(List.of("a", "b"), false)
+                        .serialize(record("v", null), CONTEXT, null));
+        assertEquals(
+                "The topic of the sink record is not valid. Expected a single topic but no topic is set.",
                 missing.getMessage());
     }
 

@@ -11,10 +11,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -47,7 +47,9 @@ class SinkParityBrokerTest {
 
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(2)
+            .build());
 
     private static Admin admin;
 
@@ -64,8 +66,7 @@ class SinkParityBrokerTest {
     }
 
     /** The job's stream environment and its table environment (a DataStream must come from the same one). */
-    private record Job(StreamExecutionEnvironment env, StreamTableEnvironment tEnv) {
-    }
+    private record Job(StreamExecutionEnvironment env, StreamTableEnvironment tEnv) {}
 
     private static Job job(boolean checkpoints) {
         Configuration conf = new Configuration();
@@ -104,19 +105,20 @@ class SinkParityBrokerTest {
                 + "FROM seq");
     }
 
-    private static final String COLUMNS = "k_id BIGINT, k_region STRING, id BIGINT, tiny TINYINT, num INT, name STRING, "
-            + "price DECIMAL(10, 2), tiny_decimal DECIMAL(20, 14), score DOUBLE, flag BOOLEAN, ts TIMESTAMP(3), "
-            + "ts_ltz TIMESTAMP_LTZ(3), birthday DATE, payload BYTES";
+    private static final String COLUMNS =
+            "k_id BIGINT, k_region STRING, id BIGINT, tiny TINYINT, num INT, name STRING, "
+                    + "price DECIMAL(10, 2), tiny_decimal DECIMAL(20, 14), score DOUBLE, flag BOOLEAN, ts TIMESTAMP(3), "
+                    + "ts_ltz TIMESTAMP_LTZ(3), birthday DATE, payload BYTES";
 
-    private static void createTable(StreamTableEnvironment tEnv, String name, String columns, String connector,
-            String topic, String options) {
+    private static void createTable(
+            StreamTableEnvironment tEnv, String name, String columns, String connector, String topic, String options) {
         tEnv.executeSql("CREATE TEMPORARY TABLE " + name + " (" + columns + ") WITH ('connector' = '" + connector
                 + "', 'topic' = '" + topic + "', 'properties.bootstrap.servers' = '" + TestBroker.bootstrapServers()
                 + "'" + options + ")");
     }
 
-    private static void assertSameRecords(Map<Integer, List<String>> stock, Map<Integer, List<String>> ours,
-            int expectedRecords, String what) {
+    private static void assertSameRecords(
+            Map<Integer, List<String>> stock, Map<Integer, List<String>> ours, int expectedRecords, String what) {
         int total = stock.values().stream().mapToInt(List::size).sum();
         assertEquals(expectedRecords, total, what + ": records the stock connector wrote");
         for (int p = 0; p < PARTITIONS; p++) {
@@ -131,8 +133,10 @@ class SinkParityBrokerTest {
 
     @Test
     void keyFieldsWithPrefixAndExceptKeyAtLeastOnceNativeAndJvmPaths() throws Exception {
-        assertTrue(NativeLibrary.isLoaded(), "the native library must be on the test class path: "
-                + NativeLibrary.loadError().map(Throwable::toString).orElse(""));
+        assertTrue(
+                NativeLibrary.isLoaded(),
+                "the native library must be on the test class path: "
+                        + NativeLibrary.loadError().map(Throwable::toString).orElse(""));
         int rows = 3000;
         Job job = job(false);
         StreamTableEnvironment tEnv = job.tEnv();
@@ -144,10 +148,20 @@ class SinkParityBrokerTest {
         String oursTopic = TestBroker.createTopic(admin, "parity-key-ours", PARTITIONS);
         String jvmTopic = TestBroker.createTopic(admin, "parity-key-jvm", PARTITIONS);
         createTable(tEnv, "stock_sink", COLUMNS, "kafka", stockTopic, layout);
-        createTable(tEnv, "ours_sink", COLUMNS, "streamfusion-kafka", oursTopic,
+        createTable(
+                tEnv,
+                "ours_sink",
+                COLUMNS,
+                "streamfusion-kafka",
+                oursTopic,
                 layout + ", 'streamfusion.batch-rows' = '256'");
         // Every batch below native.min-batch-rows: Flink's own serializer writes every record.
-        createTable(tEnv, "jvm_sink", COLUMNS, "streamfusion-kafka", jvmTopic,
+        createTable(
+                tEnv,
+                "jvm_sink",
+                COLUMNS,
+                "streamfusion-kafka",
+                jvmTopic,
                 layout + ", 'streamfusion.batch-rows' = '64', 'streamfusion.native.min-batch-rows' = '100000'");
         StatementSet set = tEnv.createStatementSet();
         set.addInsertSql("INSERT INTO stock_sink SELECT * FROM src");
@@ -160,12 +174,17 @@ class SinkParityBrokerTest {
         assertSameRecords(stock, TestBroker.read(jvmTopic, PARTITIONS), rows, "JVM path");
         // Keyed rows are spread by Kafka's default partitioner (murmur2 of the key bytes) over the partitions.
         assertTrue(stock.values().stream().filter(list -> !list.isEmpty()).count() > 1, "records in one partition");
-        String first = stock.values().stream().flatMap(List::stream)
-                .filter(r -> r.startsWith("{\"id\":1,\"region\":\"r1\"} => ")).findFirst().orElseThrow();
-        assertEquals("{\"id\":1,\"region\":\"r1\"} => {\"id\":1,\"tiny\":1,\"num\":1,\"name\":\"name \\\"1\\\" "
-                + "\u00e9\u4e2d\\\\t/\",\"price\":0.25,\"tiny_decimal\":1E-12,\"score\":0.125,\"flag\":false,"
-                + "\"ts\":\"2025-12-01 12:00:01.001\",\"ts_ltz\":\"2025-12-01 12:00:01.001Z\",\"birthday\":\"2026-01-02\","
-                + "\"payload\":\"YjE=\"}", first);
+        String first = stock.values().stream()
+                .flatMap(List::stream)
+                .filter(r -> r.startsWith("{\"id\":1,\"region\":\"r1\"} => "))
+                .findFirst()
+                .orElseThrow();
+        assertEquals(
+                "{\"id\":1,\"region\":\"r1\"} => {\"id\":1,\"tiny\":1,\"num\":1,\"name\":\"name \\\"1\\\" "
+                        + "\u00e9\u4e2d\\\\t/\",\"price\":0.25,\"tiny_decimal\":1E-12,\"score\":0.125,\"flag\":false,"
+                        + "\"ts\":\"2025-12-01 12:00:01.001\",\"ts_ltz\":\"2025-12-01 12:00:01.001Z\",\"birthday\":\"2026-01-02\","
+                        + "\"payload\":\"YjE=\"}",
+                first);
     }
 
     /**
@@ -181,14 +200,20 @@ class SinkParityBrokerTest {
         StreamTableEnvironment tEnv = job.tEnv();
         createSource(job, rows);
         String columns = "id BIGINT, d DOUBLE, f FLOAT, small DOUBLE";
-        String select = "SELECT id, CASE WHEN id % 50 = 0 THEN CAST(NULL AS DOUBLE) ELSE CAST(id AS DOUBLE) * 1.0E20 END, "
-                + "CAST(CAST(id AS DOUBLE) * 1.1E9 AS FLOAT), CAST(id AS DOUBLE) / 7 * 1.0E-3 FROM src";
+        String select =
+                "SELECT id, CASE WHEN id % 50 = 0 THEN CAST(NULL AS DOUBLE) ELSE CAST(id AS DOUBLE) * 1.0E20 END, "
+                        + "CAST(CAST(id AS DOUBLE) * 1.1E9 AS FLOAT), CAST(id AS DOUBLE) / 7 * 1.0E-3 FROM src";
         String layout = ", 'key.format' = 'json', 'key.fields' = 'id', 'value.format' = 'json', "
                 + "'sink.delivery-guarantee' = 'at-least-once'";
         String stockTopic = TestBroker.createTopic(admin, "parity-fp-stock", PARTITIONS);
         String oursTopic = TestBroker.createTopic(admin, "parity-fp-ours", PARTITIONS);
         createTable(tEnv, "stock_sink", columns, "kafka", stockTopic, layout);
-        createTable(tEnv, "ours_sink", columns, "streamfusion-kafka", oursTopic,
+        createTable(
+                tEnv,
+                "ours_sink",
+                columns,
+                "streamfusion-kafka",
+                oursTopic,
                 layout + ", 'streamfusion.batch-rows' = '200'");
         StatementSet set = tEnv.createStatementSet();
         set.addInsertSql("INSERT INTO stock_sink " + select);
@@ -196,8 +221,11 @@ class SinkParityBrokerTest {
         set.execute().await();
 
         Map<Integer, List<String>> stock = TestBroker.read(stockTopic, PARTITIONS);
-        assertSameRecords(stock, TestBroker.read(oursTopic, PARTITIONS), rows, "FLOAT/DOUBLE on JDK "
-                + Runtime.version().feature());
+        assertSameRecords(
+                stock,
+                TestBroker.read(oursTopic, PARTITIONS),
+                rows,
+                "FLOAT/DOUBLE on JDK " + Runtime.version().feature());
         boolean jdk19 = Runtime.version().feature() >= 19;
         List<String> all = stock.values().stream().flatMap(List::stream).toList();
         String row95 = "{\"id\":95} => {\"id\":95,\"d\":" + (jdk19 ? "9.5E21" : "9.500000000000001E21")
@@ -205,10 +233,14 @@ class SinkParityBrokerTest {
                 + ",\"small\":0.013571428571428571}";
         String row5 = "{\"id\":5} => {\"id\":5,\"d\":5.0E20,\"f\":" + (jdk19 ? "5.5E9" : "5.5000003E9")
                 + ",\"small\":7.142857142857143E-4}";
-        assertTrue(all.contains(row95), () -> "the stock sink's row 95 on this JDK: " + all.stream()
-                .filter(r -> r.startsWith("{\"id\":95}")).toList());
-        assertTrue(all.contains(row5), () -> "the stock sink's row 5 on this JDK: " + all.stream()
-                .filter(r -> r.startsWith("{\"id\":5}")).toList());
+        assertTrue(
+                all.contains(row95),
+                () -> "the stock sink's row 95 on this JDK: "
+                        + all.stream().filter(r -> r.startsWith("{\"id\":95}")).toList());
+        assertTrue(
+                all.contains(row5),
+                () -> "the stock sink's row 5 on this JDK: "
+                        + all.stream().filter(r -> r.startsWith("{\"id\":5}")).toList());
     }
 
     @Test
@@ -222,9 +254,19 @@ class SinkParityBrokerTest {
                 + "'sink.partitioner' = 'fixed', 'sink.delivery-guarantee' = 'exactly-once'";
         String stockTopic = TestBroker.createTopic(admin, "parity-eo-stock", PARTITIONS);
         String oursTopic = TestBroker.createTopic(admin, "parity-eo-ours", PARTITIONS);
-        createTable(tEnv, "stock_sink", COLUMNS, "kafka", stockTopic,
+        createTable(
+                tEnv,
+                "stock_sink",
+                COLUMNS,
+                "kafka",
+                stockTopic,
                 layout + ", 'sink.transactional-id-prefix' = '" + stockTopic + "'");
-        createTable(tEnv, "ours_sink", COLUMNS, "streamfusion-kafka", oursTopic,
+        createTable(
+                tEnv,
+                "ours_sink",
+                COLUMNS,
+                "streamfusion-kafka",
+                oursTopic,
                 layout + ", 'sink.transactional-id-prefix' = '" + oursTopic + "', 'streamfusion.batch-rows' = '100', "
                         + "'streamfusion.linger' = '10 ms'");
         StatementSet set = tEnv.createStatementSet();
@@ -236,12 +278,17 @@ class SinkParityBrokerTest {
         assertSameRecords(stock, TestBroker.read(oursTopic, PARTITIONS), rows, "exactly once, fixed partitioner");
         // FlinkFixedPartitioner: subtask 0 of 1 writes partition 0 only.
         assertEquals(rows, stock.get(0).size());
-        assertEquals("null => {\"k_id\":0,\"k_region\":\"r1\",\"id\":13,\"tiny\":13,\"num\":13,"
-                + "\"name\":\"name \\\"13\\\" \u00e9\u4e2d\\\\t/\",\"price\":3.25,\"tiny_decimal\":0.00000000001300,"
-                + "\"score\":1.625,\"flag\":false,\"ts\":\"2025-12-01T12:00:13.013\",\"ts_ltz\":\"2025-12-01T12:00:13.013Z\","
-                + "\"birthday\":\"2026-01-14\",\"payload\":\"YjEz\"}", stock.get(0).get(12));
-        assertTrue(stock.get(0).get(6).contains("\"id\":7,") && !stock.get(0).get(6).contains("\"name\""),
-                "ignore-null-fields drops the null name of row 7: " + stock.get(0).get(6));
+        assertEquals(
+                "null => {\"k_id\":0,\"k_region\":\"r1\",\"id\":13,\"tiny\":13,\"num\":13,"
+                        + "\"name\":\"name \\\"13\\\" \u00e9\u4e2d\\\\t/\",\"price\":3.25,\"tiny_decimal\":0.00000000001300,"
+                        + "\"score\":1.625,\"flag\":false,\"ts\":\"2025-12-01T12:00:13.013\",\"ts_ltz\":\"2025-12-01T12:00:13.013Z\","
+                        + "\"birthday\":\"2026-01-14\",\"payload\":\"YjEz\"}",
+                stock.get(0).get(12));
+        assertTrue(
+                stock.get(0).get(6).contains("\"id\":7,")
+                        && !stock.get(0).get(6).contains("\"name\""),
+                "ignore-null-fields drops the null name of row 7: "
+                        + stock.get(0).get(6));
     }
 
     @Test
@@ -264,7 +311,12 @@ class SinkParityBrokerTest {
         String stockTopic = TestBroker.createTopic(admin, "parity-meta-stock", PARTITIONS);
         String oursTopic = TestBroker.createTopic(admin, "parity-meta-ours", PARTITIONS);
         createTable(tEnv, "stock_sink", columns, "kafka", stockTopic, layout);
-        createTable(tEnv, "ours_sink", columns, "streamfusion-kafka", oursTopic,
+        createTable(
+                tEnv,
+                "ours_sink",
+                columns,
+                "streamfusion-kafka",
+                oursTopic,
                 layout + ", 'streamfusion.batch-rows' = '100'");
         StatementSet set = tEnv.createStatementSet();
         set.addInsertSql("INSERT INTO stock_sink " + select);
@@ -274,10 +326,14 @@ class SinkParityBrokerTest {
         Map<Integer, List<String>> stock = TestBroker.readWithMetadata(stockTopic, PARTITIONS, start);
         assertSameRecords(stock, TestBroker.readWithMetadata(oursTopic, PARTITIONS, start), rows, "metadata");
         List<String> all = stock.values().stream().flatMap(List::stream).toList();
-        assertTrue(all.contains("{\"k_id\":1} => {\"k_id\":1,\"id\":1,\"name\":\"name \\\"1\\\" \u00e9\u4e2d\\\\t/\"} "
-                + "@ 1764590401001 [trace=t-1, region=r1, skipped=odd]"), () -> "row 1: " + all.stream()
-                .filter(r -> r.contains("\"id\":1,")).toList());
-        assertTrue(all.stream().anyMatch(r -> r.contains("\"id\":2,") && r.endsWith("@ 1764590402002 [trace=t-2, region=r2]")),
+        assertTrue(
+                all.contains("{\"k_id\":1} => {\"k_id\":1,\"id\":1,\"name\":\"name \\\"1\\\" \u00e9\u4e2d\\\\t/\"} "
+                        + "@ 1764590401001 [trace=t-1, region=r1, skipped=odd]"),
+                () -> "row 1: "
+                        + all.stream().filter(r -> r.contains("\"id\":1,")).toList());
+        assertTrue(
+                all.stream()
+                        .anyMatch(r -> r.contains("\"id\":2,") && r.endsWith("@ 1764590402002 [trace=t-2, region=r2]")),
                 "a null header value is skipped");
         assertEquals(rows / 10, all.stream().filter(r -> r.contains(" @ now [")).count(), "null timestamps");
         assertEquals(rows / 9, all.stream().filter(r -> r.endsWith(" []")).count(), "null header maps");
@@ -295,16 +351,25 @@ class SinkParityBrokerTest {
         Job job = job(false);
         StreamTableEnvironment tEnv = job.tEnv();
         createSource(job, rows);
-        String[] stockTopics = {TestBroker.createTopic(admin, "parity-topics-stock-a", PARTITIONS),
-            TestBroker.createTopic(admin, "parity-topics-stock-b", PARTITIONS)};
-        String[] oursTopics = {TestBroker.createTopic(admin, "parity-topics-ours-a", PARTITIONS),
-            TestBroker.createTopic(admin, "parity-topics-ours-b", PARTITIONS)};
+        String[] stockTopics = {
+            TestBroker.createTopic(admin, "parity-topics-stock-a", PARTITIONS),
+            TestBroker.createTopic(admin, "parity-topics-stock-b", PARTITIONS)
+        };
+        String[] oursTopics = {
+            TestBroker.createTopic(admin, "parity-topics-ours-a", PARTITIONS),
+            TestBroker.createTopic(admin, "parity-topics-ours-b", PARTITIONS)
+        };
         String columns = "k_id BIGINT, id BIGINT, name STRING, tpc STRING NOT NULL METADATA FROM 'topic', "
                 + "ts TIMESTAMP_LTZ(3) METADATA FROM 'timestamp'";
         String layout = ", 'key.format' = 'json', 'key.fields' = 'k_id', 'value.format' = 'json', "
                 + "'sink.delivery-guarantee' = 'at-least-once'";
         createTable(tEnv, "stock_sink", columns, "kafka", stockTopics[0] + ";" + stockTopics[1], layout);
-        createTable(tEnv, "ours_sink", columns, "streamfusion-kafka", oursTopics[0] + ";" + oursTopics[1],
+        createTable(
+                tEnv,
+                "ours_sink",
+                columns,
+                "streamfusion-kafka",
+                oursTopics[0] + ";" + oursTopics[1],
                 layout + ", 'streamfusion.batch-rows' = '100'");
         String select = "SELECT k_id, id, name, CASE WHEN id %% 3 = 0 THEN '%s' ELSE '%s' END, ts_ltz FROM src";
         StatementSet set = tEnv.createStatementSet();
@@ -315,10 +380,15 @@ class SinkParityBrokerTest {
         int[] expected = {rows / 3, rows - rows / 3};
         for (int t = 0; t < 2; t++) {
             Map<Integer, List<String>> stock = TestBroker.readWithMetadata(stockTopics[t], PARTITIONS, start);
-            assertSameRecords(stock, TestBroker.readWithMetadata(oursTopics[t], PARTITIONS, start), expected[t],
+            assertSameRecords(
+                    stock,
+                    TestBroker.readWithMetadata(oursTopics[t], PARTITIONS, start),
+                    expected[t],
                     "topic " + t + " of the list");
             String id3 = "\"id\":3,";
-            assertEquals(t == 0, stock.values().stream().flatMap(List::stream).anyMatch(r -> r.contains(id3)),
+            assertEquals(
+                    t == 0,
+                    stock.values().stream().flatMap(List::stream).anyMatch(r -> r.contains(id3)),
                     "row 3 is routed to the first topic only");
         }
     }
@@ -328,7 +398,8 @@ class SinkParityBrokerTest {
         int rows = 1000;
         Job job = job(false);
         StreamTableEnvironment tEnv = job.tEnv();
-        DataStream<Row> source = job.env().fromSequence(1, rows)
+        DataStream<Row> source = job.env()
+                .fromSequence(1, rows)
                 .map(id -> Row.of(id, id % 7 == 0 ? null : "n\"" + id, id % 2 == 0))
                 .returns(Types.ROW_NAMED(new String[] {"id", "name", "flag"}, Types.LONG, Types.STRING, Types.BOOLEAN));
         Map<String, String> options = new java.util.LinkedHashMap<>();
@@ -342,29 +413,51 @@ class SinkParityBrokerTest {
         // The stock side: the kafka table sink over the same rows.
         tEnv.createTemporaryView("ds", tEnv.fromDataStream(source));
         StringBuilder with = new StringBuilder();
-        options.forEach((k, v) -> with.append(", '").append(k).append("' = '").append(v).append("'"));
-        createTable(tEnv, "stock_sink", "id BIGINT, name STRING, flag BOOLEAN", "kafka", stockTopic,
-                with.toString().replace(", 'properties.bootstrap.servers' = '" + TestBroker.bootstrapServers() + "'", ""));
+        options.forEach(
+                (k, v) -> with.append(", '").append(k).append("' = '").append(v).append("'"));
+        createTable(
+                tEnv,
+                "stock_sink",
+                "id BIGINT, name STRING, flag BOOLEAN",
+                "kafka",
+                stockTopic,
+                with.toString()
+                        .replace(", 'properties.bootstrap.servers' = '" + TestBroker.bootstrapServers() + "'", ""));
         org.apache.flink.table.api.bridge.java.StreamStatementSet set = tEnv.createStatementSet();
         set.addInsertSql("INSERT INTO stock_sink SELECT * FROM ds");
         set.attachAsDataStream();
         // Ours: the DataStream builder with the same options.
-        RowType type = (RowType) DataTypes.ROW(DataTypes.FIELD("id", DataTypes.BIGINT()),
-                DataTypes.FIELD("name", DataTypes.STRING()), DataTypes.FIELD("flag", DataTypes.BOOLEAN())).getLogicalType();
-        DataStream<org.apache.flink.table.data.RowData> rowData = source.map(r -> (org.apache.flink.table.data.RowData)
-                org.apache.flink.table.data.GenericRowData.of(r.getField(0), r.getField(1) == null ? null
-                        : org.apache.flink.table.data.StringData.fromString((String) r.getField(1)), r.getField(2)))
+        RowType type = (RowType) DataTypes.ROW(
+                        DataTypes.FIELD("id", DataTypes.BIGINT()),
+                        DataTypes.FIELD("name", DataTypes.STRING()),
+                        DataTypes.FIELD("flag", DataTypes.BOOLEAN()))
+                .getLogicalType();
+        DataStream<org.apache.flink.table.data.RowData> rowData = source.map(r ->
+                        (org.apache.flink.table.data.RowData) org.apache.flink.table.data.GenericRowData.of(
+                                r.getField(0),
+                                r.getField(1) == null
+                                        ? null
+                                        : org.apache.flink.table.data.StringData.fromString((String) r.getField(1)),
+                                r.getField(2)))
                 .returns(org.apache.flink.table.runtime.typeutils.InternalTypeInfo.of(type));
-        StreamFusionKafkaSink sink = StreamFusionKafkaSink.builder().setRowType(type).setOptions(options)
-                .setOption("topic", oursTopic).setOption("streamfusion.batch-rows", "100").setUidPrefix("ours").build();
+        StreamFusionKafkaSink sink = StreamFusionKafkaSink.builder()
+                .setRowType(type)
+                .setOptions(options)
+                .setOption("topic", oursTopic)
+                .setOption("streamfusion.batch-rows", "100")
+                .setUidPrefix("ours")
+                .build();
         assertEquals(oursTopic, sink.spec().topic());
         sink.addTo(rowData).name("streamfusion sink");
         job.env().execute("data stream builder parity");
 
         Map<Integer, List<String>> stock = TestBroker.read(stockTopic, PARTITIONS);
         assertSameRecords(stock, TestBroker.read(oursTopic, PARTITIONS), rows, "DataStream builder");
-        assertTrue(stock.values().stream().flatMap(List::stream)
-                .anyMatch(r -> r.equals("{\"id\":7} => {\"name\":null,\"flag\":false}")), "row 7");
+        assertTrue(
+                stock.values().stream()
+                        .flatMap(List::stream)
+                        .anyMatch(r -> r.equals("{\"id\":7} => {\"name\":null,\"flag\":false}")),
+                "row 7");
     }
 
     /**
@@ -389,11 +482,26 @@ class SinkParityBrokerTest {
             }
             changes.add(Row.ofKind(kind, key, i % 11 == 0 ? null : "v" + i, new BigDecimal(i).movePointLeft(2)));
         }
-        DataStream<Row> stream = job.env().fromData(changes,
-                Types.ROW_NAMED(new String[] {"k_id", "name", "price"}, Types.LONG, Types.STRING, Types.BIG_DEC));
-        job.tEnv().createTemporaryView("changes", job.tEnv().fromChangelogStream(stream, Schema.newBuilder()
-                .column("k_id", DataTypes.BIGINT().notNull()).column("name", DataTypes.STRING())
-                .column("price", DataTypes.DECIMAL(38, 18)).primaryKey("k_id").build(), ChangelogMode.upsert()));
+        DataStream<Row> stream = job.env()
+                .fromData(
+                        changes,
+                        Types.ROW_NAMED(
+                                new String[] {"k_id", "name", "price"}, Types.LONG, Types.STRING, Types.BIG_DEC));
+        job.tEnv()
+                .createTemporaryView(
+                        "changes",
+                        job.tEnv()
+                                .fromChangelogStream(
+                                        stream,
+                                        Schema.newBuilder()
+                                                .column(
+                                                        "k_id",
+                                                        DataTypes.BIGINT().notNull())
+                                                .column("name", DataTypes.STRING())
+                                                .column("price", DataTypes.DECIMAL(38, 18))
+                                                .primaryKey("k_id")
+                                                .build(),
+                                        ChangelogMode.upsert()));
         return deletes;
     }
 
@@ -410,9 +518,19 @@ class SinkParityBrokerTest {
                 + "'value.fields-include' = 'EXCEPT_KEY', 'sink.delivery-guarantee' = 'exactly-once'";
         String stockTopic = TestBroker.createTopic(admin, "parity-upsert-stock", PARTITIONS);
         String oursTopic = TestBroker.createTopic(admin, "parity-upsert-ours", PARTITIONS);
-        createTable(tEnv, "stock_sink", UPSERT_COLUMNS, "upsert-kafka", stockTopic,
+        createTable(
+                tEnv,
+                "stock_sink",
+                UPSERT_COLUMNS,
+                "upsert-kafka",
+                stockTopic,
                 layout + ", 'sink.transactional-id-prefix' = '" + stockTopic + "'");
-        createTable(tEnv, "ours_sink", UPSERT_COLUMNS, "streamfusion-upsert-kafka", oursTopic,
+        createTable(
+                tEnv,
+                "ours_sink",
+                UPSERT_COLUMNS,
+                "streamfusion-upsert-kafka",
+                oursTopic,
                 layout + ", 'sink.transactional-id-prefix' = '" + oursTopic + "', 'streamfusion.batch-rows' = '128'");
         StatementSet set = tEnv.createStatementSet();
         set.addInsertSql("INSERT INTO stock_sink " + UPSERT_SELECT);
@@ -422,10 +540,14 @@ class SinkParityBrokerTest {
         Map<Integer, List<String>> stock = TestBroker.read(stockTopic, PARTITIONS);
         int total = stock.values().stream().mapToInt(List::size).sum();
         assertSameRecords(stock, TestBroker.read(oursTopic, PARTITIONS), total, "upsert");
-        long tombstones = stock.values().stream().flatMap(List::stream).filter(r -> r.endsWith(" => null")).count();
+        long tombstones = stock.values().stream()
+                .flatMap(List::stream)
+                .filter(r -> r.endsWith(" => null"))
+                .count();
         assertEquals(deletes, tombstones, "a tombstone per DELETE");
         assertTrue(total >= 2000 - 57, "records written: " + total);
-        assertTrue(stock.values().stream().flatMap(List::stream).anyMatch(r -> r.equals("{\"id\":3} => null")),
+        assertTrue(
+                stock.values().stream().flatMap(List::stream).anyMatch(r -> r.equals("{\"id\":3} => null")),
                 "the tombstone of key 3 carries its key with the prefix stripped");
     }
 
@@ -439,7 +561,12 @@ class SinkParityBrokerTest {
         String stockTopic = TestBroker.createTopic(admin, "parity-upsert-p2-stock", PARTITIONS);
         String oursTopic = TestBroker.createTopic(admin, "parity-upsert-p2-ours", PARTITIONS);
         createTable(tEnv, "stock_sink", UPSERT_COLUMNS, "upsert-kafka", stockTopic, layout);
-        createTable(tEnv, "ours_sink", UPSERT_COLUMNS, "streamfusion-upsert-kafka", oursTopic,
+        createTable(
+                tEnv,
+                "ours_sink",
+                UPSERT_COLUMNS,
+                "streamfusion-upsert-kafka",
+                oursTopic,
                 layout + ", 'streamfusion.batch-rows' = '64'");
         StatementSet set = tEnv.createStatementSet();
         set.addInsertSql("INSERT INTO stock_sink " + UPSERT_SELECT);
@@ -465,7 +592,12 @@ class SinkParityBrokerTest {
         String stockTopic = TestBroker.createTopic(admin, "parity-flush-stock", PARTITIONS);
         String oursTopic = TestBroker.createTopic(admin, "parity-flush-ours", PARTITIONS);
         createTable(tEnv, "stock_sink", UPSERT_COLUMNS, "upsert-kafka", stockTopic, layout);
-        createTable(tEnv, "ours_sink", UPSERT_COLUMNS, "streamfusion-upsert-kafka", oursTopic,
+        createTable(
+                tEnv,
+                "ours_sink",
+                UPSERT_COLUMNS,
+                "streamfusion-upsert-kafka",
+                oursTopic,
                 layout + ", 'streamfusion.batch-rows' = '8'");
         StatementSet set = tEnv.createStatementSet();
         set.addInsertSql("INSERT INTO stock_sink " + UPSERT_SELECT);
@@ -478,15 +610,18 @@ class SinkParityBrokerTest {
         Map<String, String> ours = lastPerPartitionAndKey(oursRecords);
         assertEquals(57, stock.size(), "keys written by the stock connector");
         assertEquals(stock, ours, "the last record per partition and key");
-        long finalTombstones = stock.values().stream().filter(r -> r.endsWith(" => null")).count();
+        long finalTombstones =
+                stock.values().stream().filter(r -> r.endsWith(" => null")).count();
         assertTrue(finalTombstones > 0 && deletes > 0, "some keys end deleted: " + finalTombstones);
         int stockTotal = stockRecords.values().stream().mapToInt(List::size).sum();
         int oursTotal = oursRecords.values().stream().mapToInt(List::size).sum();
         // 2000 changes cycling over 57 keys (so max-rows 100 is never reached; the size trigger is covered by
         // BatchingEncoderOperatorTest), an emission every 20 ms and at the end: both reduce.
         assertTrue(oursTotal < 2000 && stockTotal < 2000, "reduced: stock " + stockTotal + ", ours " + oursTotal);
-        System.out.printf("SinkParityBrokerTest: buffer-flush: 2000 changes, %d records (stock), %d (ours), "
-                + "57 keys, %d end deleted%n", stockTotal, oursTotal, finalTombstones);
+        System.out.printf(
+                "SinkParityBrokerTest: buffer-flush: 2000 changes, %d records (stock), %d (ours), "
+                        + "57 keys, %d end deleted%n",
+                stockTotal, oursTotal, finalTombstones);
     }
 
     private static Map<String, String> lastPerPartitionAndKey(Map<Integer, List<String>> records) {
@@ -500,7 +635,8 @@ class SinkParityBrokerTest {
         records.forEach((partition, list) -> {
             for (String record : list) {
                 String key = record.substring(0, record.indexOf(" => "));
-                byKey.computeIfAbsent(partition + " " + key, k -> new ArrayList<>()).add(record);
+                byKey.computeIfAbsent(partition + " " + key, k -> new ArrayList<>())
+                        .add(record);
             }
         });
         return byKey;

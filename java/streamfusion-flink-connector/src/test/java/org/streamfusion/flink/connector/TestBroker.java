@@ -30,8 +30,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 final class TestBroker {
     private static final String DEFAULT_BOOTSTRAP_SERVERS = "127.0.0.1:19092";
 
-    private TestBroker() {
-    }
+    private TestBroker() {}
 
     /** @return the system property {@code kafka.bootstrap.servers}, or the local broker's address */
     static String bootstrapServers() {
@@ -48,9 +47,11 @@ final class TestBroker {
             admin.describeCluster().clusterId().get(15, SECONDS);
         } catch (ExecutionException | TimeoutException e) {
             admin.close(Duration.ZERO);
-            fail("No Kafka broker answers at " + bootstrapServers() + " (system property kafka.bootstrap.servers). "
-                    + "Start the local one with `kafka/broker start`, or point the tests at your own cluster with "
-                    + "-Dkafka.bootstrap.servers=host:port.", e);
+            fail(
+                    "No Kafka broker answers at " + bootstrapServers() + " (system property kafka.bootstrap.servers). "
+                            + "Start the local one with `kafka/broker start`, or point the tests at your own cluster with "
+                            + "-Dkafka.bootstrap.servers=host:port.",
+                    e);
         }
         return admin;
     }
@@ -58,7 +59,9 @@ final class TestBroker {
     /** Creates a topic with a unique name ({@code prefix}-random) and {@code partitions} partitions. */
     static String createTopic(Admin admin, String prefix, int partitions) throws Exception {
         String name = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
-        admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get(30, SECONDS);
+        admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1)))
+                .all()
+                .get(30, SECONDS);
         return name;
     }
 
@@ -99,7 +102,10 @@ final class TestBroker {
         });
     }
 
-    private static Map<Integer, List<String>> read(String topic, int partitions, String isolationLevel,
+    private static Map<Integer, List<String>> read(
+            String topic,
+            int partitions,
+            String isolationLevel,
             java.util.function.Function<ConsumerRecord<byte[], byte[]>, String> format) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());

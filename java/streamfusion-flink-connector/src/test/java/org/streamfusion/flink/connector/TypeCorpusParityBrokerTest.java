@@ -52,7 +52,9 @@ class TypeCorpusParityBrokerTest {
 
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(2)
+            .build());
 
     private static Admin admin;
 
@@ -102,31 +104,50 @@ class TypeCorpusParityBrokerTest {
 
     static final List<Variant> VARIANTS = List.of(
             // Flink's defaults: SQL timestamps, decimals as Jackson prints them, nulls written; no key.
-            new Variant("defaults-alo", "kafka", "streamfusion-kafka", COLUMNS,
+            new Variant(
+                    "defaults-alo",
+                    "kafka",
+                    "streamfusion-kafka",
+                    COLUMNS,
                     ", 'format' = 'json', 'sink.partitioner' = 'fixed', 'sink.delivery-guarantee' = 'at-least-once'",
                     false),
             // Every value option changed; map-null-key options accepted (no MAP column to act on).
-            new Variant("iso-plain-ignorenull-eo", "kafka", "streamfusion-kafka", COLUMNS,
+            new Variant(
+                    "iso-plain-ignorenull-eo",
+                    "kafka",
+                    "streamfusion-kafka",
+                    COLUMNS,
                     ", 'format' = 'json', 'json.timestamp-format.standard' = 'ISO-8601', "
                             + "'json.encode.decimal-as-plain-number' = 'true', 'json.encode.ignore-null-fields' = 'true', "
                             + "'json.map-null-key.mode' = 'LITERAL', 'json.map-null-key.literal' = 'null-key', "
                             + "'sink.partitioner' = 'fixed', 'sink.delivery-guarantee' = 'exactly-once'",
                     true),
             // Key fields with a prefix, EXCEPT_KEY, Kafka's default partitioner over the key bytes.
-            new Variant("prefix-exceptkey-alo", "kafka", "streamfusion-kafka", COLUMNS_WITHOUT_FLOATING_POINT,
+            new Variant(
+                    "prefix-exceptkey-alo",
+                    "kafka",
+                    "streamfusion-kafka",
+                    COLUMNS_WITHOUT_FLOATING_POINT,
                     ", 'key.format' = 'json', 'key.fields' = 'k_id;k_name', 'key.fields-prefix' = 'k_', "
                             + "'value.format' = 'json', 'value.fields-include' = 'EXCEPT_KEY', "
                             + "'sink.delivery-guarantee' = 'at-least-once'",
                     false),
             // Key fields of many types (nulls in the key), value ALL, ISO-8601 in key and value.
-            new Variant("typedkey-all-iso-eo", "kafka", "streamfusion-kafka", COLUMNS,
+            new Variant(
+                    "typedkey-all-iso-eo",
+                    "kafka",
+                    "streamfusion-kafka",
+                    COLUMNS,
                     ", 'key.format' = 'json', 'key.fields' = 'id;dec2;ts3;str;byts', "
                             + "'key.json.timestamp-format.standard' = 'ISO-8601', 'value.format' = 'json', "
                             + "'value.json.timestamp-format.standard' = 'ISO-8601', 'value.fields-include' = 'ALL', "
                             + "'sink.delivery-guarantee' = 'exactly-once'",
                     true),
             // Upsert, primary key with prefix, EXCEPT_KEY, plain decimals, ignore-null-fields.
-            new Variant("upsert-prefix-plain-eo", "upsert-kafka", "streamfusion-upsert-kafka",
+            new Variant(
+                    "upsert-prefix-plain-eo",
+                    "upsert-kafka",
+                    "streamfusion-upsert-kafka",
                     COLUMNS_WITHOUT_FLOATING_POINT.replace("k_id BIGINT", "k_id BIGINT NOT NULL")
                             + ", PRIMARY KEY (k_id) NOT ENFORCED",
                     ", 'key.format' = 'json', 'key.fields-prefix' = 'k_', 'value.format' = 'json', "
@@ -136,14 +157,24 @@ class TypeCorpusParityBrokerTest {
                             + "'sink.delivery-guarantee' = 'exactly-once'",
                     true),
             // Upsert at least once with the defaults and value ALL, the corpus with FLOAT/DOUBLE.
-            new Variant("upsert-all-alo", "upsert-kafka", "streamfusion-upsert-kafka",
+            new Variant(
+                    "upsert-all-alo",
+                    "upsert-kafka",
+                    "streamfusion-upsert-kafka",
                     COLUMNS.replace("k_id BIGINT", "k_id BIGINT NOT NULL") + ", PRIMARY KEY (k_id) NOT ENFORCED",
                     ", 'key.format' = 'json', 'value.format' = 'json', 'sink.delivery-guarantee' = 'at-least-once'",
                     false));
 
-    private static final String[] STRINGS = {"plain", "quote \" backslash \\ slash /", "tab\tnewline\ncr\r",
-        "ctrl \u0001\u0008\u000c\u001f del \u007f", "caf\u00e9 \u4e2d\u6587 \ud83d\ude00", "sep \u2028\u2029 <b>&</b>",
-        "", "   "};
+    private static final String[] STRINGS = {
+        "plain",
+        "quote \" backslash \\ slash /",
+        "tab\tnewline\ncr\r",
+        "ctrl \u0001\u0008\u000c\u001f del \u007f",
+        "caf\u00e9 \u4e2d\u6587 \ud83d\ude00",
+        "sep \u2028\u2029 <b>&</b>",
+        "",
+        "   "
+    };
 
     /** Row {@code i} (1-based) of the corpus; the nullable columns' nulls fall on different rows. */
     static Row corpusRow(int i) {
@@ -182,12 +213,14 @@ class TypeCorpusParityBrokerTest {
         LocalTime time = LocalTime.ofNanoOfDay((i * 43_210_987_654_321L) % 86_400_000_000_000L);
         f[20] = time;
         f[21] = time;
-        LocalDateTime ts = LocalDateTime.of(2026, 1, 1, 0, 0).plusSeconds(i * 7919L - 5_000_000)
+        LocalDateTime ts = LocalDateTime.of(2026, 1, 1, 0, 0)
+                .plusSeconds(i * 7919L - 5_000_000)
                 .plusNanos((i * 123_456_789L) % 1_000_000_000L);
         for (int p = 22; p <= 25; p++) {
             f[p] = ts;
         }
-        Instant ltz = Instant.ofEpochSecond(1_764_590_400L + i * 104_729L - 100_000_000L, (i * 987_654_321L) % 1_000_000_000L);
+        Instant ltz = Instant.ofEpochSecond(
+                1_764_590_400L + i * 104_729L - 100_000_000L, (i * 987_654_321L) % 1_000_000_000L);
         for (int p = 26; p <= 29; p++) {
             f[p] = ltz;
         }
@@ -200,12 +233,37 @@ class TypeCorpusParityBrokerTest {
         return Row.of(f);
     }
 
-    private static final TypeInformation<Row> CORPUS_TYPE = Types.ROW(Types.LONG, Types.STRING, Types.LONG,
-            Types.BYTE, Types.SHORT, Types.INT, Types.LONG, Types.FLOAT, Types.DOUBLE, Types.BIG_DEC, Types.BIG_DEC,
-            Types.BIG_DEC, Types.BOOLEAN, Types.STRING, Types.STRING, Types.STRING,
-            Types.PRIMITIVE_ARRAY(Types.BYTE), Types.PRIMITIVE_ARRAY(Types.BYTE), Types.PRIMITIVE_ARRAY(Types.BYTE),
-            Types.LOCAL_DATE, Types.LOCAL_TIME, Types.LOCAL_TIME, Types.LOCAL_DATE_TIME, Types.LOCAL_DATE_TIME,
-            Types.LOCAL_DATE_TIME, Types.LOCAL_DATE_TIME, Types.INSTANT, Types.INSTANT, Types.INSTANT, Types.INSTANT);
+    private static final TypeInformation<Row> CORPUS_TYPE = Types.ROW(
+            Types.LONG,
+            Types.STRING,
+            Types.LONG,
+            Types.BYTE,
+            Types.SHORT,
+            Types.INT,
+            Types.LONG,
+            Types.FLOAT,
+            Types.DOUBLE,
+            Types.BIG_DEC,
+            Types.BIG_DEC,
+            Types.BIG_DEC,
+            Types.BOOLEAN,
+            Types.STRING,
+            Types.STRING,
+            Types.STRING,
+            Types.PRIMITIVE_ARRAY(Types.BYTE),
+            Types.PRIMITIVE_ARRAY(Types.BYTE),
+            Types.PRIMITIVE_ARRAY(Types.BYTE),
+            Types.LOCAL_DATE,
+            Types.LOCAL_TIME,
+            Types.LOCAL_TIME,
+            Types.LOCAL_DATE_TIME,
+            Types.LOCAL_DATE_TIME,
+            Types.LOCAL_DATE_TIME,
+            Types.LOCAL_DATE_TIME,
+            Types.INSTANT,
+            Types.INSTANT,
+            Types.INSTANT,
+            Types.INSTANT);
 
     /** The view {@code corpus}: {@link #ROWS} rows cast to the corpus column types. */
     private static void createCorpus(StreamExecutionEnvironment env, StreamTableEnvironment tEnv) {
@@ -218,8 +276,13 @@ class TypeCorpusParityBrokerTest {
         String[] columns = COLUMNS.split(",\\s*(?=[a-z])");
         for (int j = 0; j < columns.length; j++) {
             String[] nameAndType = columns[j].split(" ", 2);
-            select.append(j == 0 ? "" : ", ").append("CAST(f").append(j).append(" AS ").append(nameAndType[1])
-                    .append(") AS ").append(nameAndType[0]);
+            select.append(j == 0 ? "" : ", ")
+                    .append("CAST(f")
+                    .append(j)
+                    .append(" AS ")
+                    .append(nameAndType[1])
+                    .append(") AS ")
+                    .append(nameAndType[0]);
         }
         tEnv.executeSql(select.append(" FROM corpus_raw").toString());
     }
@@ -270,21 +333,28 @@ class TypeCorpusParityBrokerTest {
             }
             compared += total;
             if (k == 0) {
-                System.out.println("TypeCorpusParityBrokerTest: " + v.name() + " records 3 and 4: " + stock.get(0).get(2)
-                        + "\n" + stock.get(0).get(3));
+                System.out.println("TypeCorpusParityBrokerTest: " + v.name() + " records 3 and 4: "
+                        + stock.get(0).get(2) + "\n" + stock.get(0).get(3));
             }
             if (!v.options().contains("'fixed'")) {
-                assertTrue(stock.values().stream().filter(list -> !list.isEmpty()).count() > 1,
+                assertTrue(
+                        stock.values().stream().filter(list -> !list.isEmpty()).count() > 1,
                         v.name() + ": keyed records spread over the partitions");
             }
         }
-        System.out.printf("TypeCorpusParityBrokerTest: %d variants x %d rows, %d records compared per connector "
-                + "(JDK %d; job %d ms, reading and comparing %d ms)%n", VARIANTS.size(), ROWS, compared,
-                Runtime.version().feature(), jobMillis, (System.nanoTime() - start) / 1_000_000 - jobMillis);
+        System.out.printf(
+                "TypeCorpusParityBrokerTest: %d variants x %d rows, %d records compared per connector "
+                        + "(JDK %d; job %d ms, reading and comparing %d ms)%n",
+                VARIANTS.size(),
+                ROWS,
+                compared,
+                Runtime.version().feature(),
+                jobMillis,
+                (System.nanoTime() - start) / 1_000_000 - jobMillis);
     }
 
-    private static void createTable(StreamTableEnvironment tEnv, String name, Variant v, String connector,
-            String topic, String extra) {
+    private static void createTable(
+            StreamTableEnvironment tEnv, String name, Variant v, String connector, String topic, String extra) {
         String txn = v.exactlyOnce() ? ", 'sink.transactional-id-prefix' = '" + topic + "'" : "";
         tEnv.executeSql("CREATE TEMPORARY TABLE " + name + " (" + v.columns() + ") WITH ('connector' = '" + connector
                 + "', 'topic' = '" + topic + "', 'properties.bootstrap.servers' = '" + TestBroker.bootstrapServers()

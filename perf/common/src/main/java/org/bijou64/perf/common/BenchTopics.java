@@ -11,8 +11,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 
 /** The run topics of the producer comparisons: created once per run, one partition, replication factor 1. */
 public final class BenchTopics {
-    private BenchTopics() {
-    }
+    private BenchTopics() {}
 
     /**
      * Creates {@code topic} (1 partition, replication factor 1) and waits until its partition has a leader, so a
@@ -25,14 +24,18 @@ public final class BenchTopics {
      */
     public static void create(Admin admin, String topic, Duration timeout)
             throws ExecutionException, TimeoutException, InterruptedException {
-        admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all()
+        admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1)))
+                .all()
                 .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             try {
-                TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames()
-                        .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(topic);
-                if (!description.partitions().isEmpty() && description.partitions().get(0).leader() != null) {
+                TopicDescription description = admin.describeTopics(List.of(topic))
+                        .allTopicNames()
+                        .get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                        .get(topic);
+                if (!description.partitions().isEmpty()
+                        && description.partitions().get(0).leader() != null) {
                     return;
                 }
             } catch (ExecutionException e) {

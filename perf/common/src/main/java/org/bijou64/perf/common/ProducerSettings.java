@@ -14,8 +14,7 @@ public final class ProducerSettings {
     private static final String RESOURCE = "producer.properties";
     private static final Map<String, String> SETTINGS = load();
 
-    private ProducerSettings() {
-    }
+    private ProducerSettings() {}
 
     /**
      * The settings in the file's order (the order the tools print them).
@@ -28,7 +27,8 @@ public final class ProducerSettings {
 
     /** The settings as one line, {@code key=value} separated by spaces, in the file's order. */
     public static String line() {
-        return SETTINGS.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+        return SETTINGS.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue())
                 .collect(Collectors.joining(" "));
     }
 
@@ -49,8 +49,8 @@ public final class ProducerSettings {
             int eq = line.indexOf('=');
             String key = eq < 0 ? "" : line.substring(0, eq).strip();
             if (key.isEmpty()) {
-                throw new IllegalArgumentException(RESOURCE + ":" + (i + 1) + ": expected key=value, got '" + line
-                        + "'");
+                throw new IllegalArgumentException(
+                        RESOURCE + ":" + (i + 1) + ": expected key=value, got '" + line + "'");
             }
             if (settings.put(key, line.substring(eq + 1).strip()) != null) {
                 throw new IllegalArgumentException(RESOURCE + ":" + (i + 1) + ": " + key + " is set twice");

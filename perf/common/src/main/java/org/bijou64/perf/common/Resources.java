@@ -7,8 +7,7 @@ import java.nio.charset.StandardCharsets;
 
 /** Reads this package's resources (the files at the top of {@code perf/common}). */
 final class Resources {
-    private Resources() {
-    }
+    private Resources() {}
 
     /**
      * The UTF-8 text of a resource of this package.
@@ -18,8 +17,8 @@ final class Resources {
     static String text(String name) {
         try (InputStream in = Resources.class.getResourceAsStream(name)) {
             if (in == null) {
-                throw new IllegalStateException("org/bijou64/perf/common/" + name
-                        + " is not on the classpath: rebuild perf/common");
+                throw new IllegalStateException(
+                        "org/bijou64/perf/common/" + name + " is not on the classpath: rebuild perf/common");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {

@@ -46,15 +46,13 @@ public final class ResultsSchema {
      * @param decimals the decimals of a {@link Kind#NUMBER}, 0 for the other kinds
      * @param description what it means, with its unit
      */
-    public record Column(String name, Kind kind, int decimals, String description) {
-    }
+    public record Column(String name, Kind kind, int decimals, String description) {}
 
     private static final List<Column> COLUMNS = parseSchema(Resources.text(RESOURCE));
-    private static final Map<String, Column> BY_NAME = COLUMNS.stream()
-            .collect(Collectors.toMap(Column::name, c -> c, (a, b) -> a, LinkedHashMap::new));
+    private static final Map<String, Column> BY_NAME =
+            COLUMNS.stream().collect(Collectors.toMap(Column::name, c -> c, (a, b) -> a, LinkedHashMap::new));
 
-    private ResultsSchema() {
-    }
+    private ResultsSchema() {}
 
     /** Every column, in the CSV's order. */
     public static List<Column> columns() {
@@ -83,8 +81,8 @@ public final class ResultsSchema {
             Files.createDirectories(dir);
         }
         boolean needsHeader = !Files.exists(csv) || Files.size(csv) == 0;
-        try (Writer out = Files.newBufferedWriter(csv, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                StandardOpenOption.APPEND)) {
+        try (Writer out = Files.newBufferedWriter(
+                csv, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND)) {
             if (needsHeader) {
                 out.write(header() + "\n");
             }
@@ -117,8 +115,8 @@ public final class ResultsSchema {
         }
         List<String> cells = split(line);
         if (cells.size() != names.size()) {
-            throw new IllegalArgumentException("'" + line + "' has " + cells.size() + " cells, its header "
-                    + names.size() + " columns");
+            throw new IllegalArgumentException(
+                    "'" + line + "' has " + cells.size() + " cells, its header " + names.size() + " columns");
         }
         Map<String, String> out = new LinkedHashMap<>();
         for (Column column : COLUMNS) {
@@ -179,8 +177,7 @@ public final class ResultsSchema {
     public static final class Row {
         private final Map<String, String> cells = new LinkedHashMap<>();
 
-        private Row() {
-        }
+        private Row() {}
 
         /**
          * Sets a text or bool column.
@@ -237,7 +234,9 @@ public final class ResultsSchema {
 
         /** The CSV line (no line break): every column in the schema's order. */
         public String csv() {
-            return COLUMNS.stream().map(c -> quote(cells.getOrDefault(c.name(), ""))).collect(Collectors.joining(","));
+            return COLUMNS.stream()
+                    .map(c -> quote(cells.getOrDefault(c.name(), "")))
+                    .collect(Collectors.joining(","));
         }
 
         private static Column require(String column, Kind kind) {

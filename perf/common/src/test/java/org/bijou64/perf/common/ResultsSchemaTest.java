@@ -19,9 +19,14 @@ class ResultsSchemaTest {
         assertEquals(50, columns.size(), ResultsSchema.header());
         assertEquals("benchmark", columns.get(0).name());
         assertEquals("problem", columns.get(columns.size() - 1).name());
-        assertTrue(ResultsSchema.header().startsWith("benchmark,workload,mode,implementation,compression,guarantee,"
-                + "records,batch_rows,iterations,median_records_per_s,"), ResultsSchema.header());
-        ResultsSchema.Column share = columns.stream().filter(c -> c.name().equals("encode_cpu_share")).findFirst()
+        assertTrue(
+                ResultsSchema.header()
+                        .startsWith("benchmark,workload,mode,implementation,compression,guarantee,"
+                                + "records,batch_rows,iterations,median_records_per_s,"),
+                ResultsSchema.header());
+        ResultsSchema.Column share = columns.stream()
+                .filter(c -> c.name().equals("encode_cpu_share"))
+                .findFirst()
                 .orElseThrow();
         assertEquals(ResultsSchema.Kind.NUMBER, share.kind());
         assertEquals(4, share.decimals());
@@ -55,16 +60,16 @@ class ResultsSchemaTest {
     @Test
     void wrongColumnsAndKindsAreRefused() {
         ResultsSchema.Row row = ResultsSchema.row();
-        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
-                () -> row.set("median_msgs_per_s", 1.0));
+        IllegalArgumentException unknown =
+                assertThrows(IllegalArgumentException.class, () -> row.set("median_msgs_per_s", 1.0));
         assertEquals("the results schema has no column median_msgs_per_s", unknown.getMessage());
-        IllegalArgumentException kind = assertThrows(IllegalArgumentException.class,
-                () -> row.set("records", 1.5));
+        IllegalArgumentException kind = assertThrows(IllegalArgumentException.class, () -> row.set("records", 1.5));
         assertEquals("records holds COUNT, not NUMBER", kind.getMessage());
-        IllegalArgumentException foreign = assertThrows(IllegalArgumentException.class,
-                () -> ResultsSchema.parse("mode,distribution", "a,b"));
-        assertEquals("a results header with a column this schema does not have: 'distribution' in"
-                + " 'mode,distribution'", foreign.getMessage());
+        IllegalArgumentException foreign =
+                assertThrows(IllegalArgumentException.class, () -> ResultsSchema.parse("mode,distribution", "a,b"));
+        assertEquals(
+                "a results header with a column this schema does not have: 'distribution' in" + " 'mode,distribution'",
+                foreign.getMessage());
         assertThrows(IllegalArgumentException.class, () -> ResultsSchema.parse("mode,mode", "a,b"), "twice");
         assertThrows(IllegalArgumentException.class, () -> ResultsSchema.parse(ResultsSchema.header(), "a,b"));
         assertThrows(IllegalArgumentException.class, () -> ResultsSchema.split("\"open"));
@@ -95,7 +100,8 @@ class ResultsSchemaTest {
 
     @Test
     void producerSettingsKeepTheFileOrder() {
-        assertEquals(List.of("batch.size", "linger.ms", "acks", "enable.idempotence"),
+        assertEquals(
+                List.of("batch.size", "linger.ms", "acks", "enable.idempotence"),
                 List.copyOf(ProducerSettings.get().keySet()));
         assertEquals("batch.size=524288 linger.ms=20 acks=all enable.idempotence=true", ProducerSettings.line());
         assertEquals(Map.of("a", "1 2"), ProducerSettings.parse("# c\n\n a = 1 2 \n"));

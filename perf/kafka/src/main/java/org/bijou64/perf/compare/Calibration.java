@@ -24,8 +24,8 @@ final class Calibration {
      */
     static int recordsFor(int records, double shortestSeconds, double minSeconds) {
         if (records < 1 || !(shortestSeconds > 0) || !(minSeconds >= 0)) {
-            throw new IllegalArgumentException("records " + records + ", shortest " + shortestSeconds + " s, minimum "
-                    + minSeconds + " s");
+            throw new IllegalArgumentException(
+                    "records " + records + ", shortest " + shortestSeconds + " s, minimum " + minSeconds + " s");
         }
         if (shortestSeconds >= minSeconds || records >= MAX_RECORDS) {
             return records;

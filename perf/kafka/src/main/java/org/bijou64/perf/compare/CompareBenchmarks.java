@@ -14,7 +14,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.utils.AppInfoParser;
@@ -67,8 +66,10 @@ public final class CompareBenchmarks {
         Path csv = options.resultsDir().resolve("results-" + stamp + ".csv");
         printHeader(options, out);
         Map<String, Object> adminConfigs = Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrap(),
-                AdminClientConfig.CLIENT_ID_CONFIG, "compare-admin");
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                options.bootstrap(),
+                AdminClientConfig.CLIENT_ID_CONFIG,
+                "compare-admin");
         ResultTable table = new ResultTable();
         Progress progress = new Progress(err, options.ci() || System.console() == null);
         try (Admin admin = Admin.create(adminConfigs)) {
@@ -87,11 +88,14 @@ public final class CompareBenchmarks {
             }
             out.println();
             out.flush();
-            ProducerComparison comparison = new ProducerComparison(options, admin, progress, stamp,
-                    new ValueGenerator(options.rustBench()));
+            ProducerComparison comparison =
+                    new ProducerComparison(options, admin, progress, stamp, new ValueGenerator(options.rustBench()));
             // Interrupted (Ctrl-C, kill): the workers go (WorkerProcess's hook), and so do the topics they made.
-            Thread cleanup = new Thread(() -> comparison.deleteLeftTopics().forEach(
-                    t -> err.println("deleted topic " + t + " of the interrupted run")), "delete-left-topics");
+            Thread cleanup = new Thread(
+                    () -> comparison
+                            .deleteLeftTopics()
+                            .forEach(t -> err.println("deleted topic " + t + " of the interrupted run")),
+                    "delete-left-topics");
             Runtime.getRuntime().addShutdownHook(cleanup);
             try {
                 for (Distribution distribution : options.distributions()) {
@@ -128,8 +132,8 @@ public final class CompareBenchmarks {
                 out.println("NOT VERIFIED " + r.distribution().cliName() + " " + r.compression() + " "
                         + r.mode().cliName() + ": " + r.problem());
             } else if (!r.implementation().equals(r.mode().expectedImplementation())) {
-                warnings.add("warning: mode " + r.mode().cliName() + " ran on " + r.implementation()
-                        + ", not " + r.mode().expectedImplementation() + " (did the native library load?)");
+                warnings.add("warning: mode " + r.mode().cliName() + " ran on " + r.implementation() + ", not "
+                        + r.mode().expectedImplementation() + " (did the native library load?)");
             }
         }
         warnings.forEach(out::println);
@@ -140,29 +144,38 @@ public final class CompareBenchmarks {
     private static void printHeader(Options options, PrintStream out) {
         Runtime runtime = Runtime.getRuntime();
         out.println("bijou64 Kafka producer comparison");
-        out.println("  jvm         " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
-                + " (" + System.getProperty("java.vm.vendor") + "), max heap " + runtime.maxMemory() / (1 << 20) + " MiB");
+        out.println("  jvm         " + System.getProperty("java.vm.name") + " "
+                + System.getProperty("java.runtime.version") + " (" + System.getProperty("java.vm.vendor")
+                + "), max heap " + runtime.maxMemory() / (1 << 20) + " MiB");
         out.println("  machine     " + machine() + ", " + runtime.availableProcessors() + " cores" + cpuModel());
         out.println("  kafka       clients " + AppInfoParser.getVersion() + ", broker " + options.bootstrap());
         out.println("  bijou64     default implementation " + Bijou64.implementation()
-                + Bijou64.nativeVersion().map(v -> ", native library " + v)
-                        .orElse(Bijou64.nativeLoadError().map(e -> ", native library not loaded: " + e).orElse("")));
+                + Bijou64.nativeVersion()
+                        .map(v -> ", native library " + v)
+                        .orElse(Bijou64.nativeLoadError()
+                                .map(e -> ", native library not loaded: " + e)
+                                .orElse("")));
         out.println("  workload    at least " + options.messages() + " records per pass"
-                + (options.minPassSeconds() > 0 ? ", raised until every mode's warm-up pass lasts "
-                        + options.minPassSeconds() + " s" : "") + "; warm-up + " + options.rounds()
+                + (options.minPassSeconds() > 0
+                        ? ", raised until every mode's warm-up pass lasts " + options.minPassSeconds() + " s"
+                        : "")
+                + "; warm-up + " + options.rounds()
                 + " measured rounds per run, seed " + options.seed() + ", distributions "
                 + options.distributions().stream().map(Distribution::cliName).collect(Collectors.joining(",")));
         out.println("  values      " + options.rustBench() + " values: the one generator of every mode");
-        out.println("  producer    " + ProducerSettings.line()
-                + " compression.type=" + String.join("|", options.compressions()) + ", key=null, 1 partition RF 1");
+        out.println("  producer    " + ProducerSettings.line() + " compression.type="
+                + String.join("|", options.compressions()) + ", key=null, 1 partition RF 1");
         out.println("  timing      one producer per run, created and given metadata before the clock; clock runs from"
                 + " the first send() until flush() returned and every callback completed without error");
-        out.println("  jvms        one worker JVM per Java mode (" + ModeWorker.class.getSimpleName() + ", this classpath"
+        out.println("  jvms        one worker JVM per Java mode (" + ModeWorker.class.getSimpleName()
+                + ", this classpath"
                 + (options.workerJavaOptions().isEmpty() ? "" : ", " + String.join(" ", options.workerJavaOptions()))
                 + "), driven one pass at a time: only one mode runs at a time");
-        out.println("  order       per distribution and compression: a warm-up round (one discarded pass per mode; again"
-                + " after each calibration of N), then " + options.rounds() + " measured rounds; the modes take turns,"
-                + " rotating who goes first");
+        out.println(
+                "  order       per distribution and compression: a warm-up round (one discarded pass per mode; again"
+                        + " after each calibration of N), then " + options.rounds()
+                        + " measured rounds; the modes take turns,"
+                        + " rotating who goes first");
         if (options.modes().stream().anyMatch(Mode::isRust)) {
             out.println("  rust        " + options.rustBench() + ": after the Java modes of each distribution and"
                     + " compression, one process per rust-* mode (rdkafka) with the same producer settings (plus"
@@ -171,9 +184,13 @@ public final class CompareBenchmarks {
         }
         for (Mode mode : options.modes()) {
             out.println("  mode        " + String.format("%-13s", mode.cliName()) + mode.serializerClassName()
-                    + (mode.serdeConfigs().isEmpty() ? "" : " " + mode.serdeConfigs().entrySet().stream()
-                    .sorted(Map.Entry.comparingByKey())
-                    .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "))));
+                    + (mode.serdeConfigs().isEmpty()
+                            ? ""
+                            : " "
+                                    + mode.serdeConfigs().entrySet().stream()
+                                            .sorted(Map.Entry.comparingByKey())
+                                            .map(e -> e.getKey() + "=" + e.getValue())
+                                            .collect(Collectors.joining(" "))));
         }
         out.println("  topics      " + options.topic() + "-<distribution>-<mode>-<compression>-<UTC>"
                 + (options.keepTopics() ? " (kept)" : " (deleted after each run)"));
@@ -182,7 +199,8 @@ public final class CompareBenchmarks {
     /** {@code uname -m}, or the JVM's {@code os.arch} if that fails. */
     private static String machine() {
         try {
-            Process p = new ProcessBuilder("uname", "-m").redirectErrorStream(true).start();
+            Process p =
+                    new ProcessBuilder("uname", "-m").redirectErrorStream(true).start();
             String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
             if (p.waitFor(5, TimeUnit.SECONDS) && p.exitValue() == 0 && !text.isEmpty()) {
                 return text;

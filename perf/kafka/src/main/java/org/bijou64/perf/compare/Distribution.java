@@ -50,6 +50,7 @@ public enum Distribution {
             }
         }
         throw new IllegalArgumentException("unknown distribution '" + name + "' (choose from "
-                + String.join(", ", Arrays.stream(values()).map(Distribution::cliName).toList()) + ")");
+                + String.join(
+                        ", ", Arrays.stream(values()).map(Distribution::cliName).toList()) + ")");
     }
 }

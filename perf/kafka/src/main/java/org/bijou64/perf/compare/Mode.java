@@ -3,7 +3,6 @@ package org.bijou64.perf.compare;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
-
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.LongDeserializer;
 import org.apache.kafka.common.serialization.LongSerializer;
@@ -25,11 +24,17 @@ public enum Mode {
     /** Kafka's {@code LongSerializer}: 8 big-endian bytes. The baseline. */
     LONG("long", Map.of()),
     /** bijou64, unsigned mapping, through the native (JNI) library. */
-    BIJOU("bijou", Map.of(Bijou64SerdeConfig.IMPLEMENTATION_CONFIG, "native", Bijou64SerdeConfig.MAPPING_CONFIG, "unsigned")),
+    BIJOU(
+            "bijou",
+            Map.of(Bijou64SerdeConfig.IMPLEMENTATION_CONFIG, "native", Bijou64SerdeConfig.MAPPING_CONFIG, "unsigned")),
     /** bijou64, unsigned mapping, the pure-Java codec. */
-    BIJOU_JAVA("bijou-java", Map.of(Bijou64SerdeConfig.USE_JAVA_CONFIG, "true", Bijou64SerdeConfig.MAPPING_CONFIG, "unsigned")),
+    BIJOU_JAVA(
+            "bijou-java",
+            Map.of(Bijou64SerdeConfig.USE_JAVA_CONFIG, "true", Bijou64SerdeConfig.MAPPING_CONFIG, "unsigned")),
     /** bijou64s (zigzag mapping) through the native library. */
-    BIJOU_ZIGZAG("bijou-zigzag", Map.of(Bijou64SerdeConfig.IMPLEMENTATION_CONFIG, "native", Bijou64SerdeConfig.MAPPING_CONFIG, "zigzag")),
+    BIJOU_ZIGZAG(
+            "bijou-zigzag",
+            Map.of(Bijou64SerdeConfig.IMPLEMENTATION_CONFIG, "native", Bijou64SerdeConfig.MAPPING_CONFIG, "zigzag")),
     /** Rust (rdkafka): 8 big-endian bytes like {@code LongSerializer}; {@code streamfusion-bench bench --mode long}. */
     RUST_LONG("rust-long", Map.of()),
     /** Rust (rdkafka): bijou64, unsigned mapping, one slab per pass; {@code streamfusion-bench bench --mode bijou}. */
@@ -86,7 +91,8 @@ public enum Mode {
         return switch (this) {
             case LONG -> LongSerializer.class.getName();
             case RUST_LONG -> "streamfusion-bench bench --mode long (rdkafka; 8 big-endian bytes, like LongSerializer)";
-            case RUST_BIJOU -> "streamfusion-bench bench --mode bijou (rdkafka; bijou64 unsigned, bijou64_kafka::encode_slab)";
+            case RUST_BIJOU ->
+                "streamfusion-bench bench --mode bijou (rdkafka; bijou64 unsigned, bijou64_kafka::encode_slab)";
             default -> Bijou64Serializer.class.getName();
         };
     }

@@ -77,11 +77,13 @@ public final class ModeWorker {
     private final com.sun.management.OperatingSystemMXBean os;
     /** {@code NATIVE}, {@code JAVA} or {@code -}, as the serializer instance reports it. */
     private final String implementation;
+
     private KafkaProducer<byte[], Long> producer;
     private long[] values = new long[0];
     private Long[] boxed = new Long[0];
     /** The values of every pass sent so far, in order (one array per values file, repeated per pass). */
     private final List<long[]> sent = new ArrayList<>();
+
     private long producedValueBytes;
 
     private ModeWorker(Mode mode, String compression, String topic, String bootstrap) throws Exception {
@@ -89,13 +91,16 @@ public final class ModeWorker {
         this.topic = topic;
         this.bootstrap = bootstrap;
         this.os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                AdminClientConfig.CLIENT_ID_CONFIG, "compare-worker-" + mode.cliName()));
+        this.admin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap,
+                AdminClientConfig.CLIENT_ID_CONFIG,
+                "compare-worker-" + mode.cliName()));
         createTopic();
         Serializer<Long> serializer = mode.newSerializer();
         this.implementation = Mode.implementationOf(serializer);
-        this.producer = new KafkaProducer<>(producerConfigs(mode, compression, bootstrap), new ByteArraySerializer(),
-                serializer);
+        this.producer = new KafkaProducer<>(
+                producerConfigs(mode, compression, bootstrap), new ByteArraySerializer(), serializer);
         producer.partitionsFor(topic); // metadata before the clock starts
     }
 
@@ -107,7 +112,8 @@ public final class ModeWorker {
         PrintStream protocol = System.out;
         System.setOut(System.err); // nothing but replies on the protocol stream
         if (args.length != 4) {
-            protocol.println(WorkerProtocol.wrap(WorkerProtocol.error("usage: ModeWorker MODE COMPRESSION TOPIC BOOTSTRAP")));
+            protocol.println(
+                    WorkerProtocol.wrap(WorkerProtocol.error("usage: ModeWorker MODE COMPRESSION TOPIC BOOTSTRAP")));
             protocol.flush();
             System.exit(2);
             return;
@@ -127,8 +133,8 @@ public final class ModeWorker {
         }
         protocol.println(WorkerProtocol.wrap(WorkerProtocol.READY + " " + worker.implementation));
         protocol.flush();
-        int status = worker.serve(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)),
-                protocol);
+        int status =
+                worker.serve(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)), protocol);
         System.exit(status);
     }
 
@@ -258,9 +264,11 @@ public final class ModeWorker {
             producer = null;
         }
         TopicPartition partition = new TopicPartition(topic, 0);
-        long end = admin.listOffsets(Map.of(partition, OffsetSpec.latest()),
-                        new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
-                .partitionResult(partition).get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).offset();
+        long end = admin.listOffsets(
+                        Map.of(partition, OffsetSpec.latest()), new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+                .partitionResult(partition)
+                .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                .offset();
         long expectedRecords = sent.stream().mapToLong(a -> a.length).sum();
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -284,8 +292,8 @@ public final class ModeWorker {
                 ConsumerRecords<byte[], Long> records = consumer.poll(Duration.ofMillis(200));
                 if (records.isEmpty()) {
                     if (System.nanoTime() - lastData > IDLE_TIMEOUT.toNanos()) {
-                        throw new IllegalStateException("no records for " + IDLE_TIMEOUT.toSeconds()
-                                + " s at offset " + consumer.position(partition) + " of " + end);
+                        throw new IllegalStateException("no records for " + IDLE_TIMEOUT.toSeconds() + " s at offset "
+                                + consumer.position(partition) + " of " + end);
                     }
                     continue;
                 }
@@ -298,8 +306,8 @@ public final class ModeWorker {
                     long expected = sent.get(passIndex)[inPass];
                     Long actual = record.value();
                     if (actual == null || actual != expected) {
-                        throw new IllegalStateException("record " + read + " (offset " + record.offset()
-                                + "): sent " + expected + ", read back " + actual);
+                        throw new IllegalStateException("record " + read + " (offset " + record.offset() + "): sent "
+                                + expected + ", read back " + actual);
                     }
                     valueBytes += record.serializedValueSize();
                     read++;
@@ -313,12 +321,12 @@ public final class ModeWorker {
             throw new IllegalStateException("deserialization failed after " + read + " records: " + e.getMessage(), e);
         }
         if (read != expectedRecords) {
-            throw new IllegalStateException("read " + read + " records up to end offset " + end + ", produced "
-                    + expectedRecords);
+            throw new IllegalStateException(
+                    "read " + read + " records up to end offset " + end + ", produced " + expectedRecords);
         }
         if (valueBytes != producedValueBytes) {
-            throw new IllegalStateException("consumer read " + valueBytes + " value bytes, producer reported "
-                    + producedValueBytes);
+            throw new IllegalStateException(
+                    "consumer read " + valueBytes + " value bytes, producer reported " + producedValueBytes);
         }
         return new WorkerProtocol.Verified(read, valueBytes);
     }

@@ -56,13 +56,15 @@ public record Options(
     public static final int DEFAULT_MIN_ROUNDS = 5;
 
     /** The usage line, also printed by compare-benchmarks.sh. */
-    public static final String USAGE = "usage: compare-benchmarks.sh [--ci] [--distribution D[,D...]] [--modes M[,M...]]"
-            + " [--compression C[,C...]] [--seed S] [--min-pass-seconds S] [--min-rounds R] [--keep-topics]"
-            + " [--results-dir DIR] [--worker-java-opts OPTS] --rust-bench BIN [--stamp S]"
-            + " N ITERATIONS TOPIC BOOTSTRAP";
+    public static final String USAGE =
+            "usage: compare-benchmarks.sh [--ci] [--distribution D[,D...]] [--modes M[,M...]]"
+                    + " [--compression C[,C...]] [--seed S] [--min-pass-seconds S] [--min-rounds R] [--keep-topics]"
+                    + " [--results-dir DIR] [--worker-java-opts OPTS] --rust-bench BIN [--stamp S]"
+                    + " N ITERATIONS TOPIC BOOTSTRAP";
 
     /** The option details printed after {@link #USAGE}. */
-    public static final String HELP = """
+    public static final String HELP =
+            """
               N                 the fewest records per pass (calibration raises it, see --min-pass-seconds)
               ITERATIONS        the fewest measured rounds (see --min-rounds); a warm-up round runs first, discarded
               TOPIC             base name of the per-run topics: TOPIC-<distribution>-<mode>-<compression>-<UTC>
@@ -146,8 +148,9 @@ public record Options(
                 case "--stamp" -> stamp = value;
                 case "--min-pass-seconds" -> minPassSeconds = parseSeconds(value);
                 case "--min-rounds" -> minRounds = parsePositive(value, "--min-rounds");
-                case "--worker-java-opts" -> workerJavaOptions = value.isBlank() ? List.of()
-                        : List.of(value.strip().split("\\s+"));
+                case "--worker-java-opts" ->
+                    workerJavaOptions =
+                            value.isBlank() ? List.of() : List.of(value.strip().split("\\s+"));
                 default -> throw new IllegalArgumentException("unknown option " + arg);
             }
         }
@@ -159,16 +162,17 @@ public record Options(
         int iterations = parsePositive(positional.get(1), "ITERATIONS");
         String topic = positional.get(2);
         if (!TOPIC_NAME.matcher(topic).matches()) {
-            throw new IllegalArgumentException("TOPIC '" + topic
-                    + "' must be 1-180 characters of a-z, A-Z, 0-9, '.', '_' or '-'");
+            throw new IllegalArgumentException(
+                    "TOPIC '" + topic + "' must be 1-180 characters of a-z, A-Z, 0-9, '.', '_' or '-'");
         }
         String bootstrap = positional.get(3);
         if (bootstrap.isBlank()) {
             throw new IllegalArgumentException("BOOTSTRAP is empty");
         }
         if (rustBench == null) {
-            throw new IllegalArgumentException("--rust-bench BIN is required: the streamfusion-bench binary generates the"
-                    + " values every mode sends and runs the rust-* modes (compare-benchmarks.sh builds and passes it)");
+            throw new IllegalArgumentException(
+                    "--rust-bench BIN is required: the streamfusion-bench binary generates the"
+                            + " values every mode sends and runs the rust-* modes (compare-benchmarks.sh builds and passes it)");
         }
         if (modes == null) {
             modes = List.of(Mode.values());
@@ -178,8 +182,23 @@ public record Options(
         } else if (!STAMP.matcher(stamp).matches()) {
             throw new IllegalArgumentException("--stamp '" + stamp + "' must look like 20260101T120000");
         }
-        return new Options(ci, distributions, modes, compressions, seed, keepTopics, messages, iterations,
-                minPassSeconds, minRounds, workerJavaOptions, topic, bootstrap, resultsDir, rustBench, stamp);
+        return new Options(
+                ci,
+                distributions,
+                modes,
+                compressions,
+                seed,
+                keepTopics,
+                messages,
+                iterations,
+                minPassSeconds,
+                minRounds,
+                workerJavaOptions,
+                topic,
+                bootstrap,
+                resultsDir,
+                rustBench,
+                stamp);
     }
 
     /** @return the measured rounds: the larger of ITERATIONS and {@code --min-rounds} */
@@ -195,8 +214,8 @@ public record Options(
             value = Double.NaN;
         }
         if (!(value >= 0 && value <= 600)) {
-            throw new IllegalArgumentException("--min-pass-seconds must be a number of seconds from 0 to 600, got '"
-                    + text + "'");
+            throw new IllegalArgumentException(
+                    "--min-pass-seconds must be a number of seconds from 0 to 600, got '" + text + "'");
         }
         return value;
     }
@@ -220,7 +239,8 @@ public record Options(
     private static String compression(String name) {
         String lower = name.toLowerCase(Locale.ROOT);
         if (!COMPRESSIONS.contains(lower)) {
-            throw new IllegalArgumentException("unknown compression '" + name + "' (choose from none, gzip, snappy, lz4, zstd)");
+            throw new IllegalArgumentException(
+                    "unknown compression '" + name + "' (choose from none, gzip, snappy, lz4, zstd)");
         }
         return lower;
     }
@@ -236,7 +256,8 @@ public record Options(
     private static int parsePositive(String text, String what) {
         long value = parseLong(text.replace("_", ""), what);
         if (value < 1 || value > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException(what + " must be between 1 and " + (Integer.MAX_VALUE - 8) + ", got " + text);
+            throw new IllegalArgumentException(
+                    what + " must be between 1 and " + (Integer.MAX_VALUE - 8) + ", got " + text);
         }
         return (int) value;
     }

@@ -64,7 +64,14 @@ record PairedRatios(double median, double min, double max, int faster, int slowe
 
     /** @return e.g. {@code equal within noise (paired ratios 0.97-1.04, median 1.01, 3 of 5 faster)} */
     String describe() {
-        return String.format(Locale.ROOT, "%s (paired ratios %.2f-%.2f, median %.2f, %d of %d faster)", verdict(), min,
-                max, median, faster, rounds);
+        return String.format(
+                Locale.ROOT,
+                "%s (paired ratios %.2f-%.2f, median %.2f, %d of %d faster)",
+                verdict(),
+                min,
+                max,
+                median,
+                faster,
+                rounds);
     }
 }

@@ -18,7 +18,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -55,6 +54,7 @@ final class ProducerComparison {
      * is slower per record than a warm pass (JIT, connections), so the first steps undershoot.
      */
     static final int MAX_CALIBRATIONS = 6;
+
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration START_TIMEOUT = Duration.ofMinutes(2);
     /** A pass, a values file or a verification taking longer than this stops the worker. */
@@ -91,8 +91,14 @@ final class ProducerComparison {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(options.workerJavaOptions());
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ModeWorker.class.getName(),
-                mode.cliName(), compression, topic, options.bootstrap()));
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                ModeWorker.class.getName(),
+                mode.cliName(),
+                compression,
+                topic,
+                options.bootstrap()));
         return command;
     }
 
@@ -154,7 +160,9 @@ final class ProducerComparison {
             throws IOException, InterruptedException {
         List<Lane> lanes = new ArrayList<>();
         for (Mode mode : modes) {
-            lanes.add(new Lane(mode, topicName(distribution, mode, compression),
+            lanes.add(new Lane(
+                    mode,
+                    topicName(distribution, mode, compression),
                     String.format("[%s %s %s]", distribution.cliName(), compression, mode.cliName()),
                     options.rounds()));
         }
@@ -164,8 +172,8 @@ final class ProducerComparison {
             for (Lane lane : lanes) {
                 try {
                     expectTopic(lane.topic);
-                    lane.worker = WorkerProcess.start(lane.mode.cliName(),
-                            workerCommand(lane.mode, compression, lane.topic));
+                    lane.worker =
+                            WorkerProcess.start(lane.mode.cliName(), workerCommand(lane.mode, compression, lane.topic));
                 } catch (IOException e) {
                     fail(lane, e);
                 }
@@ -188,7 +196,8 @@ final class ProducerComparison {
                 if (next == messages) {
                     break;
                 }
-                progress.message(String.format("[%s %s] shortest pass %.3f s < %s s: %,d records per pass",
+                progress.message(String.format(
+                        "[%s %s] shortest pass %.3f s < %s s: %,d records per pass",
                         distribution.cliName(), compression, shortest, options.minPassSeconds(), next));
                 messages = next;
                 sendValues(lanes, dir, generator.generate(distribution, messages, options.seed()));
@@ -236,8 +245,9 @@ final class ProducerComparison {
         for (Lane lane : lanes) {
             if (lane.problem == null) {
                 try {
-                    WorkerProtocol.parseOk(lane.worker.request(
-                            WorkerProtocol.valuesCommand(file.toString(), values.length), COMMAND_TIMEOUT),
+                    WorkerProtocol.parseOk(
+                            lane.worker.request(
+                                    WorkerProtocol.valuesCommand(file.toString(), values.length), COMMAND_TIMEOUT),
                             WorkerProtocol.VALUES);
                 } catch (IOException | RuntimeException e) {
                     fail(lane, e);
@@ -260,8 +270,8 @@ final class ProducerComparison {
                 continue;
             }
             try {
-                WorkerProtocol.PassReply pass = WorkerProtocol.PassReply.parse(
-                        lane.worker.request(WorkerProtocol.PASS, COMMAND_TIMEOUT));
+                WorkerProtocol.PassReply pass =
+                        WorkerProtocol.PassReply.parse(lane.worker.request(WorkerProtocol.PASS, COMMAND_TIMEOUT));
                 lane.valueBytes += pass.valueBytes();
                 lane.records += pass.records();
                 if (measured != null) {
@@ -286,8 +296,8 @@ final class ProducerComparison {
             throws InterruptedException {
         if (lane.problem == null) {
             try {
-                WorkerProtocol.Verified check = WorkerProtocol.Verified.parse(
-                        lane.worker.request(WorkerProtocol.VERIFY, COMMAND_TIMEOUT));
+                WorkerProtocol.Verified check =
+                        WorkerProtocol.Verified.parse(lane.worker.request(WorkerProtocol.VERIFY, COMMAND_TIMEOUT));
                 if (check.records() != lane.records || check.valueBytes() != lane.valueBytes) {
                     lane.problem = "worker verified " + check.records() + " records of " + check.valueBytes()
                             + " value bytes, its passes reported " + lane.records + " of " + lane.valueBytes;
@@ -298,12 +308,26 @@ final class ProducerComparison {
         }
         double brokerBytes = lane.topicCreated ? brokerBytesPerRecord(lane.topic) : Double.NaN;
         double avgBytes = lane.records == 0 ? Double.NaN : (double) lane.valueBytes / lane.records;
-        WorkerProtocol.PassReply[] measured = Stream.of(lane.passes).anyMatch(p -> p == null)
-                ? new WorkerProtocol.PassReply[0] : lane.passes;
-        RunResult result = RunResult.ofPasses(distribution, lane.mode, compression, lane.implementation, messages,
-                measured, avgBytes, brokerBytes, lane.problem == null, lane.problem);
-        progress.done(String.format("%s verified=%s, %.3f value bytes, %.3f broker bytes per record, median %,.0f"
-                + " msgs/s%s", lane.label, result.verified(), avgBytes, brokerBytes, result.median(),
+        WorkerProtocol.PassReply[] measured =
+                Stream.of(lane.passes).anyMatch(p -> p == null) ? new WorkerProtocol.PassReply[0] : lane.passes;
+        RunResult result = RunResult.ofPasses(
+                distribution,
+                lane.mode,
+                compression,
+                lane.implementation,
+                messages,
+                measured,
+                avgBytes,
+                brokerBytes,
+                lane.problem == null,
+                lane.problem);
+        progress.done(String.format(
+                "%s verified=%s, %.3f value bytes, %.3f broker bytes per record, median %,.0f" + " msgs/s%s",
+                lane.label,
+                result.verified(),
+                avgBytes,
+                brokerBytes,
+                result.median(),
                 lane.problem == null ? "" : ": " + lane.problem));
         return result;
     }
@@ -316,12 +340,18 @@ final class ProducerComparison {
     double brokerBytesPerRecord(String topic) {
         TopicPartition partition = new TopicPartition(topic, 0);
         try {
-            long records = admin.listOffsets(Map.of(partition, OffsetSpec.latest())).partitionResult(partition)
-                    .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).offset();
-            Collection<Node> nodes = admin.describeCluster().nodes().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            Map<Integer, Map<String, LogDirDescription>> dirs = admin.describeLogDirs(
-                            nodes.stream().map(Node::id).sorted(Comparator.naturalOrder()).toList())
-                    .allDescriptions().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            long records = admin.listOffsets(Map.of(partition, OffsetSpec.latest()))
+                    .partitionResult(partition)
+                    .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                    .offset();
+            Collection<Node> nodes =
+                    admin.describeCluster().nodes().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            Map<Integer, Map<String, LogDirDescription>> dirs = admin.describeLogDirs(nodes.stream()
+                            .map(Node::id)
+                            .sorted(Comparator.naturalOrder())
+                            .toList())
+                    .allDescriptions()
+                    .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             long bytes = 0;
             for (Map<String, LogDirDescription> byDir : dirs.values()) {
                 for (LogDirDescription dir : byDir.values()) {

@@ -25,8 +25,8 @@ final class Progress {
      * @param cpuMicrosPerRecord the producer process's CPU time per record
      */
     void pass(String label, String what, double rate, double seconds, double cpuMicrosPerRecord) {
-        redraw(String.format("%s %s: %,.0f msgs/s (%.3f s, %.3f CPU us/record)", label, what, rate, seconds,
-                cpuMicrosPerRecord));
+        redraw(String.format(
+                "%s %s: %,.0f msgs/s (%.3f s, %.3f CPU us/record)", label, what, rate, seconds, cpuMicrosPerRecord));
     }
 
     /** Ends a run with its summary line. */

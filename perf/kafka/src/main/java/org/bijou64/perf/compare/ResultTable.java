@@ -38,7 +38,8 @@ final class ResultTable {
      */
     double ratioVsLong(RunResult result) {
         for (RunResult other : results) {
-            if (other.mode() == result.mode().baseline() && other.distribution() == result.distribution()
+            if (other.mode() == result.mode().baseline()
+                    && other.distribution() == result.distribution()
                     && other.compression().equals(result.compression())) {
                 return result.median() / other.median();
             }
@@ -56,7 +57,8 @@ final class ResultTable {
             return null;
         }
         for (RunResult other : results) {
-            if (other.mode() == result.mode().baseline() && other.distribution() == result.distribution()
+            if (other.mode() == result.mode().baseline()
+                    && other.distribution() == result.distribution()
                     && other.compression().equals(result.compression())) {
                 return PairedRatios.of(result.rates(), other.rates());
             }
@@ -107,11 +109,28 @@ final class ResultTable {
      * one verdict line per mode compared with {@code long}.
      */
     void print(PrintStream out) {
-        String[] header = {"distribution", "compression", "mode", "impl", "records", "median msgs/s", "min msgs/s",
-            "max msgs/s", "pass s", "CPU us/rec", "value B", "broker B", "vs long", "paired", "paired range",
-            "faster", "verified"};
-        boolean[] rightAligned = {false, false, false, false, true, true, true, true, true, true, true, true, true,
-            true, true, true, false};
+        String[] header = {
+            "distribution",
+            "compression",
+            "mode",
+            "impl",
+            "records",
+            "median msgs/s",
+            "min msgs/s",
+            "max msgs/s",
+            "pass s",
+            "CPU us/rec",
+            "value B",
+            "broker B",
+            "vs long",
+            "paired",
+            "paired range",
+            "faster",
+            "verified"
+        };
+        boolean[] rightAligned = {
+            false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, true, false
+        };
         List<String[]> rows = new ArrayList<>();
         for (RunResult r : results) {
             PairedRatios paired = paired(r);
@@ -162,8 +181,9 @@ final class ResultTable {
         for (RunResult r : results) {
             PairedRatios paired = paired(r);
             if (paired != null) {
-                out.println(String.format("%-10s %-4s %-12s vs long: %s", r.distribution().cliName(), r.compression(),
-                        r.mode().cliName(), paired.describe()));
+                out.println(String.format(
+                        "%-10s %-4s %-12s vs long: %s",
+                        r.distribution().cliName(), r.compression(), r.mode().cliName(), paired.describe()));
             }
         }
     }

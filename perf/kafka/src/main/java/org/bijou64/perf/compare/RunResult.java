@@ -48,23 +48,62 @@ public record RunResult(
      *
      * @param passes one reply per measured round, in round order; empty if the run failed before measuring
      */
-    static RunResult ofPasses(Distribution distribution, Mode mode, String compression, String implementation,
-            int messages, WorkerProtocol.PassReply[] passes, double avgPayloadBytes, double brokerBytesPerRecord,
-            boolean verified, String problem) {
-        double[] rates = Arrays.stream(passes).mapToDouble(WorkerProtocol.PassReply::rate).toArray();
-        return new RunResult(distribution, mode, compression, implementation, messages, passes.length, rates,
+    static RunResult ofPasses(
+            Distribution distribution,
+            Mode mode,
+            String compression,
+            String implementation,
+            int messages,
+            WorkerProtocol.PassReply[] passes,
+            double avgPayloadBytes,
+            double brokerBytesPerRecord,
+            boolean verified,
+            String problem) {
+        double[] rates = Arrays.stream(passes)
+                .mapToDouble(WorkerProtocol.PassReply::rate)
+                .toArray();
+        return new RunResult(
+                distribution,
+                mode,
+                compression,
+                implementation,
+                messages,
+                passes.length,
+                rates,
                 median(rates),
                 Arrays.stream(rates).min().orElse(Double.NaN),
                 Arrays.stream(rates).max().orElse(Double.NaN),
-                median(Arrays.stream(passes).mapToDouble(p -> p.wallNanos() / 1e9).toArray()),
-                median(Arrays.stream(passes).mapToDouble(WorkerProtocol.PassReply::cpuMicrosPerRecord).toArray()),
-                avgPayloadBytes, brokerBytesPerRecord, verified, problem);
+                median(Arrays.stream(passes)
+                        .mapToDouble(p -> p.wallNanos() / 1e9)
+                        .toArray()),
+                median(Arrays.stream(passes)
+                        .mapToDouble(WorkerProtocol.PassReply::cpuMicrosPerRecord)
+                        .toArray()),
+                avgPayloadBytes,
+                brokerBytesPerRecord,
+                verified,
+                problem);
     }
 
     /** The same result with the broker's bytes per record. */
     RunResult withBrokerBytesPerRecord(double bytes) {
-        return new RunResult(distribution, mode, compression, implementation, messages, iterations, rates, median, min,
-                max, medianPassSeconds, cpuMicrosPerRecord, avgPayloadBytes, bytes, verified, problem);
+        return new RunResult(
+                distribution,
+                mode,
+                compression,
+                implementation,
+                messages,
+                iterations,
+                rates,
+                median,
+                min,
+                max,
+                medianPassSeconds,
+                cpuMicrosPerRecord,
+                avgPayloadBytes,
+                bytes,
+                verified,
+                problem);
     }
 
     /** The median of the values (mean of the two middle values for an even count), NaN if empty. */

@@ -40,19 +40,29 @@ final class RustBench {
      * @param messages records per pass
      * @param iterations measured passes
      */
-    List<String> command(Distribution distribution, Mode mode, String compression, String topic, int messages,
-            int iterations) {
+    List<String> command(
+            Distribution distribution, Mode mode, String compression, String topic, int messages, int iterations) {
         List<String> command = new ArrayList<>(List.of(
-                String.valueOf(options.rustBench()), "bench",
-                "--mode", mode.rustBenchMode(),
-                "--distribution", distribution.cliName(),
-                "--messages", Integer.toString(messages),
-                "--iterations", Integer.toString(iterations),
-                "--compression", compression,
-                "--topic", topic,
-                "--bootstrap-servers", options.bootstrap(),
-                "--seed", Long.toString(options.seed()),
-                "--format", "csv",
+                String.valueOf(options.rustBench()),
+                "bench",
+                "--mode",
+                mode.rustBenchMode(),
+                "--distribution",
+                distribution.cliName(),
+                "--messages",
+                Integer.toString(messages),
+                "--iterations",
+                Integer.toString(iterations),
+                "--compression",
+                compression,
+                "--topic",
+                topic,
+                "--bootstrap-servers",
+                options.bootstrap(),
+                "--seed",
+                Long.toString(options.seed()),
+                "--format",
+                "csv",
                 "--keep-topic"));
         if (options.ci()) {
             command.add("--ci");
@@ -66,8 +76,8 @@ final class RustBench {
      * @param messages records per pass
      * @param iterations measured passes
      */
-    RunResult run(Distribution distribution, Mode mode, String compression, String topic, int messages,
-            int iterations) {
+    RunResult run(
+            Distribution distribution, Mode mode, String compression, String topic, int messages, int iterations) {
         String label = String.format("[%s %s %s]", distribution.cliName(), compression, mode.cliName());
         List<String> command = command(distribution, mode, compression, topic, messages, iterations);
         progress.message(label + " " + String.join(" ", command));
@@ -78,8 +88,8 @@ final class RustBench {
                     .redirectError(ProcessBuilder.Redirect.INHERIT)
                     .start();
             process.getOutputStream().close();
-            try (BufferedReader reader = new BufferedReader(
-                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader reader =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = reader.readLine()) != null) {
                     if (!line.isBlank()) {
@@ -89,19 +99,33 @@ final class RustBench {
             }
             if (!process.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
                 process.destroyForcibly();
-                return failed(distribution, mode, compression, messages, "streamfusion-bench bench did not finish within "
-                        + TIMEOUT_MINUTES + " minutes");
+                return failed(
+                        distribution,
+                        mode,
+                        compression,
+                        messages,
+                        "streamfusion-bench bench did not finish within " + TIMEOUT_MINUTES + " minutes");
             }
             status = process.exitValue();
         } catch (IOException e) {
-            return failed(distribution, mode, compression, messages, "cannot run " + options.rustBench() + ": " + e.getMessage());
+            return failed(
+                    distribution,
+                    mode,
+                    compression,
+                    messages,
+                    "cannot run " + options.rustBench() + ": " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return failed(distribution, mode, compression, messages, "interrupted");
         }
         if (lines.size() != 2 || (status != 0 && status != CompareBenchmarks.EXIT_NOT_VERIFIED)) {
-            return failed(distribution, mode, compression, messages, "streamfusion-bench bench exited with status " + status
-                    + (lines.size() != 2 ? " without a header and a result row (its error is above)" : ""));
+            return failed(
+                    distribution,
+                    mode,
+                    compression,
+                    messages,
+                    "streamfusion-bench bench exited with status " + status
+                            + (lines.size() != 2 ? " without a header and a result row (its error is above)" : ""));
         }
         try {
             return parse(lines.get(0), lines.get(1), distribution, mode, compression, status);
@@ -116,10 +140,11 @@ final class RustBench {
      * @throws IllegalArgumentException when they are not the results schema's, or the row is not one run of
      *     {@code mode}
      */
-    static RunResult parse(String header, String row, Distribution distribution, Mode mode, String compression,
-            int status) {
+    static RunResult parse(
+            String header, String row, Distribution distribution, Mode mode, String compression, int status) {
         Map<String, String> f = ResultsSchema.parse(header, row);
-        if (!f.get("mode").equals(mode.cliName()) || !f.get("compression").equals(compression)
+        if (!f.get("mode").equals(mode.cliName())
+                || !f.get("compression").equals(compression)
                 || !f.get("workload").equals(distribution.cliName())) {
             throw new IllegalArgumentException("streamfusion-bench bench reported " + f.get("mode") + "/"
                     + f.get("compression") + "/" + f.get("workload") + ", expected " + mode.cliName() + "/"
@@ -127,12 +152,22 @@ final class RustBench {
         }
         try {
             boolean verified = Boolean.parseBoolean(f.get("verified")) && status == 0;
-            return new RunResult(distribution, mode, compression, f.get("implementation"),
-                    Integer.parseInt(f.get("records")), Integer.parseInt(f.get("iterations")), new double[0],
-                    number(f.get("median_records_per_s")), number(f.get("min_records_per_s")),
-                    number(f.get("max_records_per_s")), number(f.get("median_pass_seconds")),
-                    number(f.get("cpu_us_per_record")), number(f.get("value_bytes_per_record")),
-                    number(f.get("broker_bytes_per_record")), verified,
+            return new RunResult(
+                    distribution,
+                    mode,
+                    compression,
+                    f.get("implementation"),
+                    Integer.parseInt(f.get("records")),
+                    Integer.parseInt(f.get("iterations")),
+                    new double[0],
+                    number(f.get("median_records_per_s")),
+                    number(f.get("min_records_per_s")),
+                    number(f.get("max_records_per_s")),
+                    number(f.get("median_pass_seconds")),
+                    number(f.get("cpu_us_per_record")),
+                    number(f.get("value_bytes_per_record")),
+                    number(f.get("broker_bytes_per_record")),
+                    verified,
                     verified ? null : "streamfusion-bench bench: not verified (the reason is in its output above)");
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("streamfusion-bench bench printed '" + row + "': " + e.getMessage());
@@ -143,11 +178,25 @@ final class RustBench {
         return text.isEmpty() ? Double.NaN : Double.parseDouble(text);
     }
 
-    private RunResult failed(Distribution distribution, Mode mode, String compression, int messages,
-            String problem) {
-        progress.message(String.format("[%s %s %s] FAILED: %s", distribution.cliName(), compression, mode.cliName(),
-                problem));
-        return new RunResult(distribution, mode, compression, Mode.RUST, messages, 0, new double[0], Double.NaN,
-                Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, false, problem);
+    private RunResult failed(Distribution distribution, Mode mode, String compression, int messages, String problem) {
+        progress.message(
+                String.format("[%s %s %s] FAILED: %s", distribution.cliName(), compression, mode.cliName(), problem));
+        return new RunResult(
+                distribution,
+                mode,
+                compression,
+                Mode.RUST,
+                messages,
+                0,
+                new double[0],
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
+                Double.NaN,
+                false,
+                problem);
     }
 }

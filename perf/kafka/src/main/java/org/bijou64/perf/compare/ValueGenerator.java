@@ -27,8 +27,15 @@ public final class ValueGenerator {
 
     /** The command line that writes the values to stdout. */
     List<String> command(Distribution distribution, int n, long seed) {
-        return List.of(binary.toString(), "values", "--distribution", distribution.cliName(),
-                "--messages", Integer.toString(n), "--seed", Long.toString(seed));
+        return List.of(
+                binary.toString(),
+                "values",
+                "--distribution",
+                distribution.cliName(),
+                "--messages",
+                Integer.toString(n),
+                "--seed",
+                Long.toString(seed));
     }
 
     /**
@@ -39,7 +46,9 @@ public final class ValueGenerator {
      */
     public long[] generate(Distribution distribution, int n, long seed) throws IOException {
         List<String> command = command(distribution, n, seed);
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process process = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         process.getOutputStream().close();
         long[] values;
         try (InputStream out = process.getInputStream()) {
@@ -59,8 +68,8 @@ public final class ValueGenerator {
             throw new IOException("interrupted while waiting for " + String.join(" ", command), e);
         }
         if (process.exitValue() != 0) {
-            throw new IOException(String.join(" ", command) + " exited with status " + process.exitValue()
-                    + " (its error is above)");
+            throw new IOException(
+                    String.join(" ", command) + " exited with status " + process.exitValue() + " (its error is above)");
         }
         return values;
     }

@@ -23,12 +23,13 @@ import java.util.concurrent.TimeUnit;
 final class WorkerProcess implements AutoCloseable {
     /** Marks the end of the worker's stdout in the reply queue. */
     private static final String END = new String("end of stream");
+
     private static final Duration QUIT_TIMEOUT = Duration.ofSeconds(30);
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
 
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly),
-                "destroy-mode-workers"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly), "destroy-mode-workers"));
     }
 
     private final String name;
@@ -53,14 +54,16 @@ final class WorkerProcess implements AutoCloseable {
      * @throws IOException when the process cannot be started
      */
     static WorkerProcess start(String name, List<String> command) throws IOException {
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process process = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         LIVE.add(process);
         return new WorkerProcess(name, process);
     }
 
     private void readReplies() {
-        try (BufferedReader out = new BufferedReader(
-                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = out.readLine()) != null) {
                 String reply = WorkerProtocol.unwrap(line);
@@ -90,8 +93,8 @@ final class WorkerProcess implements AutoCloseable {
         }
         if (line == END) {
             replies.add(END);
-            throw new IOException("worker " + name + " exited" + exitStatus().map(s -> " with status " + s)
-                    .orElse("") + " (its error is above)");
+            throw new IOException("worker " + name + " exited"
+                    + exitStatus().map(s -> " with status " + s).orElse("") + " (its error is above)");
         }
         return line;
     }

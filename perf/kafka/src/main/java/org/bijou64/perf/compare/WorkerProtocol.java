@@ -179,7 +179,8 @@ final class WorkerProtocol {
         }
         String stripped = line.strip();
         if (stripped.equals(ERROR) || stripped.startsWith(ERROR + " ")) {
-            throw new WorkerException(command + ": " + stripped.substring(ERROR.length()).strip());
+            throw new WorkerException(
+                    command + ": " + stripped.substring(ERROR.length()).strip());
         }
         return Arrays.asList(stripped.split(" +"));
     }

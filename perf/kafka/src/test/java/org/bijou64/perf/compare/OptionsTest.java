@@ -7,27 +7,49 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
-
 import org.bijou64.perf.common.ResultsSchema;
 import org.junit.jupiter.api.Test;
 
 class OptionsTest {
     /** A Java result whose measured passes ran at the given rates, 1,000 records each, 2 us CPU per record. */
-    static RunResult javaResult(Mode mode, String compression, String implementation, double valueBytes,
-            boolean verified, String problem, double... rates) {
+    static RunResult javaResult(
+            Mode mode,
+            String compression,
+            String implementation,
+            double valueBytes,
+            boolean verified,
+            String problem,
+            double... rates) {
         WorkerProtocol.PassReply[] passes = new WorkerProtocol.PassReply[rates.length];
         for (int i = 0; i < rates.length; i++) {
-            passes[i] = new WorkerProtocol.PassReply(Math.round(1000 / rates[i] * 1e9), 2_000_000, 1000,
-                    Math.round(valueBytes * 1000));
+            passes[i] = new WorkerProtocol.PassReply(
+                    Math.round(1000 / rates[i] * 1e9), 2_000_000, 1000, Math.round(valueBytes * 1000));
         }
-        return RunResult.ofPasses(Distribution.SEQUENTIAL, mode, compression, implementation, 1000, passes,
-                valueBytes, valueBytes + 1.5, verified, problem);
+        return RunResult.ofPasses(
+                Distribution.SEQUENTIAL,
+                mode,
+                compression,
+                implementation,
+                1000,
+                passes,
+                valueBytes,
+                valueBytes + 1.5,
+                verified,
+                problem);
     }
 
     @Test
     void parsesTheDocumentedExample() {
-        Options o = Options.parse("--ci", "--distribution", "sequential", "--rust-bench", "/x/streamfusion-bench",
-                "50000", "2", "bijou64-benchmark-topic", "127.0.0.1:19092");
+        Options o = Options.parse(
+                "--ci",
+                "--distribution",
+                "sequential",
+                "--rust-bench",
+                "/x/streamfusion-bench",
+                "50000",
+                "2",
+                "bijou64-benchmark-topic",
+                "127.0.0.1:19092");
         assertTrue(o.ci());
         assertEquals(List.of(Distribution.SEQUENTIAL), o.distributions());
         assertEquals(List.of(Mode.values()), o.modes(), "the default modes are all six");
@@ -44,26 +66,52 @@ class OptionsTest {
 
     @Test
     void aShortRunStaysShort() {
-        Options o = Options.parse("--min-pass-seconds", "0", "--min-rounds=1", "--worker-java-opts", " -Xms1g  -Xmx2g ",
-                "--rust-bench=b", "2000", "1", "t", "b:1");
+        Options o = Options.parse(
+                "--min-pass-seconds",
+                "0",
+                "--min-rounds=1",
+                "--worker-java-opts",
+                " -Xms1g  -Xmx2g ",
+                "--rust-bench=b",
+                "2000",
+                "1",
+                "t",
+                "b:1");
         assertEquals(0.0, o.minPassSeconds());
         assertEquals(1, o.rounds());
         assertEquals(List.of("-Xms1g", "-Xmx2g"), o.workerJavaOptions());
         assertEquals(7, Options.parse("--rust-bench=b", "1", "7", "t", "b:1").rounds(), "ITERATIONS above the floor");
-        assertEquals(0.5, Options.parse("--min-pass-seconds=0.5", "--rust-bench=b", "1", "7", "t", "b:1")
-                .minPassSeconds());
-        assertThrows(IllegalArgumentException.class,
+        assertEquals(
+                0.5,
+                Options.parse("--min-pass-seconds=0.5", "--rust-bench=b", "1", "7", "t", "b:1")
+                        .minPassSeconds());
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> Options.parse("--min-pass-seconds=-1", "--rust-bench=b", "1", "1", "t", "b:1"));
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> Options.parse("--min-pass-seconds=soon", "--rust-bench=b", "1", "1", "t", "b:1"));
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> Options.parse("--min-rounds=0", "--rust-bench=b", "1", "1", "t", "b:1"));
     }
 
     @Test
     void acceptsListsAndInlineValues() {
-        Options o = Options.parse("--distribution=sequential,mixed", "--modes", "long,bijou-java", "--compression",
-                "zstd", "--seed", "7", "--keep-topics", "--rust-bench=b", "10", "1", "t", "localhost:9092");
+        Options o = Options.parse(
+                "--distribution=sequential,mixed",
+                "--modes",
+                "long,bijou-java",
+                "--compression",
+                "zstd",
+                "--seed",
+                "7",
+                "--keep-topics",
+                "--rust-bench=b",
+                "10",
+                "1",
+                "t",
+                "localhost:9092");
         assertEquals(List.of(Distribution.SEQUENTIAL, Distribution.MIXED), o.distributions());
         assertEquals(List.of(Mode.LONG, Mode.BIJOU_JAVA), o.modes());
         assertEquals(List.of("zstd"), o.compressions());
@@ -73,38 +121,64 @@ class OptionsTest {
 
     @Test
     void rustModesComeWithTheStreamfusionBinary() {
-        Options o = Options.parse("--rust-bench", "/x/streamfusion", "--stamp", "20260101T120000", "10", "1", "t",
-                "b:1");
+        Options o =
+                Options.parse("--rust-bench", "/x/streamfusion", "--stamp", "20260101T120000", "10", "1", "t", "b:1");
         assertEquals(Path.of("/x/streamfusion"), o.rustBench());
         assertEquals("20260101T120000", o.stamp());
-        assertEquals(List.of(Mode.RUST_LONG, Mode.RUST_BIJOU),
-                Options.parse("--rust-bench=s", "--modes", "rust-long,rust-bijou", "1", "1", "t", "b:1").modes());
-        IllegalArgumentException noBinary = assertThrows(IllegalArgumentException.class,
-                () -> Options.parse("--modes", "long", "1", "1", "t", "b:1"), "no binary");
-        assertTrue(noBinary.getMessage().startsWith("--rust-bench BIN is required: the streamfusion-bench binary"
-                + " generates the values"), noBinary.getMessage());
-        assertThrows(IllegalArgumentException.class,
+        assertEquals(
+                List.of(Mode.RUST_LONG, Mode.RUST_BIJOU),
+                Options.parse("--rust-bench=s", "--modes", "rust-long,rust-bijou", "1", "1", "t", "b:1")
+                        .modes());
+        IllegalArgumentException noBinary = assertThrows(
+                IllegalArgumentException.class,
+                () -> Options.parse("--modes", "long", "1", "1", "t", "b:1"),
+                "no binary");
+        assertTrue(
+                noBinary.getMessage()
+                        .startsWith("--rust-bench BIN is required: the streamfusion-bench binary"
+                                + " generates the values"),
+                noBinary.getMessage());
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> Options.parse("--rust-bench=s", "--stamp", "yesterday", "1", "1", "t", "b:1"));
-        assertTrue(Options.parse("--rust-bench=s", "1", "1", "t", "b:1").stamp().matches("\\d{8}T\\d{6}"),
+        assertTrue(
+                Options.parse("--rust-bench=s", "1", "1", "t", "b:1").stamp().matches("\\d{8}T\\d{6}"),
                 "default stamp");
     }
 
     /** A row as the Rust binary writes it: the schema's columns, by name. */
-    private static String rustRow(String mode, String compression, String workload, String iterations, String median,
-            String bytes, boolean verified) {
-        return ResultsSchema.row().set("benchmark", "bijou64-producer").set("workload", workload).set("mode", mode)
-                .set("implementation", "RUST").set("compression", compression).set("records", 50_000)
+    private static String rustRow(
+            String mode,
+            String compression,
+            String workload,
+            String iterations,
+            String median,
+            String bytes,
+            boolean verified) {
+        return ResultsSchema.row()
+                .set("benchmark", "bijou64-producer")
+                .set("workload", workload)
+                .set("mode", mode)
+                .set("implementation", "RUST")
+                .set("compression", compression)
+                .set("records", 50_000)
                 .set("iterations", Long.parseLong(iterations))
                 .set("median_records_per_s", median.isEmpty() ? Double.NaN : Double.parseDouble(median))
                 .set("value_bytes_per_record", bytes.isEmpty() ? Double.NaN : Double.parseDouble(bytes))
-                .set("verified", verified).csv();
+                .set("verified", verified)
+                .csv();
     }
 
     @Test
     void rustRowsBecomeResults() {
         String header = ResultsSchema.header();
-        RunResult r = RustBench.parse(header, rustRow("rust-bijou", "zstd", "mixed", "2", "1100000", "3.723", true),
-                Distribution.MIXED, Mode.RUST_BIJOU, "zstd", 0);
+        RunResult r = RustBench.parse(
+                header,
+                rustRow("rust-bijou", "zstd", "mixed", "2", "1100000", "3.723", true),
+                Distribution.MIXED,
+                Mode.RUST_BIJOU,
+                "zstd",
+                0);
         assertTrue(r.verified());
         assertEquals(2, r.iterations());
         assertEquals(50_000, r.messages());
@@ -118,23 +192,31 @@ class OptionsTest {
         RunResult failed = RustBench.parse(header, failedRow, Distribution.MIXED, Mode.RUST_LONG, "none", 3);
         assertFalse(failed.verified());
         assertTrue(Double.isNaN(failed.median()));
-        assertThrows(IllegalArgumentException.class, () -> RustBench.parse(header, failedRow,
-                Distribution.SEQUENTIAL, Mode.RUST_LONG, "none", 0), "row of another run");
-        assertThrows(IllegalArgumentException.class, () -> RustBench.parse(header, "{\"mode\":1}",
-                Distribution.SEQUENTIAL, Mode.RUST_LONG, "none", 0), "not a CSV row");
-        assertThrows(IllegalArgumentException.class, () -> RustBench.parse("mode,compression,distribution",
-                failedRow, Distribution.MIXED, Mode.RUST_LONG, "none", 0), "another header");
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> RustBench.parse(header, failedRow, Distribution.SEQUENTIAL, Mode.RUST_LONG, "none", 0),
+                "row of another run");
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> RustBench.parse(header, "{\"mode\":1}", Distribution.SEQUENTIAL, Mode.RUST_LONG, "none", 0),
+                "not a CSV row");
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> RustBench.parse(
+                        "mode,compression,distribution", failedRow, Distribution.MIXED, Mode.RUST_LONG, "none", 0),
+                "another header");
     }
 
     @Test
     void javaRowsUseTheSchemaAndTheirBaseline() {
         ResultTable table = new ResultTable();
         RunResult javaLong = javaResult(Mode.LONG, "none", "-", 8, true, null, 100);
-        RunResult javaBijou = javaResult(Mode.BIJOU, "zstd", "NATIVE", 2.98512, false, "read 3 records, expected 4",
-                50, 70);
+        RunResult javaBijou =
+                javaResult(Mode.BIJOU, "zstd", "NATIVE", 2.98512, false, "read 3 records, expected 4", 50, 70);
         table.add(javaLong);
         table.add(javaBijou);
-        java.util.Map<String, String> row = ResultsSchema.parse(ResultsSchema.header(), table.row(javaBijou).csv());
+        java.util.Map<String, String> row =
+                ResultsSchema.parse(ResultsSchema.header(), table.row(javaBijou).csv());
         assertEquals("bijou64-producer", row.get("benchmark"));
         assertEquals("sequential", row.get("workload"));
         assertEquals("bijou", row.get("mode"));
@@ -153,8 +235,10 @@ class OptionsTest {
         assertEquals("long", row.get("baseline"));
         assertEquals("", row.get("ratio_vs_baseline"), "no long run with zstd");
         assertEquals("read 3 records, expected 4", row.get("problem"));
-        assertEquals("1.000", ResultsSchema.parse(ResultsSchema.header(), table.row(javaLong).csv())
-                .get("ratio_vs_baseline"));
+        assertEquals(
+                "1.000",
+                ResultsSchema.parse(ResultsSchema.header(), table.row(javaLong).csv())
+                        .get("ratio_vs_baseline"));
     }
 
     @Test
@@ -191,7 +275,8 @@ class OptionsTest {
         assertEquals(2, z.faster());
         assertEquals(2, z.slower(), "the tied round counts as neither");
         assertEquals("equal within noise (paired ratios 0.94-1.10, median 1.00, 2 of 5 faster)", z.describe());
-        java.util.Map<String, String> row = ResultsSchema.parse(ResultsSchema.header(), table.row(javaBijou).csv());
+        java.util.Map<String, String> row =
+                ResultsSchema.parse(ResultsSchema.header(), table.row(javaBijou).csv());
         assertEquals("1.020", row.get("paired_ratio_median"));
         assertEquals("5", row.get("paired_faster"));
         assertEquals("0", row.get("paired_slower"));
@@ -200,12 +285,20 @@ class OptionsTest {
 
     @Test
     void theVerdictNeedsEveryRoundAndFiveOfThem() {
-        assertEquals("slower", PairedRatios.of(new double[] {9, 9, 9, 9, 9}, new double[] {10, 10, 10, 10, 10})
-                .verdict());
-        assertEquals("too few rounds", PairedRatios.of(new double[] {20, 20, 20, 20}, new double[] {10, 10, 10, 10})
-                .verdict(), "4 rounds all faster are not yet a verdict");
-        assertEquals("equal within noise", PairedRatios.of(new double[] {20, 20, 20, 20, 10},
-                new double[] {10, 10, 10, 10, 10}).verdict(), "one tied round");
+        assertEquals(
+                "slower",
+                PairedRatios.of(new double[] {9, 9, 9, 9, 9}, new double[] {10, 10, 10, 10, 10})
+                        .verdict());
+        assertEquals(
+                "too few rounds",
+                PairedRatios.of(new double[] {20, 20, 20, 20}, new double[] {10, 10, 10, 10})
+                        .verdict(),
+                "4 rounds all faster are not yet a verdict");
+        assertEquals(
+                "equal within noise",
+                PairedRatios.of(new double[] {20, 20, 20, 20, 10}, new double[] {10, 10, 10, 10, 10})
+                        .verdict(),
+                "one tied round");
         assertEquals(null, PairedRatios.of(new double[] {1, 2}, new double[] {1}), "a failed run has fewer rounds");
         assertEquals(null, PairedRatios.of(new double[0], new double[0]));
     }
@@ -228,11 +321,19 @@ class OptionsTest {
     void rejectsBadInput() {
         assertThrows(IllegalArgumentException.class, () -> Options.parse("--rust-bench=s", "50000", "2", "t"));
         assertThrows(IllegalArgumentException.class, () -> Options.parse("--rust-bench=s", "0", "2", "t", "b:1"));
-        assertThrows(IllegalArgumentException.class, () -> Options.parse("--rust-bench=s", "10", "2", "bad topic", "b:1"));
-        assertThrows(IllegalArgumentException.class, () -> Options.parse("--rust-bench=s", "--distribution", "normal", "1", "1", "t", "b:1"));
-        assertThrows(IllegalArgumentException.class, () -> Options.parse("--rust-bench=s", "--compression", "brotli", "1", "1", "t", "b:1"));
-        assertThrows(IllegalArgumentException.class, () -> Options.parse("--rust-bench=s", "--frobnicate", "1", "1", "t", "b:1"));
-        assertThrows(IllegalArgumentException.class, () -> Options.parse("--rust-bench=s", "1", "1", "t", "b:1", "--seed"));
+        assertThrows(
+                IllegalArgumentException.class, () -> Options.parse("--rust-bench=s", "10", "2", "bad topic", "b:1"));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Options.parse("--rust-bench=s", "--distribution", "normal", "1", "1", "t", "b:1"));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Options.parse("--rust-bench=s", "--compression", "brotli", "1", "1", "t", "b:1"));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Options.parse("--rust-bench=s", "--frobnicate", "1", "1", "t", "b:1"));
+        assertThrows(
+                IllegalArgumentException.class, () -> Options.parse("--rust-bench=s", "1", "1", "t", "b:1", "--seed"));
     }
 
     @Test

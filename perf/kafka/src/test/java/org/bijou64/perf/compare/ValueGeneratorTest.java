@@ -22,29 +22,39 @@ class ValueGeneratorTest {
 
     @Test
     void refusesAShortALongOrATruncatedStream() {
-        IOException shortStream = assertThrows(IOException.class,
-                () -> ValueGenerator.read(new ByteArrayInputStream(ONE_MINUS_TWO), 3));
+        IOException shortStream =
+                assertThrows(IOException.class, () -> ValueGenerator.read(new ByteArrayInputStream(ONE_MINUS_TWO), 3));
         assertEquals("the generator wrote 2 complete values, expected 3", shortStream.getMessage());
-        IOException longStream = assertThrows(IOException.class,
-                () -> ValueGenerator.read(new ByteArrayInputStream(ONE_MINUS_TWO), 1));
+        IOException longStream =
+                assertThrows(IOException.class, () -> ValueGenerator.read(new ByteArrayInputStream(ONE_MINUS_TWO), 1));
         assertEquals("the generator wrote more than the 1 values asked for", longStream.getMessage());
         byte[] truncated = java.util.Arrays.copyOf(ONE_MINUS_TWO, 12);
-        IOException midValue = assertThrows(IOException.class,
-                () -> ValueGenerator.read(new ByteArrayInputStream(truncated), 2));
+        IOException midValue =
+                assertThrows(IOException.class, () -> ValueGenerator.read(new ByteArrayInputStream(truncated), 2));
         assertEquals("the generator wrote 1 complete values, expected 2", midValue.getMessage());
     }
 
     @Test
     void runsTheBinaryWithTheComparisonsArguments() {
-        assertEquals(List.of("/x/streamfusion-bench", "values", "--distribution", "mixed", "--messages", "50000",
-                "--seed", "-7"), new ValueGenerator(Path.of("/x/streamfusion-bench"))
-                .command(Distribution.MIXED, 50_000, -7));
+        assertEquals(
+                List.of(
+                        "/x/streamfusion-bench",
+                        "values",
+                        "--distribution",
+                        "mixed",
+                        "--messages",
+                        "50000",
+                        "--seed",
+                        "-7"),
+                new ValueGenerator(Path.of("/x/streamfusion-bench")).command(Distribution.MIXED, 50_000, -7));
     }
 
     @Test
     void aMissingBinaryIsAnError() {
-        IOException e = assertThrows(IOException.class,
-                () -> new ValueGenerator(Path.of("/nonexistent/streamfusion-bench")).generate(Distribution.MIXED, 1, 1));
+        IOException e = assertThrows(
+                IOException.class,
+                () -> new ValueGenerator(Path.of("/nonexistent/streamfusion-bench"))
+                        .generate(Distribution.MIXED, 1, 1));
         assertTrue(e.getMessage().contains("/nonexistent/streamfusion-bench"), e.getMessage());
     }
 

@@ -37,8 +37,7 @@ import org.bijou64.perf.common.ProducerSettings;
  * [rate]]]]]}, defaults {@code 2000000 2 1 127.0.0.1:19092 10000000}; prints the topic name.
  */
 public final class Corpus {
-    private Corpus() {
-    }
+    private Corpus() {}
 
     /**
      * What fixes a corpus.
@@ -53,8 +52,8 @@ public final class Corpus {
         /** Checks the ranges; throws {@link IllegalArgumentException} for N or P below 1 or a rate below 1. */
         public Spec {
             if (events < 1 || partitions < 1 || rate < 1) {
-                throw new IllegalArgumentException("events, partitions and rate must be at least 1: " + events
-                        + ", " + partitions + ", " + rate);
+                throw new IllegalArgumentException(
+                        "events, partitions and rate must be at least 1: " + events + ", " + partitions + ", " + rate);
             }
         }
 
@@ -69,8 +68,8 @@ public final class Corpus {
      * a reusable corpus, and two different corpora never share a name.
      */
     public static String topicName(Spec spec) {
-        return "nexmark-corpus-n" + spec.events() + "-p" + spec.partitions() + "-s" + spec.seed() + "-r"
-                + spec.rate() + "-t" + spec.baseTimeMs();
+        return "nexmark-corpus-n" + spec.events() + "-p" + spec.partitions() + "-s" + spec.seed() + "-r" + spec.rate()
+                + "-t" + spec.baseTimeMs();
     }
 
     /**
@@ -92,17 +91,18 @@ public final class Corpus {
             }
             return topic;
         }
-        admin.createTopics(List.of(new NewTopic(topic, spec.partitions(), (short) 1))).all()
+        admin.createTopics(List.of(new NewTopic(topic, spec.partitions(), (short) 1)))
+                .all()
                 .get(60, TimeUnit.SECONDS);
         long start = System.nanoTime();
         write(bootstrap, topic, spec);
         long written = recordCount(admin, topic, spec.partitions());
         if (written != spec.events()) {
-            throw new IllegalStateException(topic + " holds " + written + " records after the write, expected "
-                    + spec.events());
+            throw new IllegalStateException(
+                    topic + " holds " + written + " records after the write, expected " + spec.events());
         }
-        System.out.printf("corpus %s: %,d events written in %.1f s%n", topic, spec.events(),
-                (System.nanoTime() - start) / 1e9);
+        System.out.printf(
+                "corpus %s: %,d events written in %.1f s%n", topic, spec.events(), (System.nanoTime() - start) / 1e9);
         return topic;
     }
 
@@ -116,7 +116,10 @@ public final class Corpus {
     static Long recordCount(Admin admin, String topic, int partitions) throws Exception {
         TopicDescription description;
         try {
-            description = admin.describeTopics(Set.of(topic)).allTopicNames().get(60, TimeUnit.SECONDS).get(topic);
+            description = admin.describeTopics(Set.of(topic))
+                    .allTopicNames()
+                    .get(60, TimeUnit.SECONDS)
+                    .get(topic);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                 return null;
@@ -124,8 +127,8 @@ public final class Corpus {
             throw e;
         }
         if (description.partitions().size() != partitions) {
-            throw new IllegalStateException(topic + " has " + description.partitions().size()
-                    + " partitions, expected " + partitions);
+            throw new IllegalStateException(
+                    topic + " has " + description.partitions().size() + " partitions, expected " + partitions);
         }
         Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
@@ -154,8 +157,8 @@ public final class Corpus {
         props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "5");
         AtomicReference<Exception> failure = new AtomicReference<>();
         NexmarkGenerator generator = spec.generator();
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
-                new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
             for (long n = 0; n < spec.events(); n++) {
                 NexmarkGenerator.Event event = generator.next();
                 byte[] value = NexmarkJson.toJson(event).getBytes(StandardCharsets.UTF_8);

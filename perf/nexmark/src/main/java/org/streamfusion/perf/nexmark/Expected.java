@@ -46,11 +46,17 @@ public final class Expected {
      * @param dateTime event time text ({@link NexmarkJson#timestamp})
      * @param extra padding
      */
-    public record BidRow(long auction, long bidder, long price, String channel, String url, String dateTime,
-            String extra) {
+    public record BidRow(
+            long auction, long bidder, long price, String channel, String url, String dateTime, String extra) {
         static BidRow of(NexmarkGenerator.Bid b) {
-            return new BidRow(b.auction(), b.bidder(), b.price(), b.channel(), b.url(),
-                    NexmarkJson.timestamp(b.dateTime()), b.extra());
+            return new BidRow(
+                    b.auction(),
+                    b.bidder(),
+                    b.price(),
+                    b.channel(),
+                    b.url(),
+                    NexmarkJson.timestamp(b.dateTime()),
+                    b.extra());
         }
     }
 
@@ -60,8 +66,7 @@ public final class Expected {
      * @param auction the auction
      * @param winners every bid that ranks first (at least one), in corpus order
      */
-    public record Q9(NexmarkGenerator.Auction auction, List<BidRow> winners) {
-    }
+    public record Q9(NexmarkGenerator.Auction auction, List<BidRow> winners) {}
 
     /**
      * q19's answer for one auction.
@@ -150,8 +155,15 @@ public final class Expected {
     }
 
     /** The digest of a q0 row: MD5 of its fields joined by {@code \u0001}, as two longs written to {@code out}. */
-    static void q0Digest(MessageDigest md5, long auction, long bidder, long price, String dateTime, String extra,
-            long[] out, int at) {
+    static void q0Digest(
+            MessageDigest md5,
+            long auction,
+            long bidder,
+            long price,
+            String dateTime,
+            String extra,
+            long[] out,
+            int at) {
         String text = auction + "\u0001" + bidder + "\u0001" + price + "\u0001" + dateTime + "\u0001" + extra;
         byte[] d = md5.digest(text.getBytes(StandardCharsets.UTF_8));
         long hi = 0;
@@ -200,8 +212,15 @@ public final class Expected {
             NexmarkGenerator.Event e = g.next();
             if (e.bid() != null) {
                 NexmarkGenerator.Bid b = e.bid();
-                q0Digest(md5, b.auction(), b.bidder(), b.price(), NexmarkJson.timestamp(b.dateTime()), b.extra(),
-                        digests, at);
+                q0Digest(
+                        md5,
+                        b.auction(),
+                        b.bidder(),
+                        b.price(),
+                        NexmarkJson.timestamp(b.dateTime()),
+                        b.extra(),
+                        digests,
+                        at);
                 at += 2;
             }
         }
@@ -217,7 +236,9 @@ public final class Expected {
         for (long n = 0; n < spec.events(); n++) {
             NexmarkGenerator.Event e = g.next();
             if (e.auction() != null) {
-                ranges.put(e.auction().id(), new long[] {e.auction().dateTime(), e.auction().expires()});
+                ranges.put(
+                        e.auction().id(),
+                        new long[] {e.auction().dateTime(), e.auction().expires()});
             }
         }
         // Pass 2: the first-ranked bids of each auction, and the auctions themselves.
@@ -250,7 +271,11 @@ public final class Expected {
         }
         Map<Long, Q9> out = new HashMap<>();
         for (Map.Entry<Long, List<NexmarkGenerator.Bid>> e : best.entrySet()) {
-            out.put(e.getKey(), new Q9(auctions.get(e.getKey()), e.getValue().stream().map(BidRow::of).toList()));
+            out.put(
+                    e.getKey(),
+                    new Q9(
+                            auctions.get(e.getKey()),
+                            e.getValue().stream().map(BidRow::of).toList()));
         }
         return new Expected(Queries.Query.Q9, bids, null, out, null);
     }
@@ -277,8 +302,8 @@ public final class Expected {
         for (long n = 0; n < spec.events(); n++) {
             NexmarkGenerator.Event e = g.next();
             if (e.bid() != null) {
-                List<NexmarkGenerator.Bid> list = byAuction.computeIfAbsent(e.bid().auction(),
-                        k -> new ArrayList<>());
+                List<NexmarkGenerator.Bid> list =
+                        byAuction.computeIfAbsent(e.bid().auction(), k -> new ArrayList<>());
                 list.add(e.bid());
                 if (list.size() >= 4 * TOP_N) {
                     cut(list);

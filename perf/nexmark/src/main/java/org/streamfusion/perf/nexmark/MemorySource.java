@@ -40,8 +40,7 @@ final class MemorySource {
     private static volatile RowData[] events = new RowData[0];
     private static volatile Corpus.Spec loaded;
 
-    private MemorySource() {
-    }
+    private MemorySource() {}
 
     /**
      * Generates the events of {@code spec} into memory as rows, unless they are loaded already.
@@ -68,16 +67,38 @@ final class MemorySource {
         GenericRowData bid = null;
         if (e.person() != null) {
             NexmarkGenerator.Person p = e.person();
-            person = GenericRowData.of(p.id(), str(p.name()), str(p.emailAddress()), str(p.creditCard()),
-                    str(p.city()), str(p.state()), ts(p.dateTime()), str(p.extra()));
+            person = GenericRowData.of(
+                    p.id(),
+                    str(p.name()),
+                    str(p.emailAddress()),
+                    str(p.creditCard()),
+                    str(p.city()),
+                    str(p.state()),
+                    ts(p.dateTime()),
+                    str(p.extra()));
         } else if (e.auction() != null) {
             NexmarkGenerator.Auction a = e.auction();
-            auction = GenericRowData.of(a.id(), str(a.itemName()), str(a.description()), a.initialBid(),
-                    a.reserve(), ts(a.dateTime()), ts(a.expires()), a.seller(), a.category(), str(a.extra()));
+            auction = GenericRowData.of(
+                    a.id(),
+                    str(a.itemName()),
+                    str(a.description()),
+                    a.initialBid(),
+                    a.reserve(),
+                    ts(a.dateTime()),
+                    ts(a.expires()),
+                    a.seller(),
+                    a.category(),
+                    str(a.extra()));
         } else {
             NexmarkGenerator.Bid b = e.bid();
-            bid = GenericRowData.of(b.auction(), b.bidder(), b.price(), str(b.channel()), str(b.url()),
-                    ts(b.dateTime()), str(b.extra()));
+            bid = GenericRowData.of(
+                    b.auction(),
+                    b.bidder(),
+                    b.price(),
+                    str(b.channel()),
+                    str(b.url()),
+                    ts(b.dateTime()),
+                    str(b.extra()));
         }
         return GenericRowData.of(e.type().ordinal(), person, auction, bid);
     }
@@ -100,12 +121,19 @@ final class MemorySource {
         if (n == 0) {
             throw new IllegalStateException("no events loaded: call MemorySource.load first");
         }
-        DataStream<RowData> rows = env.fromSequence(0, n - 1).name("nexmark-memory")
-                .map(new Lookup()).returns(InternalTypeInfo.of(ROW_TYPE)).name("nexmark-memory-rows");
-        tEnv.createTemporaryView(Queries.SOURCE_TABLE, tEnv.fromDataStream(rows, Schema.newBuilder()
-                .columnByExpression("dateTime", Queries.DATE_TIME)
-                .watermark("dateTime", Queries.WATERMARK)
-                .build()));
+        DataStream<RowData> rows = env.fromSequence(0, n - 1)
+                .name("nexmark-memory")
+                .map(new Lookup())
+                .returns(InternalTypeInfo.of(ROW_TYPE))
+                .name("nexmark-memory-rows");
+        tEnv.createTemporaryView(
+                Queries.SOURCE_TABLE,
+                tEnv.fromDataStream(
+                        rows,
+                        Schema.newBuilder()
+                                .columnByExpression("dateTime", Queries.DATE_TIME)
+                                .watermark("dateTime", Queries.WATERMARK)
+                                .build()));
     }
 
     /** Event number to its loaded row. */

@@ -67,8 +67,7 @@ import org.bijou64.perf.common.ResultsSchema;
  * into the same CSV. See {@code run.sh}.
  */
 public final class NexmarkBench {
-    private NexmarkBench() {
-    }
+    private NexmarkBench() {}
 
     /**
      * The harness' settings.
@@ -84,8 +83,16 @@ public final class NexmarkBench {
      * @param memory whether the events are replayed from memory ({@link MemorySource}) instead of read from the
      *     corpus topic
      */
-    record Settings(Queries.Query query, Corpus.Spec spec, int parallelism, int runs, boolean miniBatch,
-            String bootstrap, Path csv, boolean profile, boolean memory) {
+    record Settings(
+            Queries.Query query,
+            Corpus.Spec spec,
+            int parallelism,
+            int runs,
+            boolean miniBatch,
+            String bootstrap,
+            Path csv,
+            boolean profile,
+            boolean memory) {
         /** The CSV's workload: the query, {@code -memory} and {@code -mini-batch} appended when set. */
         String workload() {
             return query.id() + (memory ? "-memory" : "") + (miniBatch ? "-mini-batch" : "");
@@ -108,7 +115,12 @@ public final class NexmarkBench {
      * @param output the output (kept for the round's comparison)
      * @param samples CPU samples per stage of a profiled run, else null
      */
-    record Run(boolean ours, long netMillis, long cpuNanos, OutputCheck.Result check, Output output,
+    record Run(
+            boolean ours,
+            long netMillis,
+            long cpuNanos,
+            OutputCheck.Result check,
+            Output output,
             Map<StageProfile.Stage, Long> samples) {
         double eventsPerSecond(long events) {
             return events * 1000.0 / netMillis;
@@ -141,12 +153,13 @@ public final class NexmarkBench {
      * One job of {@code s.query()} through one sink into a fresh topic, checked, the topic deleted; profiled
      * from planning to the job's end when {@code profiled}.
      */
-    static Run run(Settings s, String corpus, boolean ours, Expected expected, Admin admin, int seq,
-            boolean profiled) throws Exception {
+    static Run run(Settings s, String corpus, boolean ours, Expected expected, Admin admin, int seq, boolean profiled)
+            throws Exception {
         String side = ours ? "ours" : "stock";
         String tag = s.query().id() + "-" + side + "-" + ProcessHandle.current().pid() + "-" + seq;
         String topic = "nexmark-out-" + tag;
-        admin.createTopics(List.of(new NewTopic(topic, s.spec().partitions(), (short) 1))).all()
+        admin.createTopics(List.of(new NewTopic(topic, s.spec().partitions(), (short) 1)))
+                .all()
                 .get(60, TimeUnit.SECONDS);
         Path checkpoints = Files.createTempDirectory("nexmark-checkpoints-");
         try {
@@ -167,8 +180,8 @@ public final class NexmarkBench {
             tEnv.executeSql(Queries.sinkDdl(s.query(), ours, topic, s.bootstrap(), "nexmark-" + tag));
             TableResult result = tEnv.executeSql(Queries.insert(s.query()));
             result.await(30, TimeUnit.MINUTES);
-            JobExecutionResult job = result.getJobClient().orElseThrow().getJobExecutionResult()
-                    .get(1, TimeUnit.MINUTES);
+            JobExecutionResult job =
+                    result.getJobClient().orElseThrow().getJobExecutionResult().get(1, TimeUnit.MINUTES);
             long cpu = processCpuNanos() - cpu0;
             Map<StageProfile.Stage, Long> samples = profiled ? StageProfile.stop(s.collapsedFile(ours)) : null;
             long net = job.getNetRuntime(TimeUnit.MILLISECONDS);
@@ -223,8 +236,11 @@ public final class NexmarkBench {
      */
     public static void main(String[] args) throws Exception {
         Map<String, String> a = parseArgs(args);
-        List<Queries.Query> queries = Arrays.stream(a.getOrDefault("query", "q19").split(","))
-                .map(String::trim).map(Queries.Query::of).toList();
+        List<Queries.Query> queries = Arrays.stream(
+                        a.getOrDefault("query", "q19").split(","))
+                .map(String::trim)
+                .map(Queries.Query::of)
+                .toList();
         long events = Long.parseLong(a.getOrDefault("events", "200000"));
         int partitions = Integer.parseInt(a.getOrDefault("partitions", "2"));
         int parallelism = Integer.parseInt(a.getOrDefault("parallelism", "2"));
@@ -233,7 +249,8 @@ public final class NexmarkBench {
         long rate = Long.parseLong(a.getOrDefault("rate", Long.toString(NexmarkGenerator.DEFAULT_RATE)));
         boolean miniBatch = Boolean.parseBoolean(a.getOrDefault("mini-batch", "false"));
         String bootstrap = a.getOrDefault("bootstrap", "127.0.0.1:19092");
-        String utc = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC)
+        String utc = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+                .withZone(ZoneOffset.UTC)
                 .format(Instant.now());
         Path csv = Path.of(a.getOrDefault("csv", "perf/nexmark/results/nexmark-" + utc + ".csv"));
         Corpus.Spec spec = new Corpus.Spec(events, partitions, seed, NexmarkGenerator.DEFAULT_BASE_TIME_MS, rate);
@@ -246,11 +263,23 @@ public final class NexmarkBench {
             throw new IllegalArgumentException("--runs must be at least 1, got " + runs);
         }
 
-        System.out.printf("nexmark %s: %,d events (seed %d, rate %,d/s) from %s, %d partitions, parallelism %d,"
-                + " %d runs, mini-batch %s, profile %s; JDK %s, %d CPUs, native library %s, load %s%n",
-                queries.stream().map(Queries.Query::id).toList(), events, seed, rate, source, partitions,
-                parallelism, runs, miniBatch, profile, Runtime.version(), Runtime.getRuntime().availableProcessors(),
-                NativeLibrary.isLoaded() ? "loaded" : "NOT loaded", loadAverage());
+        System.out.printf(
+                "nexmark %s: %,d events (seed %d, rate %,d/s) from %s, %d partitions, parallelism %d,"
+                        + " %d runs, mini-batch %s, profile %s; JDK %s, %d CPUs, native library %s, load %s%n",
+                queries.stream().map(Queries.Query::id).toList(),
+                events,
+                seed,
+                rate,
+                source,
+                partitions,
+                parallelism,
+                runs,
+                miniBatch,
+                profile,
+                Runtime.version(),
+                Runtime.getRuntime().availableProcessors(),
+                NativeLibrary.isLoaded() ? "loaded" : "NOT loaded",
+                loadAverage());
         Properties adminProps = new Properties();
         adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         boolean failed = false;
@@ -265,8 +294,8 @@ public final class NexmarkBench {
             }
             System.out.printf("corpus %s (%.1f s)%n", corpus, (System.nanoTime() - t0) / 1e9);
             for (Queries.Query query : queries) {
-                Settings s = new Settings(query, spec, parallelism, runs, miniBatch, bootstrap, csv, profile,
-                        source.equals("memory"));
+                Settings s = new Settings(
+                        query, spec, parallelism, runs, miniBatch, bootstrap, csv, profile, source.equals("memory"));
                 failed |= !compare(s, corpus, admin);
             }
         }
@@ -287,8 +316,9 @@ public final class NexmarkBench {
         boolean failed = false;
         long t0 = System.nanoTime();
         Expected expected = Expected.of(s.spec(), query);
-        System.out.printf("answer computed in %.1f s: %,d output records expected%n", (System.nanoTime() - t0) / 1e9,
-                expected.outputRecords());
+        System.out.printf(
+                "answer computed in %.1f s: %,d output records expected%n",
+                (System.nanoTime() - t0) / 1e9, expected.outputRecords());
         int seq = 0;
         for (int r = -1; r < s.runs(); r++) {
             boolean oursFirst = r >= 0 && r % 2 == 1;
@@ -304,9 +334,12 @@ public final class NexmarkBench {
             // q0 leaves nothing open: its two outputs must be the same multiset of value bytes.
             boolean mustBeSame = !query.upsert();
             failed |= mustBeSame && !same;
-            System.out.println("  stock and ours: " + (same ? "the same bytes"
-                    : mustBeSame ? "FAILED: different value bytes"
-                    : "different bytes (ties taken differently; both checked against the answer)"));
+            System.out.println("  stock and ours: "
+                    + (same
+                            ? "the same bytes"
+                            : mustBeSame
+                                    ? "FAILED: different value bytes"
+                                    : "different bytes (ties taken differently; both checked against the answer)"));
             if (r >= 0) {
                 stock.add(stripOutput(round[0]));
                 ours.add(stripOutput(round[1]));
@@ -333,18 +366,33 @@ public final class NexmarkBench {
 
     private static void printRun(Settings s, String label, Run run) {
         long events = s.spec().events();
-        System.out.printf("%s %-28s %,10.0f events/s  wall %,6d ms  cpu %.3f us/event  read %,d (expected %,d,"
-                + " ties %d) %s  load %s%n", label, run.ours() ? s.query().oursConnector()
-                : s.query().stockConnector(), run.eventsPerSecond(events), run.netMillis(),
-                run.cpuNanos() / 1000.0 / events, run.check().read(), run.check().expected(), run.check().ties(),
-                run.check().verified() ? "verified" : "FAILED: " + run.check().problem(), loadAverage());
+        System.out.printf(
+                "%s %-28s %,10.0f events/s  wall %,6d ms  cpu %.3f us/event  read %,d (expected %,d,"
+                        + " ties %d) %s  load %s%n",
+                label,
+                run.ours() ? s.query().oursConnector() : s.query().stockConnector(),
+                run.eventsPerSecond(events),
+                run.netMillis(),
+                run.cpuNanos() / 1000.0 / events,
+                run.check().read(),
+                run.check().expected(),
+                run.check().ties(),
+                run.check().verified() ? "verified" : "FAILED: " + run.check().problem(),
+                loadAverage());
     }
 
-    private static void report(Settings s, List<Run> stock, List<Run> ours, List<String> sameBytes,
-            Map<Boolean, Map<StageProfile.Stage, Long>> profiles) throws IOException {
+    private static void report(
+            Settings s,
+            List<Run> stock,
+            List<Run> ours,
+            List<String> sameBytes,
+            Map<Boolean, Map<StageProfile.Stage, Long>> profiles)
+            throws IOException {
         long events = s.spec().events();
-        double[] stockRates = stock.stream().mapToDouble(r -> r.eventsPerSecond(events)).toArray();
-        double[] oursRates = ours.stream().mapToDouble(r -> r.eventsPerSecond(events)).toArray();
+        double[] stockRates =
+                stock.stream().mapToDouble(r -> r.eventsPerSecond(events)).toArray();
+        double[] oursRates =
+                ours.stream().mapToDouble(r -> r.eventsPerSecond(events)).toArray();
         double[] paired = new double[stock.size()];
         int faster = 0;
         int slower = 0;
@@ -354,23 +402,37 @@ public final class NexmarkBench {
             slower += paired[i] < 1 ? 1 : 0;
         }
         double ratio = median(oursRates) / median(stockRates);
-        System.out.printf("%n| %s, %,d events | median events/s | min | max | median wall s | CPU us/event |"
-                + " verified |%n|---|---:|---:|---:|---:|---:|---|%n", s.query().id(), events);
+        System.out.printf(
+                "%n| %s, %,d events | median events/s | min | max | median wall s | CPU us/event |"
+                        + " verified |%n|---|---:|---:|---:|---:|---:|---|%n",
+                s.query().id(), events);
         for (List<Run> runs : List.of(stock, ours)) {
-            double[] rates = runs.stream().mapToDouble(r -> r.eventsPerSecond(events)).toArray();
-            System.out.printf("| %s | %,.0f | %,.0f | %,.0f | %.3f | %.3f | %s |%n",
-                    runs.get(0).ours() ? s.query().oursConnector() : s.query().stockConnector(), median(rates),
-                    Arrays.stream(rates).min().orElse(0), Arrays.stream(rates).max().orElse(0),
-                    median(runs.stream().mapToDouble(r -> r.netMillis() / 1000.0).toArray()),
-                    median(runs.stream().mapToDouble(r -> r.cpuNanos() / 1000.0 / events).toArray()),
+            double[] rates =
+                    runs.stream().mapToDouble(r -> r.eventsPerSecond(events)).toArray();
+            System.out.printf(
+                    "| %s | %,.0f | %,.0f | %,.0f | %.3f | %.3f | %s |%n",
+                    runs.get(0).ours() ? s.query().oursConnector() : s.query().stockConnector(),
+                    median(rates),
+                    Arrays.stream(rates).min().orElse(0),
+                    Arrays.stream(rates).max().orElse(0),
+                    median(runs.stream()
+                            .mapToDouble(r -> r.netMillis() / 1000.0)
+                            .toArray()),
+                    median(runs.stream()
+                            .mapToDouble(r -> r.cpuNanos() / 1000.0 / events)
+                            .toArray()),
                     runs.stream().allMatch(r -> r.check().verified()));
         }
         double cpuRatio = median(stock.stream().mapToDouble(r -> r.cpuNanos()).toArray())
                 / median(ours.stream().mapToDouble(r -> r.cpuNanos()).toArray());
-        System.out.printf("ours / stock: ratio of medians %.3f; per round %s; outputs per round: %s%n", ratio,
-                Arrays.toString(Arrays.stream(paired).mapToObj(p -> String.format("%.3f", p)).toArray()), sameBytes);
-        System.out.printf("events per CPU second, ours / stock: %.3f (median CPU per event, stock / ours)%n",
-                cpuRatio);
+        System.out.printf(
+                "ours / stock: ratio of medians %.3f; per round %s; outputs per round: %s%n",
+                ratio,
+                Arrays.toString(Arrays.stream(paired)
+                        .mapToObj(p -> String.format("%.3f", p))
+                        .toArray()),
+                sameBytes);
+        System.out.printf("events per CPU second, ours / stock: %.3f (median CPU per event, stock / ours)%n", cpuRatio);
 
         if (!profiles.isEmpty()) {
             StringBuilder head = new StringBuilder("%n| %s: share of CPU samples (profiled run) |");
@@ -381,10 +443,12 @@ public final class NexmarkBench {
             }
             System.out.printf(head + "%n" + rule + "%n", s.query().id());
             for (boolean isOurs : new boolean[] {false, true}) {
-                StringBuilder line = new StringBuilder("| ").append(isOurs ? s.query().oursConnector()
-                        : s.query().stockConnector()).append(" |");
-                StageProfile.shares(profiles.get(isOurs)).values().forEach(v -> line.append(
-                        String.format(" %.1f%% |", v * 100)));
+                StringBuilder line = new StringBuilder("| ")
+                        .append(isOurs ? s.query().oursConnector() : s.query().stockConnector())
+                        .append(" |");
+                StageProfile.shares(profiles.get(isOurs))
+                        .values()
+                        .forEach(v -> line.append(String.format(" %.1f%% |", v * 100)));
                 System.out.println(line);
             }
         }
@@ -392,10 +456,13 @@ public final class NexmarkBench {
         List<ResultsSchema.Row> rows = new ArrayList<>();
         for (List<Run> runs : List.of(stock, ours)) {
             boolean isOurs = runs.get(0).ours();
-            double[] rates = runs.stream().mapToDouble(r -> r.eventsPerSecond(events)).toArray();
+            double[] rates =
+                    runs.stream().mapToDouble(r -> r.eventsPerSecond(events)).toArray();
             OutputCheck.Result last = runs.get(runs.size() - 1).check();
-            List<String> problems = new ArrayList<>(runs.stream().map(r -> r.check().problem())
-                    .filter(p -> !p.isEmpty()).toList());
+            List<String> problems = new ArrayList<>(runs.stream()
+                    .map(r -> r.check().problem())
+                    .filter(p -> !p.isEmpty())
+                    .toList());
             if (isOurs && sameBytes.contains("DIFFERENT")) {
                 problems.add("value bytes differ from the stock sink's: " + sameBytes);
             }
@@ -411,15 +478,27 @@ public final class NexmarkBench {
                     .set("median_records_per_s", median(rates))
                     .set("min_records_per_s", Arrays.stream(rates).min().orElse(Double.NaN))
                     .set("max_records_per_s", Arrays.stream(rates).max().orElse(Double.NaN))
-                    .set("median_pass_seconds", median(runs.stream().mapToDouble(r -> r.netMillis() / 1000.0)
-                            .toArray()))
-                    .set("cpu_us_per_record", median(runs.stream().mapToDouble(r -> r.cpuNanos() / 1000.0 / events)
-                            .toArray()))
+                    .set(
+                            "median_pass_seconds",
+                            median(runs.stream()
+                                    .mapToDouble(r -> r.netMillis() / 1000.0)
+                                    .toArray()))
+                    .set(
+                            "cpu_us_per_record",
+                            median(runs.stream()
+                                    .mapToDouble(r -> r.cpuNanos() / 1000.0 / events)
+                                    .toArray()))
                     .set("records_expected", last.expected())
                     .set("records_read", last.read())
-                    .set("missing", runs.stream().mapToLong(r -> r.check().missing()).sum())
-                    .set("duplicates", runs.stream().mapToLong(r -> r.check().duplicates()).sum())
-                    .set("mismatches", runs.stream().mapToLong(r -> r.check().mismatches()).sum())
+                    .set(
+                            "missing",
+                            runs.stream().mapToLong(r -> r.check().missing()).sum())
+                    .set(
+                            "duplicates",
+                            runs.stream().mapToLong(r -> r.check().duplicates()).sum())
+                    .set(
+                            "mismatches",
+                            runs.stream().mapToLong(r -> r.check().mismatches()).sum())
                     .set("verified", problems.isEmpty())
                     .set("problem", String.join(" | ", problems));
             Map<StageProfile.Stage, Long> samples = profiles.get(isOurs);
@@ -434,8 +513,13 @@ public final class NexmarkBench {
                         .set("paired_ratio_max", Arrays.stream(paired).max().orElse(Double.NaN))
                         .set("paired_faster", (long) faster)
                         .set("paired_slower", (long) slower)
-                        .set("verdict", paired.length >= 5 && faster == paired.length ? "faster"
-                                : paired.length >= 5 && slower == paired.length ? "slower" : "equal within noise");
+                        .set(
+                                "verdict",
+                                paired.length >= 5 && faster == paired.length
+                                        ? "faster"
+                                        : paired.length >= 5 && slower == paired.length
+                                                ? "slower"
+                                                : "equal within noise");
             }
             rows.add(row);
         }

@@ -64,10 +64,10 @@ public final class NexmarkGenerator {
     private static final String[] US_STATES = "AZ,CA,ID,OR,WA,WY".split(",");
     private static final String[] US_CITIES =
             "Phoenix,Los Angeles,San Francisco,Boise,Portland,Bend,Redmond,Seattle,Kent,Cheyenne".split(",");
-    private static final String[] FIRST_NAMES = "Peter,Paul,Luke,John,Saul,Vicky,Kate,Julie,Sarah,Deiter,Walter"
-            .split(",");
-    private static final String[] LAST_NAMES = "Shultz,Abrams,Spencer,White,Bartels,Walton,Smith,Jones,Noris"
-            .split(",");
+    private static final String[] FIRST_NAMES =
+            "Peter,Paul,Luke,John,Saul,Vicky,Kate,Julie,Sarah,Deiter,Walter".split(",");
+    private static final String[] LAST_NAMES =
+            "Shultz,Abrams,Spencer,White,Bartels,Walton,Smith,Jones,Noris".split(",");
 
     /** Event type as upstream's {@code Event.Type} numbers it ({@code event_type} column). */
     public enum Type {
@@ -91,9 +91,15 @@ public final class NexmarkGenerator {
      * @param dateTime event time, Unix milliseconds
      * @param extra padding
      */
-    public record Person(long id, String name, String emailAddress, String creditCard, String city, String state,
-            long dateTime, String extra) {
-    }
+    public record Person(
+            long id,
+            String name,
+            String emailAddress,
+            String creditCard,
+            String city,
+            String state,
+            long dateTime,
+            String extra) {}
 
     /**
      * An auction (upstream {@code Auction}); times in Unix milliseconds.
@@ -109,9 +115,17 @@ public final class NexmarkGenerator {
      * @param category 10..14
      * @param extra padding
      */
-    public record Auction(long id, String itemName, String description, long initialBid, long reserve,
-            long dateTime, long expires, long seller, long category, String extra) {
-    }
+    public record Auction(
+            long id,
+            String itemName,
+            String description,
+            long initialBid,
+            long reserve,
+            long dateTime,
+            long expires,
+            long seller,
+            long category,
+            String extra) {}
 
     /**
      * A bid (upstream {@code Bid}); {@code dateTime} in Unix milliseconds.
@@ -124,9 +138,7 @@ public final class NexmarkGenerator {
      * @param dateTime event time, Unix milliseconds
      * @param extra padding
      */
-    public record Bid(long auction, long bidder, long price, String channel, String url, long dateTime,
-            String extra) {
-    }
+    public record Bid(long auction, long bidder, long price, String channel, String url, long dateTime, String extra) {}
 
     /**
      * One event: exactly one of {@code person}, {@code auction}, {@code bid} is set, as {@code type} says.
@@ -202,7 +214,8 @@ public final class NexmarkGenerator {
     /** The type of event {@code n}: person, auction or bid by {@code n mod 50} (1:3:46). */
     public static Type typeOf(long n) {
         long rem = n % TOTAL_PROPORTION;
-        return rem < PERSON_PROPORTION ? Type.PERSON
+        return rem < PERSON_PROPORTION
+                ? Type.PERSON
                 : rem < PERSON_PROPORTION + AUCTION_PROPORTION ? Type.AUCTION : Type.BID;
     }
 
@@ -212,8 +225,9 @@ public final class NexmarkGenerator {
         long rest = n % TOTAL_PROPORTION;
         return switch (type) {
             case PERSON -> full * PERSON_PROPORTION + Math.min(rest, PERSON_PROPORTION);
-            case AUCTION -> full * AUCTION_PROPORTION
-                    + Math.max(0, Math.min(rest, PERSON_PROPORTION + AUCTION_PROPORTION) - PERSON_PROPORTION);
+            case AUCTION ->
+                full * AUCTION_PROPORTION
+                        + Math.max(0, Math.min(rest, PERSON_PROPORTION + AUCTION_PROPORTION) - PERSON_PROPORTION);
             case BID -> full * BID_PROPORTION + Math.max(0, rest - PERSON_PROPORTION - AUCTION_PROPORTION);
         };
     }
@@ -283,8 +297,8 @@ public final class NexmarkGenerator {
 
     private Person person(long eventId, long timestamp) {
         long id = lastBase0PersonId(eventId) + FIRST_PERSON_ID;
-        String name = FIRST_NAMES[random.nextInt(FIRST_NAMES.length)] + " "
-                + LAST_NAMES[random.nextInt(LAST_NAMES.length)];
+        String name =
+                FIRST_NAMES[random.nextInt(FIRST_NAMES.length)] + " " + LAST_NAMES[random.nextInt(LAST_NAMES.length)];
         String email = nextString(random, 7, ' ') + "@" + nextString(random, 5, ' ') + ".com";
         StringBuilder card = new StringBuilder(19);
         for (int i = 0; i < 4; i++) {

@@ -22,12 +22,13 @@ import java.time.temporal.ChronoField;
 public final class NexmarkJson {
     /** Flink json's {@code SQL_TIMESTAMP_FORMAT} ({@code org.apache.flink.formats.common.TimeFormats}). */
     static final DateTimeFormatter SQL_TIMESTAMP_FORMAT = new DateTimeFormatterBuilder()
-            .append(DateTimeFormatter.ISO_LOCAL_DATE).appendLiteral(' ')
-            .appendPattern("HH:mm:ss").appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
+            .append(DateTimeFormatter.ISO_LOCAL_DATE)
+            .appendLiteral(' ')
+            .appendPattern("HH:mm:ss")
+            .appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
             .toFormatter();
 
-    private NexmarkJson() {
-    }
+    private NexmarkJson() {}
 
     /** The event's JSON record (UTF-8 text, no line break). */
     public static String toJson(NexmarkGenerator.Event event) {
@@ -83,8 +84,10 @@ public final class NexmarkJson {
 
     /** Unix milliseconds as Flink json writes a {@code TIMESTAMP(3)} holding that UTC instant. */
     public static String timestamp(long epochMillis) {
-        return SQL_TIMESTAMP_FORMAT.format(LocalDateTime.ofEpochSecond(Math.floorDiv(epochMillis, 1000L),
-                (int) Math.floorMod(epochMillis, 1000L) * 1_000_000, ZoneOffset.UTC));
+        return SQL_TIMESTAMP_FORMAT.format(LocalDateTime.ofEpochSecond(
+                Math.floorDiv(epochMillis, 1000L),
+                (int) Math.floorMod(epochMillis, 1000L) * 1_000_000,
+                ZoneOffset.UTC));
     }
 
     private static void ts(StringBuilder sb, String name, long millis) {

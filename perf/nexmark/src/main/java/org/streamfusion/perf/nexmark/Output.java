@@ -54,8 +54,8 @@ public record Output(long records, long[] rowDigests, long rawHash, Map<String, 
         long rawHash = 0;
         long records = 0;
         Map<String, String> state = query.upsert() ? new HashMap<>() : null;
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = new ArrayList<>();
             for (PartitionInfo p : consumer.partitionsFor(topic)) {
                 partitions.add(new TopicPartition(topic, p.partition()));

@@ -33,8 +33,7 @@ public final class OutputCheck {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final int EXAMPLES = 5;
 
-    private OutputCheck() {
-    }
+    private OutputCheck() {}
 
     /**
      * A check's counts.
@@ -47,7 +46,13 @@ public final class OutputCheck {
      * @param ties valid records that another sink could rightly have written differently
      * @param examples up to five descriptions of problems
      */
-    public record Result(long expected, long read, long missing, long duplicates, long mismatches, long ties,
+    public record Result(
+            long expected,
+            long read,
+            long missing,
+            long duplicates,
+            long mismatches,
+            long ties,
             List<String> examples) {
         /** True when nothing is missing, duplicated or mismatched. */
         public boolean verified() {
@@ -56,8 +61,10 @@ public final class OutputCheck {
 
         /** Empty when verified, else the counts and the first examples. */
         public String problem() {
-            return verified() ? "" : "missing " + missing + ", duplicates " + duplicates + ", mismatches "
-                    + mismatches + ": " + String.join("; ", examples);
+            return verified()
+                    ? ""
+                    : "missing " + missing + ", duplicates " + duplicates + ", mismatches " + mismatches + ": "
+                            + String.join("; ", examples);
         }
     }
 
@@ -78,8 +85,15 @@ public final class OutputCheck {
     /** The q0 digest of a raw output value (its five fields, as {@link Expected} digests a bid). */
     static void q0Digest(MessageDigest md5, byte[] value, long[] out, int at) {
         JsonNode v = parse(value);
-        Expected.q0Digest(md5, v.get("auction").asLong(), v.get("bidder").asLong(), v.get("price").asLong(),
-                v.get("dateTime").asText(), v.get("extra").asText(), out, at);
+        Expected.q0Digest(
+                md5,
+                v.get("auction").asLong(),
+                v.get("bidder").asLong(),
+                v.get("price").asLong(),
+                v.get("dateTime").asText(),
+                v.get("extra").asText(),
+                out,
+                at);
     }
 
     private static JsonNode parse(byte[] bytes) {
@@ -156,14 +170,22 @@ public final class OutputCheck {
     }
 
     private static Expected.BidRow bidRow(JsonNode v, String dateTime, String extra) {
-        return new Expected.BidRow(v.get("auction").asLong(), v.get("bidder").asLong(), v.get("price").asLong(),
-                v.has("channel") ? v.get("channel").asText() : null, v.has("url") ? v.get("url").asText() : null,
-                v.get(dateTime).asText(), v.get(extra).asText());
+        return new Expected.BidRow(
+                v.get("auction").asLong(),
+                v.get("bidder").asLong(),
+                v.get("price").asLong(),
+                v.has("channel") ? v.get("channel").asText() : null,
+                v.has("url") ? v.get("url").asText() : null,
+                v.get(dateTime).asText(),
+                v.get(extra).asText());
     }
 
     private static boolean sameBid(Expected.BidRow a, Expected.BidRow b, boolean withChannel) {
-        return a.auction() == b.auction() && a.bidder() == b.bidder() && a.price() == b.price()
-                && a.dateTime().equals(b.dateTime()) && a.extra().equals(b.extra())
+        return a.auction() == b.auction()
+                && a.bidder() == b.bidder()
+                && a.price() == b.price()
+                && a.dateTime().equals(b.dateTime())
+                && a.extra().equals(b.extra())
                 && (!withChannel || (a.channel().equals(b.channel()) && a.url().equals(b.url())));
     }
 
@@ -183,12 +205,15 @@ public final class OutputCheck {
                 continue;
             }
             NexmarkGenerator.Auction a = e.getValue().auction();
-            boolean auctionOk = v.get("id").asLong() == a.id() && v.get("itemName").asText().equals(a.itemName())
+            boolean auctionOk = v.get("id").asLong() == a.id()
+                    && v.get("itemName").asText().equals(a.itemName())
                     && v.get("description").asText().equals(a.description())
-                    && v.get("initialBid").asLong() == a.initialBid() && v.get("reserve").asLong() == a.reserve()
+                    && v.get("initialBid").asLong() == a.initialBid()
+                    && v.get("reserve").asLong() == a.reserve()
                     && v.get("dateTime").asText().equals(NexmarkJson.timestamp(a.dateTime()))
                     && v.get("expires").asText().equals(NexmarkJson.timestamp(a.expires()))
-                    && v.get("seller").asLong() == a.seller() && v.get("category").asLong() == a.category()
+                    && v.get("seller").asLong() == a.seller()
+                    && v.get("category").asLong() == a.category()
                     && v.get("extra").asText().equals(a.extra());
             Expected.BidRow bid = bidRow(v, "bid_dateTime", "bid_extra");
             List<Expected.BidRow> winners = e.getValue().winners();

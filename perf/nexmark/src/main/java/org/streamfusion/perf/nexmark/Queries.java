@@ -41,39 +41,43 @@ public final class Queries {
     /** Upstream's watermark on {@code dateTime}. */
     static final String WATERMARK = "`dateTime` - INTERVAL '4' SECOND";
 
-    private Queries() {
-    }
+    private Queries() {}
 
     /** A query of this harness. */
     public enum Query {
         /** Pass-through of every bid; append only. */
-        Q0("auction BIGINT, bidder BIGINT, price BIGINT, `dateTime` TIMESTAMP(3), extra VARCHAR", null,
+        Q0(
+                "auction BIGINT, bidder BIGINT, price BIGINT, `dateTime` TIMESTAMP(3), extra VARCHAR",
+                null,
                 "SELECT auction, bidder, price, `dateTime`, extra FROM bid"),
         /** Each auction's winning bid; upsert by {@code id}. */
-        Q9("id BIGINT, itemName VARCHAR, description VARCHAR, initialBid BIGINT, reserve BIGINT,"
-                + " `dateTime` TIMESTAMP(3), expires TIMESTAMP(3), seller BIGINT, category BIGINT, extra VARCHAR,"
-                + " auction BIGINT, bidder BIGINT, price BIGINT, bid_dateTime TIMESTAMP(3), bid_extra VARCHAR",
+        Q9(
+                "id BIGINT, itemName VARCHAR, description VARCHAR, initialBid BIGINT, reserve BIGINT,"
+                        + " `dateTime` TIMESTAMP(3), expires TIMESTAMP(3), seller BIGINT, category BIGINT, extra VARCHAR,"
+                        + " auction BIGINT, bidder BIGINT, price BIGINT, bid_dateTime TIMESTAMP(3), bid_extra VARCHAR",
                 "id",
                 "SELECT\n"
-                + "    id, itemName, description, initialBid, reserve, `dateTime`, expires, seller, category,"
-                + " extra,\n"
-                + "    auction, bidder, price, bid_dateTime, bid_extra\n"
-                + "FROM (\n"
-                + "   SELECT A.*, B.auction, B.bidder, B.price, B.`dateTime` AS bid_dateTime,"
-                + " B.extra AS bid_extra,\n"
-                + "     ROW_NUMBER() OVER (PARTITION BY A.id ORDER BY B.price DESC, B.`dateTime` ASC)"
-                + " AS rownum\n"
-                + "   FROM auction A, bid B\n"
-                + "   WHERE A.id = B.auction AND B.`dateTime` BETWEEN A.`dateTime` AND A.expires\n"
-                + ")\n"
-                + "WHERE rownum <= 1"),
+                        + "    id, itemName, description, initialBid, reserve, `dateTime`, expires, seller, category,"
+                        + " extra,\n"
+                        + "    auction, bidder, price, bid_dateTime, bid_extra\n"
+                        + "FROM (\n"
+                        + "   SELECT A.*, B.auction, B.bidder, B.price, B.`dateTime` AS bid_dateTime,"
+                        + " B.extra AS bid_extra,\n"
+                        + "     ROW_NUMBER() OVER (PARTITION BY A.id ORDER BY B.price DESC, B.`dateTime` ASC)"
+                        + " AS rownum\n"
+                        + "   FROM auction A, bid B\n"
+                        + "   WHERE A.id = B.auction AND B.`dateTime` BETWEEN A.`dateTime` AND A.expires\n"
+                        + ")\n"
+                        + "WHERE rownum <= 1"),
         /** Each auction's top 10 bids by price; upsert by {@code (auction, rank_number)}. */
-        Q19("auction BIGINT, bidder BIGINT, price BIGINT, channel VARCHAR, url VARCHAR, `dateTime` TIMESTAMP(3),"
-                + " extra VARCHAR, rank_number BIGINT", "auction, rank_number",
+        Q19(
+                "auction BIGINT, bidder BIGINT, price BIGINT, channel VARCHAR, url VARCHAR, `dateTime` TIMESTAMP(3),"
+                        + " extra VARCHAR, rank_number BIGINT",
+                "auction, rank_number",
                 "SELECT * FROM\n"
-                + "(SELECT *, ROW_NUMBER() OVER (PARTITION BY auction ORDER BY price DESC) AS rank_number"
-                + " FROM bid)\n"
-                + "WHERE rank_number <= 10");
+                        + "(SELECT *, ROW_NUMBER() OVER (PARTITION BY auction ORDER BY price DESC) AS rank_number"
+                        + " FROM bid)\n"
+                        + "WHERE rank_number <= 10");
 
         private final String columns;
         private final String primaryKey;
@@ -181,10 +185,11 @@ public final class Queries {
      * @param bootstrap the broker
      * @param transactionalIdPrefix unique per sink and run (Flink's committer is keyed by it)
      */
-    public static String sinkDdl(Query query, boolean ours, String topic, String bootstrap,
-            String transactionalIdPrefix) {
+    public static String sinkDdl(
+            Query query, boolean ours, String topic, String bootstrap, String transactionalIdPrefix) {
         String connector = ours ? query.oursConnector() : query.stockConnector();
-        String formats = query.upsert() ? "    'key.format' = 'json',\n    'value.format' = 'json',\n"
+        String formats = query.upsert()
+                ? "    'key.format' = 'json',\n    'value.format' = 'json',\n"
                 : "    'format' = 'json',\n";
         String key = query.upsert() ? ",\n    PRIMARY KEY (" + query.primaryKey() + ") NOT ENFORCED" : "";
         return "CREATE TEMPORARY TABLE nexmark_" + query.id() + " (\n    " + query.columns() + key + "\n) WITH (\n"

@@ -72,7 +72,8 @@ final class StageProfile {
             // Sink encode: the stock json serializer and the connector's record serializer around it ...
             Map.entry("org.apache.flink.formats.json.JsonRowDataSerializationSchema", Stage.SINK_ENCODE),
             Map.entry("org.apache.flink.formats.json.RowDataToJsonConverters", Stage.SINK_ENCODE),
-            Map.entry("org.apache.flink.streaming.connectors.kafka.table.DynamicKafkaRecordSerializationSchema",
+            Map.entry(
+                    "org.apache.flink.streaming.connectors.kafka.table.DynamicKafkaRecordSerializationSchema",
                     Stage.SINK_ENCODE),
             // ... and ours: the connector, the JNI front end, Arrow Java's vectors, the Rust encoder.
             Map.entry("org.streamfusion.flink", Stage.SINK_ENCODE),
@@ -110,8 +111,7 @@ final class StageProfile {
 
     private static AsyncProfiler profiler;
 
-    private StageProfile() {
-    }
+    private StageProfile() {}
 
     /**
      * Attributes one collapsed stack ({@code [thread name tid=N];root;...;leaf}, frames with {@code /} or
@@ -125,8 +125,12 @@ final class StageProfile {
             return Stage.PRODUCER;
         }
         // Linux keeps 15 characters of a thread's name: "C2 CompilerThre".
-        if (thread.contains("GC Thread") || thread.contains("G1 ") || thread.contains("CompilerThre")
-                || thread.contains("VM Thread") || thread.contains("VM Periodic") || thread.contains("Sweeper")) {
+        if (thread.contains("GC Thread")
+                || thread.contains("G1 ")
+                || thread.contains("CompilerThre")
+                || thread.contains("VM Thread")
+                || thread.contains("VM Periodic")
+                || thread.contains("Sweeper")) {
             return Stage.JVM;
         }
         if (thread.startsWith("[main ")) {
@@ -211,7 +215,9 @@ final class StageProfile {
     /** {@code stage 12.3%, ...} in stage order. */
     static String format(Map<Stage, Double> shares) {
         StringBuilder b = new StringBuilder();
-        shares.forEach((s, v) -> b.append(b.isEmpty() ? "" : ", ").append(s.label()).append(' ')
+        shares.forEach((s, v) -> b.append(b.isEmpty() ? "" : ", ")
+                .append(s.label())
+                .append(' ')
                 .append(String.format(Locale.ROOT, "%.1f%%", v * 100)));
         return b.toString();
     }

@@ -14,17 +14,18 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** The replay source's rows and plans (no job runs, no broker). */
 class MemorySourceTest {
-    private static final Corpus.Spec SPEC = new Corpus.Spec(100, 2, 1, NexmarkGenerator.DEFAULT_BASE_TIME_MS,
-            NexmarkGenerator.DEFAULT_RATE);
+    private static final Corpus.Spec SPEC =
+            new Corpus.Spec(100, 2, 1, NexmarkGenerator.DEFAULT_BASE_TIME_MS, NexmarkGenerator.DEFAULT_RATE);
 
     @Test
     void rowsCarryTheGeneratorsFieldsInTheKafkaTablesShape() {
-        assertEquals("ROW<`event_type` INT, `person` ROW<`id` BIGINT, `name` STRING, `emailAddress` STRING,"
-                + " `creditCard` STRING, `city` STRING, `state` STRING, `dateTime` TIMESTAMP(3), `extra` STRING>,"
-                + " `auction` ROW<`id` BIGINT, `itemName` STRING, `description` STRING, `initialBid` BIGINT,"
-                + " `reserve` BIGINT, `dateTime` TIMESTAMP(3), `expires` TIMESTAMP(3), `seller` BIGINT,"
-                + " `category` BIGINT, `extra` STRING>, `bid` ROW<`auction` BIGINT, `bidder` BIGINT,"
-                + " `price` BIGINT, `channel` STRING, `url` STRING, `dateTime` TIMESTAMP(3), `extra` STRING>>",
+        assertEquals(
+                "ROW<`event_type` INT, `person` ROW<`id` BIGINT, `name` STRING, `emailAddress` STRING,"
+                        + " `creditCard` STRING, `city` STRING, `state` STRING, `dateTime` TIMESTAMP(3), `extra` STRING>,"
+                        + " `auction` ROW<`id` BIGINT, `itemName` STRING, `description` STRING, `initialBid` BIGINT,"
+                        + " `reserve` BIGINT, `dateTime` TIMESTAMP(3), `expires` TIMESTAMP(3), `seller` BIGINT,"
+                        + " `category` BIGINT, `extra` STRING>, `bid` ROW<`auction` BIGINT, `bidder` BIGINT,"
+                        + " `price` BIGINT, `channel` STRING, `url` STRING, `dateTime` TIMESTAMP(3), `extra` STRING>>",
                 MemorySource.ROW_TYPE.asSummaryString());
         NexmarkGenerator g = SPEC.generator();
         for (int n = 0; n < 50; n++) {

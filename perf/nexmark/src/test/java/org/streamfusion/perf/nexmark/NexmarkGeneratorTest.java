@@ -43,12 +43,15 @@ class NexmarkGeneratorTest {
             assertEquals(1_000_000L + n / 10, e.dateTime());
             switch (e.type()) {
                 case PERSON -> assertEquals(1000 + n / 50, e.person().id());
-                case AUCTION -> assertEquals(1000 + 3 * (n / 50) + n % 50 - 1, e.auction().id());
+                case AUCTION ->
+                    assertEquals(1000 + 3 * (n / 50) + n % 50 - 1, e.auction().id());
                 case BID -> {
                     long lastAuction = 1000 + 3 * (n / 50) + 2;
                     assertTrue(e.bid().auction() <= lastAuction + 10, e.bid().toString());
                     assertTrue(e.bid().bidder() >= 2000, "upstream adds FIRST_PERSON_ID twice: " + e.bid());
-                    assertTrue(e.bid().price() >= 100 && e.bid().price() <= 100_000_000L, e.bid().toString());
+                    assertTrue(
+                            e.bid().price() >= 100 && e.bid().price() <= 100_000_000L,
+                            e.bid().toString());
                 }
             }
         }
@@ -104,21 +107,33 @@ class NexmarkGeneratorTest {
         JsonNode person = MAPPER.readTree(NexmarkJson.toJson(g.next()));
         assertEquals(List.of("event_type", "person", "auction", "bid"), fields(person));
         assertEquals(0, person.get("event_type").asInt());
-        assertEquals(List.of("id", "name", "emailAddress", "creditCard", "city", "state", "dateTime", "extra"),
+        assertEquals(
+                List.of("id", "name", "emailAddress", "creditCard", "city", "state", "dateTime", "extra"),
                 fields(person.get("person")));
         assertTrue(person.get("auction").isNull() && person.get("bid").isNull());
         assertEquals("2026-01-01 00:00:00", person.get("person").get("dateTime").asText());
         JsonNode auction = MAPPER.readTree(NexmarkJson.toJson(g.next()));
         assertEquals(1, auction.get("event_type").asInt());
-        assertEquals(List.of("id", "itemName", "description", "initialBid", "reserve", "dateTime", "expires",
-                "seller", "category", "extra"), fields(auction.get("auction")));
+        assertEquals(
+                List.of(
+                        "id",
+                        "itemName",
+                        "description",
+                        "initialBid",
+                        "reserve",
+                        "dateTime",
+                        "expires",
+                        "seller",
+                        "category",
+                        "extra"),
+                fields(auction.get("auction")));
         for (int i = 0; i < 2; i++) {
             g.next();
         }
         JsonNode bid = MAPPER.readTree(NexmarkJson.toJson(g.next()));
         assertEquals(2, bid.get("event_type").asInt());
-        assertEquals(List.of("auction", "bidder", "price", "channel", "url", "dateTime", "extra"),
-                fields(bid.get("bid")));
+        assertEquals(
+                List.of("auction", "bidder", "price", "channel", "url", "dateTime", "extra"), fields(bid.get("bid")));
         assertNull(bid.get("bid").get("nothing"));
     }
 

@@ -18,8 +18,14 @@ class OutputCheckTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private static Expected.BidRow bid(long auction, long bidder, long price, int ms) {
-        return new Expected.BidRow(auction, bidder, price, "Google", "https://u", NexmarkJson.timestamp(
-                NexmarkGenerator.DEFAULT_BASE_TIME_MS + ms), "x" + bidder);
+        return new Expected.BidRow(
+                auction,
+                bidder,
+                price,
+                "Google",
+                "https://u",
+                NexmarkJson.timestamp(NexmarkGenerator.DEFAULT_BASE_TIME_MS + ms),
+                "x" + bidder);
     }
 
     private static String q19Key(long auction, long rank) {
@@ -28,8 +34,14 @@ class OutputCheckTest {
 
     private static String q19Value(Expected.BidRow b, long rank) {
         ObjectNode v = MAPPER.createObjectNode();
-        v.put("auction", b.auction()).put("bidder", b.bidder()).put("price", b.price()).put("channel", b.channel())
-                .put("url", b.url()).put("dateTime", b.dateTime()).put("extra", b.extra()).put("rank_number", rank);
+        v.put("auction", b.auction())
+                .put("bidder", b.bidder())
+                .put("price", b.price())
+                .put("channel", b.channel())
+                .put("url", b.url())
+                .put("dateTime", b.dateTime())
+                .put("extra", b.extra())
+                .put("rank_number", rank);
         return v.toString();
     }
 
@@ -97,20 +109,29 @@ class OutputCheckTest {
 
     private static String q9Value(NexmarkGenerator.Auction a, Expected.BidRow b) {
         ObjectNode v = MAPPER.createObjectNode();
-        v.put("id", a.id()).put("itemName", a.itemName()).put("description", a.description())
-                .put("initialBid", a.initialBid()).put("reserve", a.reserve())
-                .put("dateTime", NexmarkJson.timestamp(a.dateTime())).put("expires", NexmarkJson.timestamp(a.expires()))
-                .put("seller", a.seller()).put("category", a.category()).put("extra", a.extra())
-                .put("auction", b.auction()).put("bidder", b.bidder()).put("price", b.price())
-                .put("bid_dateTime", b.dateTime()).put("bid_extra", b.extra());
+        v.put("id", a.id())
+                .put("itemName", a.itemName())
+                .put("description", a.description())
+                .put("initialBid", a.initialBid())
+                .put("reserve", a.reserve())
+                .put("dateTime", NexmarkJson.timestamp(a.dateTime()))
+                .put("expires", NexmarkJson.timestamp(a.expires()))
+                .put("seller", a.seller())
+                .put("category", a.category())
+                .put("extra", a.extra())
+                .put("auction", b.auction())
+                .put("bidder", b.bidder())
+                .put("price", b.price())
+                .put("bid_dateTime", b.dateTime())
+                .put("bid_extra", b.extra());
         return v.toString();
     }
 
     @Test
     void q9AcceptsEitherBidTiedOnPriceAndTimeButNoOther() {
         long t = NexmarkGenerator.DEFAULT_BASE_TIME_MS;
-        NexmarkGenerator.Auction a = new NexmarkGenerator.Auction(1000, "item", "desc", 5, 9, t, t + 10, 1001, 10,
-                "pad");
+        NexmarkGenerator.Auction a =
+                new NexmarkGenerator.Auction(1000, "item", "desc", 5, 9, t, t + 10, 1001, 10, "pad");
         Expected.BidRow w1 = bid(1000, 2001, 800, 4);
         Expected.BidRow w2 = bid(1000, 2002, 800, 4);
         Expected expected = Expected.ofQ9(Map.of(1000L, new Expected.Q9(a, List.of(w1, w2))));
@@ -138,8 +159,9 @@ class OutputCheckTest {
             if (e.bid() != null) {
                 NexmarkGenerator.Bid b = e.bid();
                 values.add(("{\"auction\":" + b.auction() + ",\"bidder\":" + b.bidder() + ",\"price\":" + b.price()
-                        + ",\"dateTime\":\"" + NexmarkJson.timestamp(b.dateTime()) + "\",\"extra\":"
-                        + MAPPER.valueToTree(b.extra()) + "}").getBytes(StandardCharsets.UTF_8));
+                                + ",\"dateTime\":\"" + NexmarkJson.timestamp(b.dateTime()) + "\",\"extra\":"
+                                + MAPPER.valueToTree(b.extra()) + "}")
+                        .getBytes(StandardCharsets.UTF_8));
             }
         }
         java.util.Collections.reverse(values); // order does not matter

@@ -56,12 +56,10 @@ public final class BatchRowsBench {
             + "  'key.format' = 'json', 'key.fields' = 'auction', 'value.format' = 'json',\n"
             + "  'sink.delivery-guarantee' = 'at-least-once'%s)";
 
-    private BatchRowsBench() {
-    }
+    private BatchRowsBench() {}
 
     /** One measured run: records per second and the job's net runtime. */
-    record Run(String config, double recordsPerSecond, long netMillis) {
-    }
+    record Run(String config, double recordsPerSecond, long netMillis) {}
 
     static String loadAverage() {
         try {
@@ -75,8 +73,8 @@ public final class BatchRowsBench {
      * One job: {@code rows} rows into a fresh topic through {@code connector}, {@code batchRows} (ignored for
      * {@code kafka}).
      */
-    static Run run(String config, String connector, int batchRows, int rows, String bootstrap, Admin admin,
-            int seq) throws Exception {
+    static Run run(String config, String connector, int batchRows, int rows, String bootstrap, Admin admin, int seq)
+            throws Exception {
         String topic = "sf-bench-batch-rows-" + ProcessHandle.current().pid() + "-" + seq;
         admin.createTopics(List.of(new NewTopic(topic, 3, (short) 1))).all().get(30, TimeUnit.SECONDS);
         try {
@@ -90,13 +88,13 @@ public final class BatchRowsBench {
             tEnv.executeSql(String.format(SINK_DDL, connector, topic, bootstrap, own));
             TableResult result = tEnv.executeSql("INSERT INTO bids SELECT * FROM bids_gen");
             result.await(10, TimeUnit.MINUTES);
-            JobExecutionResult job = result.getJobClient().orElseThrow().getJobExecutionResult().get(1,
-                    TimeUnit.MINUTES);
+            JobExecutionResult job =
+                    result.getJobClient().orElseThrow().getJobExecutionResult().get(1, TimeUnit.MINUTES);
             long net = job.getNetRuntime(TimeUnit.MILLISECONDS);
             long written = written(admin, topic);
             if (written != rows) {
-                throw new IllegalStateException(config + ": " + written + " records in " + topic + ", expected "
-                        + rows);
+                throw new IllegalStateException(
+                        config + ": " + written + " records in " + topic + ", expected " + rows);
             }
             return new Run(config, rows * 1000.0 / net, net);
         } finally {
@@ -110,7 +108,8 @@ public final class BatchRowsBench {
             latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
         }
         return admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).values().stream()
-                .mapToLong(info -> info.offset()).sum();
+                .mapToLong(info -> info.offset())
+                .sum();
     }
 
     private static double median(double[] values) {
@@ -129,7 +128,8 @@ public final class BatchRowsBench {
     public static void main(String[] args) throws Exception {
         int rows = args.length > 0 ? Integer.parseInt(args[0]) : 300_000;
         int[] batches = Arrays.stream((args.length > 1 ? args[1] : "1024,4096,8192,16384").split(","))
-                .mapToInt(Integer::parseInt).toArray();
+                .mapToInt(Integer::parseInt)
+                .toArray();
         int runs = args.length > 2 ? Integer.parseInt(args[2]) : 3;
         boolean withStock = args.length <= 3 || Boolean.parseBoolean(args[3]);
         String bootstrap = args.length > 4 ? args[4] : "127.0.0.1:19092";
@@ -141,8 +141,9 @@ public final class BatchRowsBench {
         if (withStock) {
             configs.add("kafka (stock)");
         }
-        System.out.printf("rows %d, runs %d, JDK %s, %d CPUs, load before: %s%n", rows, runs,
-                Runtime.version(), Runtime.getRuntime().availableProcessors(), loadAverage());
+        System.out.printf(
+                "rows %d, runs %d, JDK %s, %d CPUs, load before: %s%n",
+                rows, runs, Runtime.version(), Runtime.getRuntime().availableProcessors(), loadAverage());
         Properties adminProps = new Properties();
         adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         Map<String, List<Run>> results = new LinkedHashMap<>();
@@ -156,11 +157,18 @@ public final class BatchRowsBench {
                     int c = (i + r) % configs.size();
                     String config = configs.get(c);
                     boolean stock = withStock && c == configs.size() - 1;
-                    Run run = run(config, stock ? "kafka" : "streamfusion-kafka", stock ? 0 : batches[c], rows,
-                            bootstrap, admin, seq++);
+                    Run run = run(
+                            config,
+                            stock ? "kafka" : "streamfusion-kafka",
+                            stock ? 0 : batches[c],
+                            rows,
+                            bootstrap,
+                            admin,
+                            seq++);
                     results.get(config).add(run);
-                    System.out.printf("round %d  %-36s %,10.0f records/s  (net %d ms, load %s)%n", r + 1, config,
-                            run.recordsPerSecond(), run.netMillis(), loadAverage());
+                    System.out.printf(
+                            "round %d  %-36s %,10.0f records/s  (net %d ms, load %s)%n",
+                            r + 1, config, run.recordsPerSecond(), run.netMillis(), loadAverage());
                 }
             }
         }
@@ -168,12 +176,13 @@ public final class BatchRowsBench {
         System.out.println("| configuration | median records/s | min | max | spread (max-min)/median |");
         System.out.println("|---|---:|---:|---:|---:|");
         for (Map.Entry<String, List<Run>> e : results.entrySet()) {
-            double[] rates = e.getValue().stream().mapToDouble(Run::recordsPerSecond).toArray();
+            double[] rates =
+                    e.getValue().stream().mapToDouble(Run::recordsPerSecond).toArray();
             double med = median(rates);
             double min = Arrays.stream(rates).min().orElse(0);
             double max = Arrays.stream(rates).max().orElse(0);
-            System.out.printf("| %s | %,.0f | %,.0f | %,.0f | %.0f%% |%n", e.getKey(), med, min, max,
-                    100 * (max - min) / med);
+            System.out.printf(
+                    "| %s | %,.0f | %,.0f | %,.0f | %.0f%% |%n", e.getKey(), med, min, max, 100 * (max - min) / med);
         }
         System.exit(0);
     }
