@@ -1,6 +1,6 @@
 # Glue only: each target calls one script or one tool. See README.md and CONTRIBUTING.md.
 .PHONY: demo test check test-rust test-jvm format fuzz soak build release broker-start broker-stop
-demo:           ## the main job: build, start the broker, run the producer comparison, print the table
+demo:           ## the main job: build, start the broker, run the comparisons (producers, StreamFusion, the Rust sink, Nexmark), print the tables
 	bash scripts/demo.sh
 test:           ## every test (installs cargo-deny/cargo-fuzz if missing; starts and stops the local broker)
 	bash scripts/test.sh all

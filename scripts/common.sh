@@ -10,6 +10,27 @@ RELEASE_REPO_DIR=$ROOT/target/maven-repo
 CARGO_DENY_VERSION=0.20.2
 CARGO_FUZZ_VERSION=0.13.2
 
+# The Java major version of a java binary (17, 25, ...), or nothing when it does not run.
+java_major() { # java_major JAVA-BINARY
+  "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p' | head -n1
+}
+
+# Prints the java binary of a JDK 17 (the Flink goldens run Flink on it: JDK 18 and older print other float
+# digits): $JAVA17_HOME's, else the Debian or Temurin 17 in /usr/lib/jvm, else `java` on the PATH if it is a 17.
+# Returns 1 when there is none.
+find_java17() {
+  local candidate
+  if [ -n "${JAVA17_HOME:-}" ]; then
+    candidate=$JAVA17_HOME/bin/java
+    [ -x "$candidate" ] && [ "$(java_major "$candidate")" = 17 ] && { echo "$candidate"; return 0; }
+    return 1
+  fi
+  for candidate in /usr/lib/jvm/java-17-openjdk-amd64/bin/java /usr/lib/jvm/temurin-17-jdk-amd64/bin/java "$(command -v java)"; do
+    if [ -x "$candidate" ] && [ "$(java_major "$candidate")" = 17 ]; then echo "$candidate"; return 0; fi
+  done
+  return 1
+}
+
 require() { # require COMMAND HINT
   command -v "$1" >/dev/null 2>&1 || { echo "error: '$1' not found: $2" >&2; exit 1; }
 }

@@ -25,22 +25,10 @@ FLINK_22=2.2.1
 FLINK_120=1.20.4
 FLINK_23=2.3.0
 
-java_major() { # java_major JAVA-BINARY -> 17, 25, ...
-  "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p' | head -n1
-}
-
 java25=${JAVA25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java
 [ -x "$java25" ] || { echo "error: no JDK 25 at $java25 (install Temurin 25 or set JAVA25_HOME)" >&2; exit 1; }
 [ "$(java_major "$java25")" = 25 ] || { echo "error: $java25 is not a JDK 25 (set JAVA25_HOME)" >&2; exit 1; }
-if [ -n "${JAVA17_HOME:-}" ]; then
-  java17=$JAVA17_HOME/bin/java
-else
-  java17=
-  for candidate in /usr/lib/jvm/java-17-openjdk-amd64/bin/java /usr/lib/jvm/temurin-17-jdk-amd64/bin/java "$(command -v java)"; do
-    if [ -x "$candidate" ] && [ "$(java_major "$candidate")" = 17 ]; then java17=$candidate; break; fi
-  done
-fi
-[ -n "$java17" ] && [ -x "$java17" ] && [ "$(java_major "$java17")" = 17 ] \
+java17=$(find_java17) \
   || { echo "error: no JDK 17 found (apt-get install openjdk-17-jdk-headless, or set JAVA17_HOME)" >&2; exit 1; }
 
 module=$ROOT/java/flink-parity

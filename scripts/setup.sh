@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # The set-up of the test tiers (scripts/test.sh runs it first): checks up front, one line each, what cannot be
 # installed from the package registries (Rust, a C compiler, make, a JDK 17+ with Maven; for the whole suite also
-# a Temurin JDK 25 for the Flink goldens and a nightly Rust toolchain for Miri and the fuzz pass), then installs
+# unzip, a JDK 17 and a Temurin JDK 25 for the Flink goldens, and a nightly Rust toolchain for Miri and the fuzz
+# pass, which are skipped without it), then installs
 # what can be: the rustfmt and clippy components, and for the whole suite the pinned cargo-deny (the license
 # check) and, where a nightly toolchain is present, the pinned cargo-fuzz. Already installed tools are left alone.
 #   all    everything `make test` needs (the default)
 #   check  what `make check` needs: the toolchain, rustfmt and clippy
-#   rust   what `make test-rust` needs: the above, cargo-deny, the JDK 25 (Flink goldens), cargo-fuzz with nightly
+#   rust   what `make test-rust` needs: the above, cargo-deny, the JDKs 17 and 25 (Flink goldens), cargo-fuzz with
+#          nightly
 #   jvm    what `make test-jvm` needs: the toolchain
 # Exits 1 naming every missing prerequisite (all of them, not only the first).
 set -euo pipefail
-usage() { echo "usage: $0 [all|check|rust|jvm]   (environment: JAVA25_HOME)" >&2; exit 2; }
+usage() { echo "usage: $0 [all|check|rust|jvm]   (environment: JAVA17_HOME, JAVA25_HOME)" >&2; exit 2; }
 [ $# -le 1 ] || usage
 tier=${1:-all}
 case "$tier" in all | check | rust | jvm) ;; *) usage ;; esac
@@ -25,9 +27,6 @@ need() { # need OK-COMMAND... -- MESSAGE: prints MESSAGE as an error unless the 
     missing=1
   fi
 }
-java_major() { # java_major JAVA-BINARY -> 17, 25, ...
-  "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p' | head -n1
-}
 java_at_least_17() { local major; major=$(java_major java); [ -n "$major" ] && [ "$major" -ge 17 ]; }
 java25_present() { [ "$(java_major "${JAVA25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java")" = 25 ]; }
 
@@ -36,7 +35,11 @@ need command -v cc "a C compiler (apt-get install build-essential); librdkafka i
 need command -v make "make (apt-get install build-essential)"
 need java_at_least_17 "a JDK 17 or newer (apt-get install openjdk-17-jdk-headless)"
 need command -v mvn "Apache Maven 3.8 or newer (apt-get install maven)"
+if [ "$tier" = all ]; then
+  need command -v unzip "unzip (apt-get install unzip): make test unpacks the released jars"
+fi
 if [ "$tier" = all ] || [ "$tier" = rust ]; then
+  need find_java17 "a JDK 17 (apt-get install openjdk-17-jdk-headless, or set JAVA17_HOME): the Flink goldens of scripts/parity.sh also run Flink on it, whose float digits differ from JDK 19+"
   need java25_present "a JDK 25 at ${JAVA25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64} (Temurin 25; set JAVA25_HOME): the Flink goldens of scripts/parity.sh run the real Flink on it"
   if ! cargo +nightly --version >/dev/null 2>&1; then
     echo "setup: note: no nightly Rust toolchain (rustup toolchain install nightly): Miri and the fuzz pass will be skipped"
@@ -44,7 +47,7 @@ if [ "$tier" = all ] || [ "$tier" = rust ]; then
 fi
 [ "$missing" = 0 ] || exit 1
 
-if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
+if [ "$tier" != jvm ] && { ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; }; then
   echo "setup: installing the rustfmt and clippy components"
   rustup component add rustfmt clippy
 fi

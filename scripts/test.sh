@@ -11,8 +11,8 @@
 #   check  (make check) the inner loop, no broker: Rust and Java format, clippy, and the Rust and JVM tests that
 #          need no broker (every test but the `*_broker.rs` and `*BrokerTest` ones; the cluster and security
 #          tests skip themselves), the pinned Flink goldens included.
-#   rust   (make test-rust) the Rust tiers with the broker: fmt, clippy, every Rust test, the Flink parity, Miri,
-#          the fuzz pass.
+#   rust   (make test-rust) the Rust tiers with the broker: the license check, fmt, clippy, every Rust test, the
+#          Flink parity, Miri, the fuzz pass.
 #   jvm    (make test-jvm) every JVM test with the broker (Maven builds the native library through cargo).
 # The tiers with a broker start the local Kafka broker if none answers, and stop it again at the end (even on
 # failure) if they started it.
