@@ -34,7 +34,8 @@ seconds=${FUZZ_SECONDS:-$([ "$ci" = 1 ] && echo 25 || echo 300)}
 [ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(cargo +nightly fuzz list --fuzz-dir fuzz)
 # A single allocation larger than AddressSanitizer supports returns null, as a real allocator does, instead
 # of being reported: arrow-ipc allocates a block's length from a file's footer with a fallible allocation and
-# returns its MemoryError (finding 6); an infallible Rust allocation that fails still aborts, as before.
+# returns its MemoryError (docs/reliability.md, Fuzzing, finding 6); an infallible Rust allocation that fails still
+# aborts, as before.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1"
 logs=$ROOT/target/fuzz
 mkdir -p "$logs"

@@ -250,9 +250,9 @@ pub fn check(flat: FlatBatch) {
         assert_valid(field, column.to_data());
     }
     // A batch without columns may declare billions of rows: the encoder fails with `SlabTooLarge` before it
-    // allocates (finding 2). Tens of millions of valid rows (a column of a type without buffers, such as Null)
-    // encode correctly but take seconds under the sanitizer, a libFuzzer timeout (finding 10): those are not
-    // encoded here (`json_encoder` fuzzes the encoder).
+    // allocates (docs/reliability.md, Fuzzing, finding 2). Tens of millions of valid rows (a column of a type without
+    // buffers, such as Null) encode correctly but take seconds under the sanitizer, a libFuzzer timeout
+    // (docs/reliability.md, Fuzzing, finding 10): those are not encoded here (`json_encoder` fuzzes the encoder).
     let slab_too_large = batch.num_rows() > i32::MAX as usize / 2; // every record is at least `{}`
     if batch.num_rows() <= MAX_ENCODED_ROWS || slab_too_large {
         if let Ok(mut encoder) = JsonEncoder::new(EncoderOptions::default()) {

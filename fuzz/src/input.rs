@@ -5,8 +5,9 @@
 //!   batches until the end or an [`Error::Read`] (where `produce` stops), never a panic and never an
 //!   [`Error::Io`] (an in-memory input cannot fail to read or seek). The one exception is the guarded
 //!   outcome: a panic inside arrow that `streamfusion-input` catches and returns as [`Error::Panicked`]
-//!   (finding 5: arrow-ipc slices a message body with an unchecked buffer offset). libFuzzer's panic hook
-//!   aborts on every panic, caught or not, so [`allow_caught_arrow_panics`](crate::allow_caught_arrow_panics) lets a panic raised in an arrow
+//!   (docs/reliability.md, Fuzzing, finding 5: arrow-ipc slices a message body with an unchecked buffer
+//!   offset). libFuzzer's panic hook aborts on every panic, caught or not, so
+//!   [`allow_caught_arrow_panics`](crate::allow_caught_arrow_panics) lets a panic raised in an arrow
 //!   crate's source unwind to that guard; one that escapes it still reaches libfuzzer-sys's `catch_unwind`,
 //!   which aborts, and every other panic (the checks here) aborts at once as before.
 //! - **Every batch read is valid**: its schema is the reader's, `RecordBatch::try_new` accepts its columns

@@ -40,7 +40,7 @@ pub fn check(case: &Case) {
     if plain {
         match &result {
             // arrow-json's writer panics on a dictionary of Null values, so plain mode refuses the column when
-            // planning (finding 3): nothing to compare against.
+            // planning (docs/reliability.md, Fuzzing, finding 3): nothing to compare against.
             Err(Error::UnsupportedType { reason, .. })
                 if reason.contains("dictionary of Null values") => {}
             // arrow-json's writer returns at once for a batch of no rows, without looking at its types;
@@ -102,7 +102,8 @@ fn writer_lines(
     .map_err(|e| e.to_string())?;
     let mut buf = Vec::new();
     // arrow-json 60.1's writer panics on some batches (a `Null` array it reaches inside a nested value:
-    // `NullEncoder::encode` is `unreachable!()`; finding 9): that is its refusal, as an error is.
+    // `NullEncoder::encode` is `unreachable!()`; docs/reliability.md, Fuzzing, finding 9): that is its refusal, as an
+    // error is.
     crate::allow_caught_arrow_panics();
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut writer = WriterBuilder::new()

@@ -22,9 +22,9 @@ pub mod json;
 
 /// Installs, once, a panic hook that ignores panics raised in an arrow crate's source (`arrow-*/src/`) and
 /// hands every other one to the hook that was there (libFuzzer's, which aborts), so that a check can catch a
-/// panic of arrow's own code (`std::panic::catch_unwind`): `streamfusion-input`'s guard (finding 5), and
-/// arrow-json's writer as the plain-mode reference (finding 9). A panic that escapes the catch still reaches
-/// libfuzzer-sys's own `catch_unwind` and aborts.
+/// panic of arrow's own code (`std::panic::catch_unwind`): `streamfusion-input`'s guard (docs/reliability.md, Fuzzing,
+/// finding 5), and arrow-json's writer as the plain-mode reference (docs/reliability.md, Fuzzing, finding 9). A panic
+/// that escapes the catch still reaches libfuzzer-sys's own `catch_unwind` and aborts.
 pub fn allow_caught_arrow_panics() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {

@@ -578,7 +578,8 @@ fn dictionary_without_values_does_not_panic() {
 #[test]
 fn a_batch_whose_smallest_records_pass_a_slab_fails_before_allocating() {
     // No columns, 2^31 rows declared: every value would be at least `{}`, so 2^32 bytes. Before the fix the
-    // encoder reserved per-row offsets for all 2^31 rows first (16 GiB) and aborted (fuzz finding 2).
+    // encoder reserved per-row offsets for all 2^31 rows first (16 GiB) and aborted (docs/reliability.md, Fuzzing,
+    // finding 2).
     let rows = 1usize << 31;
     let batch = RecordBatch::try_new_with_options(
         schema(vec![]),
@@ -614,8 +615,8 @@ fn plain_mode_refuses_a_dictionary_of_null_values_which_arrow_json_cannot_write(
         Arc::new(arrow_array::NullArray::new(1)),
     ));
     let batch = RecordBatch::try_from_iter([("d", dict.clone())]).unwrap();
-    // The reference itself: arrow-json's writer panics on this batch (fuzz finding 3). When it stops panicking,
-    // plain mode can follow it and this refusal can go.
+    // The reference itself: arrow-json's writer panics on this batch (docs/reliability.md, Fuzzing, finding 3). When
+    // it stops panicking, plain mode can follow it and this refusal can go.
     let reference = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut buf = Vec::new();
         let mut writer = arrow_json::LineDelimitedWriter::new(&mut buf);
