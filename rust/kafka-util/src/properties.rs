@@ -72,12 +72,6 @@ impl Properties {
             .map(|(_, v)| v.as_str())
     }
 
-    /// The pairs, in order.
-    #[must_use]
-    pub fn into_vec(self) -> Vec<(String, String)> {
-        self.0
-    }
-
     /// The value as printed: `[hidden]` for a sensitive key.
     fn shown<'a>(key: &str, value: &'a str) -> &'a str {
         if is_sensitive(key) {
