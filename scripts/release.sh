@@ -57,7 +57,7 @@ if [[ $url == file://* ]]; then
     artifact_dir=${version_dir%/*}
     artifact=${artifact_dir##*/}
     group=${artifact_dir%/*}
-    files=$(cd "$dir/$version_dir" && ls -- *.jar *.pom | sed "s/^$artifact-$version//" | tr '\n' ' ')
+    files=$(cd "$dir/$version_dir" && ls -- *.jar *.pom *.zip | sed "s/^$artifact-$version//" | tr '\n' ' ')
     echo "  ${group//\//.}:$artifact:$version: $files"
   done < <(cd "$dir" && find . -path "*/$version/*.pom" -printf '%h\n' | sed 's:^\./::' | sort -u)
 else

@@ -18,7 +18,10 @@ import org.apache.kafka.connect.storage.Converter;
 import org.apache.kafka.connect.storage.ConverterConfig;
 import org.apache.kafka.connect.storage.ConverterType;
 import org.apache.kafka.connect.storage.HeaderConverter;
+import org.bijou64.Bijou64;
 import org.bijou64.perf.kafka.Bijou64SerdeConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What {@link Bijou64Converter} and {@link Bijou32Converter} share, shaped like Connect's own
@@ -26,9 +29,14 @@ import org.bijou64.perf.kafka.Bijou64SerdeConfig;
  * {@code IntegerConverter}): a Kafka serde does the bytes, {@code converter.type} says key, value or header, the
  * serde's {@code bijou64.*} options come from the converter's configuration.
  *
+ * <p>Public, as Connect's {@code NumberConverter} is: a Connect worker's plugin scanner (the {@code only_scan} and
+ * {@code hybrid_*} modes of {@code plugin.discovery}) skips a converter whose chain of supertypes passes through a
+ * class it cannot access; {@code META-INF/services} lists the two concrete converters for {@code service_load}.
+ *
  * @param <T> {@code Long} or {@code Integer}
  */
-abstract class BijouNumberConverter<T extends Number> implements Converter, HeaderConverter {
+public abstract class BijouNumberConverter<T extends Number> implements Converter, HeaderConverter {
+    private static final Logger LOG = LoggerFactory.getLogger(BijouNumberConverter.class);
     private static final String VERSION = readVersion();
 
     private final Class<T> type;
@@ -41,8 +49,10 @@ abstract class BijouNumberConverter<T extends Number> implements Converter, Head
      * @param type the Java type Connect hands over ({@code Long} for INT64, {@code Integer} for INT32)
      * @param typeName the format and type in error messages, e.g. {@code bijou64 Long}
      * @param schema the optional schema of the values read ({@code OPTIONAL_INT64_SCHEMA} / {@code _INT32_})
+     * @param serializer the serde writing the values, configured by {@link #configure(Map)}
+     * @param deserializer the serde reading them, configured by {@link #configure(Map)}
      */
-    BijouNumberConverter(
+    protected BijouNumberConverter(
             Class<T> type, String typeName, Schema schema, Serializer<T> serializer, Deserializer<T> deserializer) {
         this.type = type;
         this.typeName = typeName;
@@ -64,7 +74,9 @@ abstract class BijouNumberConverter<T extends Number> implements Converter, Head
 
     /**
      * Configures both directions; {@code converter.type} ({@code key}, {@code value} or {@code header}) says
-     * whether this converter handles keys.
+     * whether this converter handles keys. Logs one INFO line with the mapping, the implementation that does the
+     * work (pure Java or the native library), whether the native library is loaded and the class loader (in a
+     * Connect worker, the plugin's).
      *
      * @throws org.apache.kafka.common.config.ConfigException for a missing or bad {@code converter.type}, or a bad
      *     {@code bijou64.*} value
@@ -72,9 +84,20 @@ abstract class BijouNumberConverter<T extends Number> implements Converter, Head
     @Override
     public void configure(Map<String, ?> configs) {
         AbstractConfig parsed = new AbstractConfig(config(), configs);
-        boolean isKey = ConverterType.withName(parsed.getString(ConverterConfig.TYPE_CONFIG)) == ConverterType.KEY;
+        ConverterType converterType = ConverterType.withName(parsed.getString(ConverterConfig.TYPE_CONFIG));
+        boolean isKey = converterType == ConverterType.KEY;
         serializer.configure(configs, isKey);
         deserializer.configure(configs, isKey);
+        Bijou64SerdeConfig serde = Bijou64SerdeConfig.from(configs);
+        LOG.info(
+                "{} for {}: mapping {}, implementation {} (native library {}), version {}, class loader {}",
+                getClass().getSimpleName(),
+                converterType.getName(),
+                serde.mapping(),
+                serde.implementation(),
+                Bijou64.nativeAvailable() ? "loaded" : "not loaded",
+                VERSION,
+                getClass().getClassLoader());
     }
 
     /** As {@link #configure(Map)} with {@code converter.type} set from {@code isKey}. */

@@ -7,13 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.Modifier;
+import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaAndValue;
 import org.apache.kafka.connect.errors.DataException;
+import org.apache.kafka.connect.storage.Converter;
 import org.apache.kafka.connect.storage.ConverterConfig;
+import org.apache.kafka.connect.storage.HeaderConverter;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,6 +31,27 @@ class ConvertersTest {
         Bijou64Converter converter = new Bijou64Converter();
         converter.configure(configs, isKey);
         return converter;
+    }
+
+    /**
+     * What a Connect worker's plugin discovery needs (the real worker: java/bijou64-kafka-connect-worker-test):
+     * the ServiceLoader manifests name both converters for both interfaces ({@code plugin.discovery=service_load}),
+     * and every class from a converter up to its interfaces is public (the scanning modes skip the others).
+     */
+    @Test
+    void connectPluginDiscoveryFindsBothConverters() {
+        List<String> expected = List.of(Bijou64Converter.class.getName(), Bijou32Converter.class.getName());
+        for (Class<?> service : List.of(Converter.class, HeaderConverter.class)) {
+            List<String> found = ServiceLoader.load(service).stream()
+                    .map(provider -> provider.type().getName())
+                    .filter(name -> name.startsWith("org.bijou64."))
+                    .toList();
+            assertEquals(expected, found, service.getName());
+        }
+        for (Class<?> type = Bijou64Converter.class; type != Object.class; type = type.getSuperclass()) {
+            assertTrue(Modifier.isPublic(type.getModifiers()), type + " is public");
+        }
+        assertTrue(Modifier.isPublic(Bijou32Converter.class.getModifiers()));
     }
 
     @Test
