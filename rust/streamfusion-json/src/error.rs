@@ -2,7 +2,8 @@
 
 use arrow_schema::{ArrowError, DataType};
 
-/// Everything that can go wrong while configuring the encoder, planning a schema or encoding a batch.
+/// Everything that can go wrong while configuring the encoder or the decoder, planning a schema, encoding a
+/// batch or decoding a chunk of messages.
 ///
 /// Option and plan errors are raised before any byte is written; a failed [`encode`](crate::JsonEncoder::encode)
 /// leaves no partial rows behind in the [`EncodedRecords`](crate::EncodedRecords) it was given (they are cleared).
@@ -86,6 +87,27 @@ pub enum Error {
         /// Size it would have reached.
         bytes: usize,
     },
+    /// A message Flink's `json` deserializer fails on ([`JsonDecoder`](crate::JsonDecoder) without
+    /// `ignore-parse-errors`): Flink's job fails with `Failed to deserialize JSON '<message>'.`
+    #[error("message {message} of the chunk: {reason}")]
+    Decode {
+        /// Index of the message in the chunk.
+        message: usize,
+        /// Flink's message and what was found wrong.
+        reason: String,
+    },
+    /// A message whose rows [`JsonDecoder`](crate::JsonDecoder) does not reproduce exactly, so it makes none:
+    /// a root that is an array, non-ASCII digits in a numeric string, a hexadecimal floating-point string, a
+    /// base64 string in another spelling than the canonical padded one, a floating-point number or a repeated
+    /// key inside an object or array given to a string column, malformed JSON inside such a value under
+    /// `ignore-parse-errors`. Decode that message with Flink's own deserializer.
+    #[error("message {message} of the chunk is not decoded natively: {reason}")]
+    NotExact {
+        /// Index of the message in the chunk.
+        message: usize,
+        /// Which case it is.
+        reason: String,
+    },
     /// An error from arrow-json (plain mode) or from Arrow itself.
     #[error(transparent)]
     Arrow(#[from] ArrowError),
@@ -106,7 +128,8 @@ pub enum Error {
 
 impl Error {
     /// A stable upper-case name of the error class (`INVALID_OPTION`, `INVALID_LAYOUT`, `INVALID_FIELD_NAME`,
-    /// `UNSUPPORTED_TYPE`, `SCHEMA_MISMATCH`, `NULL_MAP_KEY`, `INVALID_VALUE`, `SLAB_TOO_LARGE`, `ARROW`, and with
+    /// `UNSUPPORTED_TYPE`, `SCHEMA_MISMATCH`, `NULL_MAP_KEY`, `INVALID_VALUE`, `SLAB_TOO_LARGE`, `DECODE`,
+    /// `NOT_EXACT`, `ARROW`, and with
     /// feature `ffi` `INVALID_HANDOFF`, `ARROW_IMPORT`), for bindings that map errors to their own types (the
     /// JVM's `StreamFusionException.Kind`).
     pub fn kind(&self) -> &'static str {
@@ -119,6 +142,8 @@ impl Error {
             Error::NullMapKey { .. } => "NULL_MAP_KEY",
             Error::InvalidValue { .. } => "INVALID_VALUE",
             Error::SlabTooLarge { .. } => "SLAB_TOO_LARGE",
+            Error::Decode { .. } => "DECODE",
+            Error::NotExact { .. } => "NOT_EXACT",
             Error::Arrow(_) => "ARROW",
             #[cfg(feature = "ffi")]
             Error::InvalidHandoff(_) => "INVALID_HANDOFF",

@@ -31,6 +31,7 @@
 //! The exact rules, type by type, with the Flink and arrow-json outputs they were checked against, are in
 //! `docs/json-format.md`.
 
+mod decode;
 mod encoder;
 mod error;
 mod escape;
@@ -43,6 +44,7 @@ mod out;
 mod plain;
 mod records;
 
+pub use decode::{DecodedBatch, DecoderOptions, JsonDecoder};
 pub use encoder::JsonEncoder;
 pub use error::{Error, Result};
 pub use options::{
