@@ -15,14 +15,15 @@ use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
-    Decimal128Type, Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type,
+    Date32Type, Decimal128Type, Float32Type, Float64Type, Int16Type, Int32Type, Int64Type,
+    Int8Type, Time32MillisecondType, TimestampNanosecondType,
 };
 use arrow_array::Array;
-use arrow_schema::{DataType, Field, Schema};
+use arrow_schema::{DataType, Field, Schema, TimeUnit};
 use streamfusion_json::{DecodedBatch, DecoderOptions, Error, JsonDecoder};
 
 /// Messages of the corpus the decoder leaves to Flink (`Error::NotExact`), pinned.
-const EXPECTED_NOT_EXACT: usize = 17;
+const EXPECTED_NOT_EXACT: usize = 20;
 
 fn corpus_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/flink-decode")
@@ -128,6 +129,12 @@ fn schema_of(row_type: &str) -> Option<Schema> {
             "BIGINT" => DataType::Int64,
             "FLOAT" => DataType::Float32,
             "DOUBLE" => DataType::Float64,
+            "DATE" => DataType::Date32,
+            t if t.starts_with("TIME(") => DataType::Time32(TimeUnit::Millisecond),
+            t if t.starts_with("TIMESTAMP(") && t.ends_with("WITH LOCAL TIME ZONE") => {
+                DataType::Timestamp(TimeUnit::Nanosecond, Some("UTC".into()))
+            }
+            t if t.starts_with("TIMESTAMP(") => DataType::Timestamp(TimeUnit::Nanosecond, None),
             t if t.starts_with("VARCHAR(") || t.starts_with("CHAR(") => DataType::Utf8,
             t if t.starts_with("VARBINARY(") || t.starts_with("BINARY(") => DataType::Binary,
             t if t.starts_with("DECIMAL(") => {
@@ -230,6 +237,19 @@ fn row_lines(decoded: &DecodedBatch) -> Vec<String> {
                                 .map(|b| format!("{b:02x}"))
                                 .collect();
                             format!("x'{hex}'")
+                        }
+                        DataType::Date32 => c.as_primitive::<Date32Type>().value(r).to_string(),
+                        DataType::Time32(_) => c
+                            .as_primitive::<Time32MillisecondType>()
+                            .value(r)
+                            .to_string(),
+                        DataType::Timestamp(..) => {
+                            let v = c.as_primitive::<TimestampNanosecondType>().value(r);
+                            format!(
+                                "ts({},{})",
+                                v.div_euclid(1_000_000),
+                                v.rem_euclid(1_000_000)
+                            )
                         }
                         other => unreachable!("{other} is not read"),
                     }

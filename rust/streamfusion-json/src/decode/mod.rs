@@ -23,11 +23,16 @@
 //!
 //! Columns: Boolean (BOOLEAN), Int8/16/32/64 (TINYINT, SMALLINT, INT, BIGINT), Float32 (FLOAT), Float64 (DOUBLE),
 //! Decimal128 (DECIMAL), Utf8 and LargeUtf8 (CHAR, VARCHAR, STRING), Binary and LargeBinary (BINARY, VARBINARY,
-//! BYTES). Other types are refused by [`JsonDecoder::new`] with [`Error::UnsupportedType`].
+//! BYTES), Date32 (DATE), Time32 in seconds or milliseconds and Time64 (TIME, whole seconds as Flink 2.2 keeps),
+//! Timestamp without a time zone (TIMESTAMP) and with one (TIMESTAMP_LTZ, the instant in UTC) in any unit that
+//! holds the value exactly (Flink keeps nanoseconds whatever the declared precision: a value with a finer part
+//! than the column's unit is left to Flink, [`Error::NotExact`]). Other types are refused by [`JsonDecoder::new`]
+//! with [`Error::UnsupportedType`].
 
 mod java;
 mod lexer;
 mod row;
+mod temporal;
 
 use std::sync::Arc;
 
@@ -222,11 +227,11 @@ impl JsonDecoder {
                 field: field.name().clone(),
                 data_type: field.data_type().clone(),
                 mode: "Flink-mode",
-                reason: "the JSON decoder reads BOOLEAN, TINYINT to BIGINT, FLOAT, DOUBLE, DECIMAL, strings and \
-                         binary columns"
+                reason: "the JSON decoder reads BOOLEAN, TINYINT to BIGINT, FLOAT, DOUBLE, DECIMAL, strings, \
+                         binary, DATE, TIME and TIMESTAMP columns"
                     .to_owned(),
             })?;
-            columns.push((field.name().clone(), column));
+            columns.push((field.name().clone(), column, field.data_type().clone()));
         }
         Ok(JsonDecoder {
             rows: RowDecoder::new(columns, options),

@@ -8,15 +8,17 @@ use arrow_array::builder::{
     BinaryBuilder, BooleanBuilder, Decimal128Builder, Float32Builder, Float64Builder, Int16Builder,
     Int32Builder, Int64Builder, Int8Builder, LargeBinaryBuilder, LargeStringBuilder, StringBuilder,
 };
-use arrow_array::ArrayRef;
-use arrow_schema::DataType;
+use arrow_array::{make_array, Array, ArrayRef};
+use arrow_schema::{DataType, TimeUnit};
 
 use super::java::{
     jackson_integer, java_trim, parse_big_decimal, parse_java_double, parse_java_float,
     parse_java_integer, Conv,
 };
 use super::lexer::{Lexer, SyntaxError, Text, Token};
+use super::temporal::{parse_date, parse_time_millis, parse_timestamp, Layout};
 use super::DecoderOptions;
+use crate::options::TimestampStandard;
 
 /// A column's Flink type, as read from its Arrow type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,11 +30,23 @@ pub(crate) enum Column {
     Int64,
     Float32,
     Float64,
-    Decimal { precision: u8, scale: i8 },
+    Decimal {
+        precision: u8,
+        scale: i8,
+    },
     Utf8,
     LargeUtf8,
     Binary,
     LargeBinary,
+    /// DATE into Date32 (days).
+    Date32,
+    /// TIME into Time32 (seconds, milliseconds) or Time64 (microseconds, nanoseconds).
+    Time(TimeUnit),
+    /// TIMESTAMP (`ltz` false: no time zone) or TIMESTAMP_LTZ (a time zone) into Timestamp.
+    Timestamp {
+        unit: TimeUnit,
+        ltz: bool,
+    },
 }
 
 impl Column {
@@ -58,6 +72,15 @@ impl Column {
             DataType::LargeUtf8 => Column::LargeUtf8,
             DataType::Binary => Column::Binary,
             DataType::LargeBinary => Column::LargeBinary,
+            DataType::Date32 => Column::Date32,
+            DataType::Time32(unit @ (TimeUnit::Second | TimeUnit::Millisecond))
+            | DataType::Time64(unit @ (TimeUnit::Microsecond | TimeUnit::Nanosecond)) => {
+                Column::Time(*unit)
+            }
+            DataType::Timestamp(unit, tz) => Column::Timestamp {
+                unit: *unit,
+                ltz: tz.is_some(),
+            },
             _ => return None,
         })
     }
@@ -129,10 +152,14 @@ enum Builder {
     LargeUtf8(LargeStringBuilder),
     Binary(BinaryBuilder),
     LargeBinary(LargeBinaryBuilder),
+    /// Date32 and Time32 values (i32), given their type when finished.
+    Int32As(Int32Builder, DataType),
+    /// Time64 and Timestamp values (i64), given their type when finished.
+    Int64As(Int64Builder, DataType),
 }
 
 impl Builder {
-    fn new(column: Column) -> Builder {
+    fn new(column: Column, data_type: &DataType) -> Builder {
         match column {
             Column::Boolean => Builder::Boolean(BooleanBuilder::new()),
             Column::Int8 => Builder::Int8(Int8Builder::new()),
@@ -148,6 +175,12 @@ impl Builder {
             Column::LargeUtf8 => Builder::LargeUtf8(LargeStringBuilder::new()),
             Column::Binary => Builder::Binary(BinaryBuilder::new()),
             Column::LargeBinary => Builder::LargeBinary(LargeBinaryBuilder::new()),
+            Column::Date32 | Column::Time(TimeUnit::Second | TimeUnit::Millisecond) => {
+                Builder::Int32As(Int32Builder::new(), data_type.clone())
+            }
+            Column::Time(_) | Column::Timestamp { .. } => {
+                Builder::Int64As(Int64Builder::new(), data_type.clone())
+            }
         }
     }
 
@@ -159,8 +192,8 @@ impl Builder {
             (Builder::Boolean(b), Cell::Bool(v)) => b.append_value(v),
             (Builder::Int8(b), Cell::Int(v)) => b.append_value(v as i8),
             (Builder::Int16(b), Cell::Int(v)) => b.append_value(v as i16),
-            (Builder::Int32(b), Cell::Int(v)) => b.append_value(v as i32),
-            (Builder::Int64(b), Cell::Int(v)) => b.append_value(v),
+            (Builder::Int32(b) | Builder::Int32As(b, _), Cell::Int(v)) => b.append_value(v as i32),
+            (Builder::Int64(b) | Builder::Int64As(b, _), Cell::Int(v)) => b.append_value(v),
             (Builder::Float32(b), Cell::F32(v)) => b.append_value(v),
             (Builder::Float64(b), Cell::F64(v)) => b.append_value(v),
             (Builder::Decimal(b, ..), Cell::Decimal(v)) => b.append_value(v),
@@ -178,8 +211,8 @@ impl Builder {
             Builder::Boolean(b) => b.append_null(),
             Builder::Int8(b) => b.append_null(),
             Builder::Int16(b) => b.append_null(),
-            Builder::Int32(b) => b.append_null(),
-            Builder::Int64(b) => b.append_null(),
+            Builder::Int32(b) | Builder::Int32As(b, _) => b.append_null(),
+            Builder::Int64(b) | Builder::Int64As(b, _) => b.append_null(),
             Builder::Float32(b) => b.append_null(),
             Builder::Float64(b) => b.append_null(),
             Builder::Decimal(b, ..) => b.append_null(),
@@ -208,21 +241,36 @@ impl Builder {
             Builder::LargeUtf8(b) => Arc::new(b.finish()),
             Builder::Binary(b) => Arc::new(b.finish()),
             Builder::LargeBinary(b) => Arc::new(b.finish()),
+            Builder::Int32As(b, data_type) => retyped(&b.finish(), data_type),
+            Builder::Int64As(b, data_type) => retyped(&b.finish(), data_type),
         }
     }
 }
 
+/// The same values (i32 or i64) as another type of that width (Date32, Time32, Time64, Timestamp).
+fn retyped(array: &dyn Array, data_type: &DataType) -> ArrayRef {
+    let data = array
+        .to_data()
+        .into_builder()
+        .data_type(data_type.clone())
+        .build()
+        .expect("the same layout");
+    make_array(data)
+}
+
 impl RowDecoder {
-    pub(crate) fn new(fields: Vec<(String, Column)>, options: DecoderOptions) -> Self {
-        let columns: Vec<Column> = fields.iter().map(|(_, c)| *c).collect();
+    /// `fields`: each column's name, Flink type and Arrow type.
+    pub(crate) fn new(fields: Vec<(String, Column, DataType)>, options: DecoderOptions) -> Self {
+        let columns: Vec<Column> = fields.iter().map(|(_, c, _)| *c).collect();
+        let builders = fields.iter().map(|(_, c, t)| Builder::new(*c, t)).collect();
         let columns_have_decimal = columns.iter().any(|c| matches!(c, Column::Decimal { .. }));
         let index = fields
             .into_iter()
             .enumerate()
-            .map(|(i, (name, _))| (name, i))
+            .map(|(i, (name, _, _))| (name, i))
             .collect();
         RowDecoder {
-            builders: columns.iter().map(|c| Builder::new(*c)).collect(),
+            builders,
             row: vec![Cell::Null; columns.len()],
             columns,
             index,
@@ -506,6 +554,30 @@ impl RowDecoder {
                 }
                 Cell::Bytes(start, self.scratch.len())
             }
+            Column::Date32 => {
+                // Flink casts the epoch day to int.
+                Cell::Int(i64::from(parse_date(&token_text(lx, token)?)? as i32))
+            }
+            Column::Time(unit) => {
+                let millis = parse_time_millis(&token_text(lx, token)?)?;
+                Cell::Int(match unit {
+                    TimeUnit::Second => millis / 1000,
+                    TimeUnit::Millisecond => millis,
+                    TimeUnit::Microsecond => millis * 1000,
+                    TimeUnit::Nanosecond => millis * 1_000_000,
+                })
+            }
+            Column::Timestamp { unit, ltz } => {
+                let layout = match (self.options.timestamp_standard(), ltz) {
+                    (TimestampStandard::Sql, false) => Layout::SqlTimestamp,
+                    (TimestampStandard::Sql, true) => Layout::SqlTimestampZ,
+                    (TimestampStandard::Iso8601, false) => Layout::IsoTimestamp,
+                    (TimestampStandard::Iso8601, true) => Layout::IsoTimestampZ,
+                };
+                let (millis, nanos) =
+                    parse_timestamp(&token_text(lx, token)?, layout)?.flink_millis();
+                Cell::Int(in_unit(millis, nanos, unit).ok_or(Failure::NotExact)?)
+            }
             Column::Binary | Column::LargeBinary => {
                 if token != Token::String {
                     // Jackson: "Current token (...) not VALUE_STRING or VALUE_EMBEDDED_OBJECT, can not access
@@ -518,6 +590,22 @@ impl RowDecoder {
                 Cell::Bytes(start, self.scratch.len())
             }
         })
+    }
+}
+
+/// Flink's timestamp (milliseconds, nanoseconds of the millisecond) in `unit`; `None` when the unit cannot hold
+/// it exactly (a finer part than the unit, or beyond its 64-bit range).
+fn in_unit(millis: i64, nanos: i64, unit: TimeUnit) -> Option<i64> {
+    match unit {
+        TimeUnit::Nanosecond => millis.checked_mul(1_000_000)?.checked_add(nanos),
+        TimeUnit::Microsecond if nanos % 1000 == 0 => {
+            millis.checked_mul(1000)?.checked_add(nanos / 1000)
+        }
+        TimeUnit::Millisecond if nanos == 0 => Some(millis),
+        TimeUnit::Second if nanos == 0 && millis.rem_euclid(1000) == 0 => {
+            Some(millis.div_euclid(1000))
+        }
+        _ => None,
     }
 }
 
@@ -861,7 +949,10 @@ mod tests {
 
     fn decoder(columns: &[(&str, Column)], options: DecoderOptions) -> RowDecoder {
         RowDecoder::new(
-            columns.iter().map(|(n, c)| ((*n).to_owned(), *c)).collect(),
+            columns
+                .iter()
+                .map(|(n, c)| ((*n).to_owned(), *c, DataType::Null))
+                .collect(),
             options,
         )
     }
