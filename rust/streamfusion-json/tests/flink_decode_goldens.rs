@@ -106,47 +106,85 @@ fn read_rows(path: &Path) -> (String, Result<Vec<Expected>, String>) {
     (row_type, Ok(out))
 }
 
-/// Flink's `LogicalType.asSerializableString()` of a row → an Arrow schema, for the types the decoder reads;
-/// `None` when a column has another type.
+/// Flink's `LogicalType.asSerializableString()` of a row → an Arrow schema (the mapping of
+/// `docs/json-format.md`); `None` when a column has a type the decoder does not read.
 fn schema_of(row_type: &str) -> Option<Schema> {
-    let inner = row_type.strip_prefix("ROW<")?.strip_suffix('>')?;
-    let mut fields = Vec::new();
-    for part in split_top_level(inner) {
-        let part = part.trim();
-        let (name, rest) = if let Some(quoted) = part.strip_prefix('`') {
-            let end = quoted.find('`')?;
-            (quoted[..end].to_owned(), quoted[end + 1..].trim())
-        } else {
-            let (n, r) = part.split_once(' ')?;
-            (n.to_owned(), r.trim())
-        };
-        let ty = rest.strip_suffix(" NOT NULL").unwrap_or(rest);
-        let data_type = match ty {
-            "BOOLEAN" => DataType::Boolean,
-            "TINYINT" => DataType::Int8,
-            "SMALLINT" => DataType::Int16,
-            "INT" => DataType::Int32,
-            "BIGINT" => DataType::Int64,
-            "FLOAT" => DataType::Float32,
-            "DOUBLE" => DataType::Float64,
-            "DATE" => DataType::Date32,
-            t if t.starts_with("TIME(") => DataType::Time32(TimeUnit::Millisecond),
-            t if t.starts_with("TIMESTAMP(") && t.ends_with("WITH LOCAL TIME ZONE") => {
-                DataType::Timestamp(TimeUnit::Nanosecond, Some("UTC".into()))
-            }
-            t if t.starts_with("TIMESTAMP(") => DataType::Timestamp(TimeUnit::Nanosecond, None),
-            t if t.starts_with("VARCHAR(") || t.starts_with("CHAR(") => DataType::Utf8,
-            t if t.starts_with("VARBINARY(") || t.starts_with("BINARY(") => DataType::Binary,
-            t if t.starts_with("DECIMAL(") => {
-                let args = t.strip_prefix("DECIMAL(")?.strip_suffix(')')?;
-                let (p, s) = args.split_once(',')?;
-                DataType::Decimal128(p.trim().parse().ok()?, s.trim().parse().ok()?)
-            }
-            _ => return None,
-        };
-        fields.push(Field::new(name, data_type, true));
+    match arrow_type(row_type)? {
+        DataType::Struct(fields) => Some(Schema::new(fields)),
+        _ => None,
     }
-    Some(Schema::new(fields))
+}
+
+/// One Flink type (serializable string) → its Arrow type.
+fn arrow_type(flink: &str) -> Option<DataType> {
+    let ty = flink.trim();
+    let ty = ty.strip_suffix(" NOT NULL").unwrap_or(ty);
+    let inner = |prefix: &str| ty.strip_prefix(prefix).and_then(|t| t.strip_suffix('>'));
+    Some(match ty {
+        "BOOLEAN" => DataType::Boolean,
+        "TINYINT" => DataType::Int8,
+        "SMALLINT" => DataType::Int16,
+        "INT" => DataType::Int32,
+        "BIGINT" => DataType::Int64,
+        "FLOAT" => DataType::Float32,
+        "DOUBLE" => DataType::Float64,
+        "DATE" => DataType::Date32,
+        t if t.starts_with("TIME(") => DataType::Time32(TimeUnit::Millisecond),
+        t if t.starts_with("TIMESTAMP(") && t.ends_with("WITH LOCAL TIME ZONE") => {
+            DataType::Timestamp(TimeUnit::Nanosecond, Some("UTC".into()))
+        }
+        t if t.starts_with("TIMESTAMP(") => DataType::Timestamp(TimeUnit::Nanosecond, None),
+        t if t.starts_with("VARCHAR(") || t.starts_with("CHAR(") => DataType::Utf8,
+        t if t.starts_with("VARBINARY(") || t.starts_with("BINARY(") => DataType::Binary,
+        t if t.starts_with("DECIMAL(") => {
+            let args = t.strip_prefix("DECIMAL(")?.strip_suffix(')')?;
+            let (p, s) = args.split_once(',')?;
+            DataType::Decimal128(p.trim().parse().ok()?, s.trim().parse().ok()?)
+        }
+        _ if inner("ARRAY<").is_some() => DataType::List(Arc::new(Field::new(
+            "element",
+            arrow_type(inner("ARRAY<")?)?,
+            true,
+        ))),
+        _ if inner("MULTISET<").is_some() => {
+            map_type(arrow_type(inner("MULTISET<")?)?, DataType::Int32)
+        }
+        _ if inner("MAP<").is_some() => {
+            let parts = split_top_level(inner("MAP<")?);
+            map_type(arrow_type(parts.first()?)?, arrow_type(parts.get(1)?)?)
+        }
+        _ if inner("ROW<").is_some() => {
+            let mut fields = Vec::new();
+            for part in split_top_level(inner("ROW<")?) {
+                let part = part.trim();
+                let (name, rest) = if let Some(quoted) = part.strip_prefix('`') {
+                    let end = quoted.find('`')?;
+                    (quoted[..end].to_owned(), quoted[end + 1..].trim())
+                } else {
+                    let (n, r) = part.split_once(' ')?;
+                    (n.to_owned(), r.trim())
+                };
+                fields.push(Field::new(name, arrow_type(rest)?, true));
+            }
+            DataType::Struct(fields.into())
+        }
+        _ => return None,
+    })
+}
+
+fn map_type(key: DataType, value: DataType) -> DataType {
+    let entries = Field::new(
+        "entries",
+        DataType::Struct(
+            vec![
+                Field::new("key", key, false),
+                Field::new("value", value, true),
+            ]
+            .into(),
+        ),
+        false,
+    );
+    DataType::Map(Arc::new(entries), false)
 }
 
 fn split_top_level(s: &str) -> Vec<&str> {
@@ -205,59 +243,90 @@ fn row_lines(decoded: &DecodedBatch) -> Vec<String> {
             let fields: Vec<String> = batch
                 .columns()
                 .iter()
-                .map(|c| {
-                    if c.is_null(r) {
-                        return "null".to_owned();
-                    }
-                    match c.data_type() {
-                        DataType::Boolean => c.as_boolean().value(r).to_string(),
-                        DataType::Int8 => c.as_primitive::<Int8Type>().value(r).to_string(),
-                        DataType::Int16 => c.as_primitive::<Int16Type>().value(r).to_string(),
-                        DataType::Int32 => c.as_primitive::<Int32Type>().value(r).to_string(),
-                        DataType::Int64 => c.as_primitive::<Int64Type>().value(r).to_string(),
-                        DataType::Float32 => format!(
-                            "f{:08x}",
-                            c.as_primitive::<Float32Type>().value(r).to_bits()
-                        ),
-                        DataType::Float64 => format!(
-                            "d{:016x}",
-                            c.as_primitive::<Float64Type>().value(r).to_bits()
-                        ),
-                        DataType::Decimal128(_, s) => {
-                            plain_decimal(c.as_primitive::<Decimal128Type>().value(r), *s)
-                        }
-                        DataType::Utf8 => {
-                            format!("\"{}\"", escape(c.as_string::<i32>().value(r).as_bytes()))
-                        }
-                        DataType::Binary => {
-                            let hex: String = c
-                                .as_binary::<i32>()
-                                .value(r)
-                                .iter()
-                                .map(|b| format!("{b:02x}"))
-                                .collect();
-                            format!("x'{hex}'")
-                        }
-                        DataType::Date32 => c.as_primitive::<Date32Type>().value(r).to_string(),
-                        DataType::Time32(_) => c
-                            .as_primitive::<Time32MillisecondType>()
-                            .value(r)
-                            .to_string(),
-                        DataType::Timestamp(..) => {
-                            let v = c.as_primitive::<TimestampNanosecondType>().value(r);
-                            format!(
-                                "ts({},{})",
-                                v.div_euclid(1_000_000),
-                                v.rem_euclid(1_000_000)
-                            )
-                        }
-                        other => unreachable!("{other} is not read"),
-                    }
-                })
+                .map(|c| value_text(c.as_ref(), r))
                 .collect();
             format!("+I({})", fields.join(","))
         })
         .collect()
+}
+
+/// One value in `RowText`'s format.
+fn value_text(c: &dyn Array, r: usize) -> String {
+    if c.is_null(r) {
+        return "null".to_owned();
+    }
+    match c.data_type() {
+        DataType::Boolean => c.as_boolean().value(r).to_string(),
+        DataType::Int8 => c.as_primitive::<Int8Type>().value(r).to_string(),
+        DataType::Int16 => c.as_primitive::<Int16Type>().value(r).to_string(),
+        DataType::Int32 => c.as_primitive::<Int32Type>().value(r).to_string(),
+        DataType::Int64 => c.as_primitive::<Int64Type>().value(r).to_string(),
+        DataType::Float32 => format!(
+            "f{:08x}",
+            c.as_primitive::<Float32Type>().value(r).to_bits()
+        ),
+        DataType::Float64 => format!(
+            "d{:016x}",
+            c.as_primitive::<Float64Type>().value(r).to_bits()
+        ),
+        DataType::Decimal128(_, s) => {
+            plain_decimal(c.as_primitive::<Decimal128Type>().value(r), *s)
+        }
+        DataType::Utf8 => format!("\"{}\"", escape(c.as_string::<i32>().value(r).as_bytes())),
+        DataType::Binary => {
+            let hex: String = c
+                .as_binary::<i32>()
+                .value(r)
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            format!("x'{hex}'")
+        }
+        DataType::Date32 => c.as_primitive::<Date32Type>().value(r).to_string(),
+        DataType::Time32(_) => c
+            .as_primitive::<Time32MillisecondType>()
+            .value(r)
+            .to_string(),
+        DataType::Timestamp(..) => {
+            let v = c.as_primitive::<TimestampNanosecondType>().value(r);
+            format!(
+                "ts({},{})",
+                v.div_euclid(1_000_000),
+                v.rem_euclid(1_000_000)
+            )
+        }
+        DataType::List(_) => {
+            let items = c.as_list::<i32>().value(r);
+            let texts: Vec<String> = (0..items.len())
+                .map(|i| value_text(items.as_ref(), i))
+                .collect();
+            format!("[{}]", texts.join(","))
+        }
+        DataType::Map(..) => {
+            let entries = c.as_map().value(r);
+            let mut texts: Vec<String> = (0..entries.len())
+                .map(|i| {
+                    format!(
+                        "{}={}",
+                        value_text(entries.column(0).as_ref(), i),
+                        value_text(entries.column(1).as_ref(), i)
+                    )
+                })
+                .collect();
+            texts.sort();
+            format!("{{{}}}", texts.join(","))
+        }
+        DataType::Struct(_) => {
+            let row = c.as_struct();
+            let texts: Vec<String> = row
+                .columns()
+                .iter()
+                .map(|f| value_text(f.as_ref(), r))
+                .collect();
+            format!("({})", texts.join(","))
+        }
+        other => unreachable!("{other} is not read"),
+    }
 }
 
 #[test]

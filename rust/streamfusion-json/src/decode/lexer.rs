@@ -49,6 +49,25 @@ impl Token {
     pub(crate) fn is_start(self) -> bool {
         matches!(self, Token::StartObject | Token::StartArray)
     }
+
+    /// Jackson's `getText()` of a structural or literal token (its one spelling).
+    ///
+    /// # Panics
+    /// For a name, string or number token, whose text is the lexer's ([`Lexer::text`]).
+    pub(crate) fn structural_text(self) -> &'static str {
+        match self {
+            Token::StartObject => "{",
+            Token::EndObject => "}",
+            Token::StartArray => "[",
+            Token::EndArray => "]",
+            Token::True => "true",
+            Token::False => "false",
+            Token::Null => "null",
+            Token::FieldName | Token::String | Token::NumberInt | Token::NumberFloat => {
+                unreachable!("text tokens have their own text")
+            }
+        }
+    }
 }
 
 /// Input Jackson refuses, at the byte offset where it noticed.

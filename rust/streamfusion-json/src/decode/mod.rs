@@ -29,6 +29,8 @@
 //! than the column's unit is left to Flink, [`Error::NotExact`]). Other types are refused by [`JsonDecoder::new`]
 //! with [`Error::UnsupportedType`].
 
+mod column;
+mod jackson;
 mod java;
 mod lexer;
 mod row;
@@ -41,7 +43,8 @@ use arrow_schema::SchemaRef;
 
 use crate::error::{Error, Result};
 use crate::options::TimestampStandard;
-use row::{Column, Outcome, RowDecoder};
+use column::RowShape;
+use row::{Outcome, RowDecoder};
 
 /// The options of Flink's `json` format that change decoding, with Flink's names and defaults.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -221,20 +224,16 @@ impl JsonDecoder {
     /// [`Error::InvalidOption`] for options Flink refuses together.
     pub fn new(schema: SchemaRef, options: DecoderOptions) -> Result<Self> {
         options.validate()?;
-        let mut columns = Vec::with_capacity(schema.fields().len());
-        for field in schema.fields() {
-            let column = Column::for_type(field.data_type()).ok_or_else(|| Error::UnsupportedType {
-                field: field.name().clone(),
-                data_type: field.data_type().clone(),
-                mode: "Flink-mode",
-                reason: "the JSON decoder reads BOOLEAN, TINYINT to BIGINT, FLOAT, DOUBLE, DECIMAL, strings, \
-                         binary, DATE, TIME and TIMESTAMP columns"
-                    .to_owned(),
-            })?;
-            columns.push((field.name().clone(), column, field.data_type().clone()));
-        }
+        let shape = RowShape::of(schema.fields()).map_err(|(field, data_type)| Error::UnsupportedType {
+            field,
+            data_type,
+            mode: "Flink-mode",
+            reason: "the JSON decoder reads BOOLEAN, TINYINT to BIGINT, FLOAT, DOUBLE, DECIMAL, strings, binary, \
+                     DATE, TIME, TIMESTAMP, lists, maps with string keys and structs, every field nullable"
+                .to_owned(),
+        })?;
         Ok(JsonDecoder {
-            rows: RowDecoder::new(columns, options),
+            rows: RowDecoder::new(shape, schema.fields(), options),
             schema,
         })
     }
