@@ -107,6 +107,11 @@ final class SinkPlanning {
         if (options.containsKey(TOPIC_PATTERN.key())) {
             throw unsupported(String.format("Option '%s'", TOPIC_PATTERN.key()));
         }
+        rejectUnknownOwnOptions();
+    }
+
+    /** Rejects a {@code streamfusion.} option that is none of {@link #OWN_OPTIONS} (a typo, in Flink's words). */
+    void rejectUnknownOwnOptions() {
         for (String key : options.keySet()) {
             if (key.startsWith(StreamFusionOptions.PREFIX)
                     && OWN_OPTIONS.stream().noneMatch(option -> option.key().equals(key))) {

@@ -4,17 +4,31 @@ import java.util.HashSet;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
+import org.apache.flink.table.factories.DynamicTableSourceFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * What both StreamFusion table sinks share with the stock factory they replace: the same required and forwarded
- * options, and the stock optional options plus {@link StreamFusionOptions}', so a DDL that works with
+ * What both StreamFusion table factories share with the stock factory they replace: the same required and
+ * forwarded options, and the stock optional options plus {@link StreamFusionOptions}', so a DDL that works with
  * {@code kafka} / {@code upsert-kafka} is accepted unchanged (Flink's {@code FactoryUtil} validates option keys
- * against these sets).
+ * against these sets); and the read side, which is the stock connector's.
+ *
+ * <p>A table read through a StreamFusion connector gets the stock factory's source, with every option and
+ * format the stock connector accepts: Flink's Kafka source and Flink's own deserialization, so the rows are the
+ * stock connector's. Decoding on the read side is not native yet; planning says so once in the log, naming the
+ * table.
+ *
+ * @param <F> the stock factory's type, a source and a sink factory
  */
 @Internal
-abstract class StockOptionsFactory implements DynamicTableSinkFactory {
-    private final DynamicTableSinkFactory stock;
+abstract class StockOptionsFactory<F extends DynamicTableSinkFactory & DynamicTableSourceFactory>
+        implements DynamicTableSinkFactory, DynamicTableSourceFactory {
+    private static final Logger LOG = LoggerFactory.getLogger(StockOptionsFactory.class);
+
+    private final F stock;
     private final String identifier;
 
     /**
@@ -22,14 +36,37 @@ abstract class StockOptionsFactory implements DynamicTableSinkFactory {
      *     {@code UpsertKafkaDynamicTableFactory})
      * @param identifier this factory's connector name in DDL
      */
-    StockOptionsFactory(DynamicTableSinkFactory stock, String identifier) {
+    StockOptionsFactory(F stock, String identifier) {
         this.stock = stock;
         this.identifier = identifier;
     }
 
     /** @return the stock factory, which validates every Flink option */
-    final DynamicTableSinkFactory stock() {
+    final F stock() {
         return stock;
+    }
+
+    /**
+     * Plans the read side: the stock factory's source for the same options (the {@code streamfusion.} options
+     * are the sink's, accepted so that one DDL serves both sides, and left out).
+     *
+     * @param context the table being read
+     * @return Flink's own Kafka table source
+     * @throws org.apache.flink.table.api.ValidationException for any option the stock connector rejects (its own
+     *     message), and for an unknown {@code streamfusion.} option
+     */
+    @Override
+    public DynamicTableSource createDynamicTableSource(Context context) {
+        SinkPlanning planning = new SinkPlanning(identifier, stock.factoryIdentifier(), context);
+        planning.rejectUnknownOwnOptions();
+        DynamicTableSource source = stock.createDynamicTableSource(planning.stockContext());
+        LOG.info(
+                "Table '{}' ('connector' = '{}') is read by Flink's own '{}' source and deserializers; the read side "
+                        + "is not decoded natively yet.",
+                context.getObjectIdentifier().asSummaryString(),
+                identifier,
+                stock.factoryIdentifier());
+        return source;
     }
 
     /** @return the connector name in DDL */

@@ -11,7 +11,7 @@ import org.apache.flink.streaming.connectors.kafka.table.KafkaDynamicTableFactor
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 
 /**
- * The {@code streamfusion-kafka} table sink: a drop-in for Flink's {@code kafka} connector
+ * The {@code streamfusion-kafka} table connector: a drop-in for Flink's {@code kafka} connector
  * ({@code KafkaDynamicTableFactory}) with the {@code json} format. It accepts the stock sink's options exactly as
  * Flink spells them, and Flink's own factory validates them (same messages for the same mistakes); the records
  * are the stock sink's (key, value, partition), made in batches and written by Flink's own {@code KafkaSink}.
@@ -28,13 +28,14 @@ import org.apache.flink.table.connector.sink.DynamicTableSink;
  * column, as for the stock sink). {@code sink.partitioner} {@code default} and
  * {@code round-robin} leave the partition to Kafka's producer, {@code fixed} is Flink's
  * {@code FlinkFixedPartitioner}, as in the stock sink. Plus the {@code streamfusion.} options of
- * {@link StreamFusionOptions}. Sink side only: reading goes through {@code kafka}.
+ * {@link StreamFusionOptions}. A table read through {@code streamfusion-kafka} is read by the stock {@code kafka}
+ * source, with every option and format it accepts ({@link StockOptionsFactory}).
  *
  * <p>Found by Flink's {@code FactoryUtil} through {@code META-INF/services}, not called by users (as Flink's
  * {@code KafkaDynamicTableFactory}, internal); the connector name {@link #IDENTIFIER} is the API.
  */
 @Internal
-public final class StreamFusionKafkaTableFactory extends StockOptionsFactory {
+public final class StreamFusionKafkaTableFactory extends StockOptionsFactory<KafkaDynamicTableFactory> {
     /** The connector name in DDL: {@code 'connector' = 'streamfusion-kafka'}. */
     @PublicEvolving
     public static final String IDENTIFIER = "streamfusion-kafka";

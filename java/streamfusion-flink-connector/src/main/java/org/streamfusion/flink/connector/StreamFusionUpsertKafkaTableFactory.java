@@ -6,7 +6,7 @@ import org.apache.flink.streaming.connectors.kafka.table.UpsertKafkaDynamicTable
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 
 /**
- * The {@code streamfusion-upsert-kafka} table sink: a drop-in for Flink's {@code upsert-kafka} connector
+ * The {@code streamfusion-upsert-kafka} table connector: a drop-in for Flink's {@code upsert-kafka} connector
  * ({@code UpsertKafkaDynamicTableFactory}) with {@code key.format} and {@code value.format} {@code json}. Flink's
  * own factory validates the options (PRIMARY KEY required; it becomes the key, in its column order). Changelog
  * mode {INSERT, UPDATE_AFTER, DELETE} as upsert-kafka's; DELETE (and UPDATE_BEFORE, should one arrive) becomes
@@ -23,13 +23,14 @@ import org.apache.flink.table.connector.sink.DynamicTableSink;
  * saying to use {@code 'connector' = 'upsert-kafka'}: everything {@link StreamFusionKafkaTableFactory} lists as
  * unsupported (another format, {@code topic-pattern}...). The {@code topic} (with a list of topics),
  * {@code timestamp} and {@code headers} metadata columns are written as upsert-kafka writes them (tombstones
- * included).
+ * included). A table read through {@code streamfusion-upsert-kafka} is read by the stock {@code upsert-kafka} source
+ * (its changelog, tombstones as DELETEs), with every option it accepts ({@link StockOptionsFactory}).
  *
  * <p>Found by Flink's {@code FactoryUtil} through {@code META-INF/services}, not called by users (as Flink's
  * {@code UpsertKafkaDynamicTableFactory}, internal); the connector name {@link #IDENTIFIER} is the API.
  */
 @Internal
-public final class StreamFusionUpsertKafkaTableFactory extends StockOptionsFactory {
+public final class StreamFusionUpsertKafkaTableFactory extends StockOptionsFactory<UpsertKafkaDynamicTableFactory> {
     /** The connector name in DDL: {@code 'connector' = 'streamfusion-upsert-kafka'}. */
     @PublicEvolving
     public static final String IDENTIFIER = "streamfusion-upsert-kafka";
