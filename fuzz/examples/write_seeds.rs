@@ -1,5 +1,6 @@
 //! Writes the seed corpora in `seeds/<target>/` (committed; rerun after changing an input format):
-//! `cargo run --example write_seeds` in this folder (`fuzz/`).
+//! `cargo run --example write_seeds` in this folder (`fuzz/`), or `cargo run --example write_seeds -- TARGET...`
+//! to rewrite only those targets' folders.
 //!
 //! - `bijou_decode`: the bytes of every test vector (`testdata/vectors`), valid and invalid;
 //! - `bijou_slab`: per format, one slab of its valid vectors, and each invalid vector after a valid record, in
@@ -8,7 +9,11 @@
 //! - `ipc_reader`: small Arrow IPC inputs, each in the file and in the stream format: flat columns of several
 //!   types with nulls, a dictionary, a list and a struct, two batches, a schema with no batch;
 //! - `csv_reader`: small CSV files with a header row: every type arrow-csv infers, empty fields (nulls),
-//!   quoted fields (commas, doubled quotes, a line break), a header alone, a row of the wrong width.
+//!   quoted fields (commas, doubled quotes, a line break), a header alone, a row of the wrong width;
+//! - `json_decode`: small chunks of Kafka JSON messages in the target's layout (`fuzz_targets::json_decode::Case`):
+//!   objects of every layout's fields, values each converter reads or refuses, null and empty messages, repeated
+//!   and missing keys, array roots, other roots, malformed JSON, control characters and invalid UTF-8, a byte
+//!   order mark, objects and arrays given to a string column; under each option set.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -186,64 +191,286 @@ const CSV_INPUTS: &[(&str, &str)] = &[
     ("crlf", "id,name\r\n1,a\r\n2,b\r\n"),
 ];
 
+/// `json_decode` option codes (the low two bits of a case's first byte).
+const DEFAULTS: u8 = 0;
+const IGNORE_PARSE_ERRORS: u8 = 1;
+const FAIL_ON_MISSING_FIELD: u8 = 2;
+
+/// A `json_decode` case's first byte: the options and the layout (`fuzz_targets::json_decode::schema`).
+const fn case(options: u8, schema: u8) -> u8 {
+    schema << 2 | options
+}
+
+/// `(name, first byte, null-message bits, messages)` of the `json_decode` seeds. Layouts: 0 `a` BIGINT, `b`
+/// BOOLEAN, `s` STRING; 1 `a`..`d` TINYINT, SMALLINT, INT, BIGINT; 2 `a` FLOAT, `b` DOUBLE, `s` STRING; 3 `a`
+/// DECIMAL(10,2), `b` DECIMAL(38,0), `c` DECIMAL(5,5), `s` STRING; 4 `s` STRING, `b` BYTES, `a` INT; 5 `a`
+/// BOOLEAN, `b` BIGINT, `c` DOUBLE, `d` DECIMAL(18,3), `s` STRING, `x` BYTES; 6 `s` STRING.
+#[allow(clippy::type_complexity)]
+const JSON_DECODE_INPUTS: &[(&str, u8, u8, &[&[u8]])] = &[
+    ("object", case(DEFAULTS, 0), 0, &[br#"{"a":1,"b":true,"s":"x"}"#]),
+    (
+        "three-objects",
+        case(DEFAULTS, 0),
+        0,
+        &[
+            br#"{"a":-9223372036854775808,"b":false,"s":"\u00e9\ud83d\ude00"}"#,
+            br#"{"s":"a\u0001\n","a":" 42 ","b":"TRUE","z":[1,{"q":null}]}"#,
+            b"{}",
+        ],
+    ),
+    (
+        "null-and-empty-messages",
+        case(DEFAULTS, 0),
+        0b010,
+        &[br#"{"a":1}"#, b"", b"", br#"{"b":"yes"}"#],
+    ),
+    ("repeated-keys", case(DEFAULTS, 0), 0, &[br#"{"a":1,"a":2,"b":true,"s":"x"}"#]),
+    (
+        "missing-field",
+        case(FAIL_ON_MISSING_FIELD, 0),
+        0,
+        &[br#"{"a":1,"b":true,"s":"x"}"#, br#"{"a":1,"s":null}"#],
+    ),
+    (
+        "integers",
+        case(DEFAULTS, 1),
+        0,
+        &[
+            br#"{"a":127,"b":-32768,"c":2147483647,"d":"-9223372036854775808"}"#,
+            br#"{"a":-0,"b":1.9,"c":"+7","d":9223372036854775807}"#,
+        ],
+    ),
+    (
+        "integers-out-of-range",
+        case(IGNORE_PARSE_ERRORS, 1),
+        0,
+        &[
+            br#"{"a":128,"b":"x","c":1e3,"d":"12"}"#,
+            br#"{"d":92233720368547758070,"c":"0x10"}"#,
+            br#"{"a":1"#,
+        ],
+    ),
+    (
+        "floats",
+        case(DEFAULTS, 2),
+        0,
+        &[
+            br#"{"a":3.4028235e38,"b":-0.0,"s":1e400}"#,
+            br#"{"a":"NaN","b":"-Infinity","s":1.0}"#,
+            br#"{"a":1e-46,"b":" 2.5d ","s":-1E-400}"#,
+        ],
+    ),
+    (
+        "decimals",
+        case(DEFAULTS, 3),
+        0,
+        &[
+            br#"{"a":12345678.99,"b":"99999999999999999999999999999999999999","c":0.12345,"s":{"x":1.0,"y":[2.50]}}"#,
+            br#"{"a":"-1.005","b":1E+2,"c":"0.000001","s":1.50}"#,
+        ],
+    ),
+    (
+        "decimals-overflow",
+        case(IGNORE_PARSE_ERRORS, 3),
+        0,
+        &[br#"{"a":123456789.123,"b":1e39,"c":1}"#, br#"{"a":"1e-400","b":true}"#],
+    ),
+    (
+        "bytes",
+        case(DEFAULTS, 4),
+        0,
+        &[
+            br#"{"s":"text","b":"AAEC/w==","a":7}"#,
+            br#"{"b":"QUJD","s":12,"a":null}"#,
+        ],
+    ),
+    (
+        "bytes-not-base64",
+        case(IGNORE_PARSE_ERRORS, 4),
+        0,
+        &[br#"{"b":"not base64!","a":"x"}"#, br#"{"b":"QUJ","s":false}"#],
+    ),
+    (
+        "containers-to-a-string",
+        case(DEFAULTS, 6),
+        0,
+        &[
+            br#"{"s":{"k":[1,2.5,true,null,"v\"\\"]}}"#,
+            br#"{"s":[{"a":{}},[]]}"#,
+            br#"{"s":[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]}"#,
+        ],
+    ),
+    (
+        "array-root",
+        case(DEFAULTS, 0),
+        0,
+        &[br#"[{"a":1},{"a":2,"s":"y"},null]"#, b"[]"],
+    ),
+    (
+        "array-root-ignore-errors",
+        case(IGNORE_PARSE_ERRORS, 5),
+        0,
+        &[br#"[{"a":true},3,{"b":"x"},{"c":1.5}]"#, br#"[{"b":1},"#],
+    ),
+    (
+        "malformed",
+        case(DEFAULTS, 0),
+        0,
+        &[br#"{"a":1,"#, br#"{"a":}"#, br#"{"a":1}}"#],
+    ),
+    (
+        "malformed-ignore-errors",
+        case(IGNORE_PARSE_ERRORS, 5),
+        0,
+        &[
+            br#"{"a":tru}"#,
+            br#"{"s":"unterminated"#,
+            br#"{"b":1}garbage"#,
+            br#"{"b":01,"c":.5,"d":+1}"#,
+        ],
+    ),
+    (
+        "nonstandard-json",
+        case(IGNORE_PARSE_ERRORS, 0),
+        0,
+        &[
+            b"{'a':1}",
+            b"{a:1}",
+            br#"{"a":NaN,"s":Infinity}"#,
+            br#"/* c */{"a":1}"#,
+            br#"{"a":1,}"#,
+        ],
+    ),
+    (
+        "control-characters",
+        case(DEFAULTS, 0),
+        0,
+        &[
+            b"\n{\t\"a\"\r:\n1 , \"s\":\"\\u0000\\t\\\\\\/\"}\n",
+            b"{\"s\":\"a\x01b\"}",
+            b"{\"s\":\"\x7f\xc2\x80\"}",
+        ],
+    ),
+    (
+        "encodings",
+        case(IGNORE_PARSE_ERRORS, 6),
+        0,
+        &[
+            b"\xef\xbb\xbf{\"s\":\"bom\"}",
+            b"{\"s\":\"\xc3\x28\"}",
+            b"{\"s\":\"\xed\xa0\x80\"}",
+            b"{\x00\"s\":1}",
+        ],
+    ),
+    (
+        "other-roots",
+        case(DEFAULTS, 0),
+        0,
+        &[b"null", b"1", br#""x""#, b"true", b"  "],
+    ),
+    (
+        "every-type",
+        case(DEFAULTS, 5),
+        0,
+        &[
+            br#"{"a":true,"b":12,"c":1.25,"d":-0.0005,"s":"x","x":"AA=="}"#,
+            br#"{"a":"yes","b":" 12 ","c":"1e3","d":"9.9995","s":null,"x":null}"#,
+        ],
+    ),
+    (
+        "eight-messages",
+        case(DEFAULTS, 0),
+        0b1010_0100,
+        &[
+            br#"{"a":1}"#,
+            br#"{"b":true}"#,
+            b"",
+            br#"{"s":"3"}"#,
+            b"",
+            b"",
+            br#"[{"a":5},{"a":6}]"#,
+            b"",
+        ],
+    ),
+];
+
+/// A `json_decode` input: the two header bytes, then the messages cut by the separator byte (`0xFF`).
+fn json_chunk(first: u8, nulls: u8, messages: &[&[u8]]) -> Vec<u8> {
+    let mut out = vec![first, nulls];
+    for (i, message) in messages.iter().enumerate() {
+        if i > 0 {
+            out.push(0xff);
+        }
+        out.extend_from_slice(message);
+    }
+    out
+}
+
 fn main() {
+    // With target names as arguments, only their folders are rewritten.
+    let only: Vec<String> = std::env::args().skip(1).collect();
     let fuzz = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let seeds = fuzz.join("seeds");
     let dir = |target: &str| {
+        if !only.is_empty() && !only.iter().any(|t| t == target) {
+            return None;
+        }
         let d = seeds.join(target);
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).expect("seed folder");
-        d
+        Some(d)
     };
 
     let vectors = vectors(fuzz.parent().expect("repository root"));
-    let decode = dir("bijou_decode");
-    let mut seen = std::collections::BTreeSet::new();
-    for (_, bytes, _) in &vectors {
-        if seen.insert(bytes.clone()) {
-            let name = if bytes.is_empty() {
-                "empty".to_owned()
-            } else {
-                format!("{bytes:02x?}")
-            };
-            write(&decode, &name.replace([' ', ',', '[', ']'], ""), bytes);
+    if let Some(decode) = dir("bijou_decode") {
+        let mut seen = std::collections::BTreeSet::new();
+        for (_, bytes, _) in &vectors {
+            if seen.insert(bytes.clone()) {
+                let name = if bytes.is_empty() {
+                    "empty".to_owned()
+                } else {
+                    format!("{bytes:02x?}")
+                };
+                write(&decode, &name.replace([' ', ',', '[', ']'], ""), bytes);
+            }
         }
     }
 
-    let slabs = dir("bijou_slab");
-    for format in ["bijou64", "bijou64s", "bijou32", "bijou32s"] {
-        let valid: Vec<&[u8]> = vectors
-            .iter()
-            .filter(|(f, _, v)| f == format && *v)
-            .map(|(_, b, _)| b.as_slice())
-            .take(255)
-            .collect();
-        write(
-            &slabs,
-            &format!("{format}-valid"),
-            &slab(flags(format), &valid),
-        );
-        for (i, (_, bytes, _)) in vectors
-            .iter()
-            .filter(|(f, _, v)| f == format && !*v)
-            .enumerate()
-        {
+    if let Some(slabs) = dir("bijou_slab") {
+        for format in ["bijou64", "bijou64s", "bijou32", "bijou32s"] {
+            let valid: Vec<&[u8]> = vectors
+                .iter()
+                .filter(|(f, _, v)| f == format && *v)
+                .map(|(_, b, _)| b.as_slice())
+                .take(255)
+                .collect();
             write(
                 &slabs,
-                &format!("{format}-invalid-{i}"),
-                &slab(flags(format), &[&[0x2a], bytes]),
+                &format!("{format}-valid"),
+                &slab(flags(format), &valid),
             );
+            for (i, (_, bytes, _)) in vectors
+                .iter()
+                .filter(|(f, _, v)| f == format && !*v)
+                .enumerate()
+            {
+                write(
+                    &slabs,
+                    &format!("{format}-invalid-{i}"),
+                    &slab(flags(format), &[&[0x2a], bytes]),
+                );
+            }
         }
+        let mut raw = vec![4, 3];
+        for offset in [0u32, 1, 3] {
+            raw.extend_from_slice(&offset.to_le_bytes());
+        }
+        raw.extend_from_slice(&[0x2a, 0xf8, 0x34]);
+        write(&slabs, "raw-offsets", &raw);
     }
-    let mut raw = vec![4, 3];
-    for offset in [0u32, 1, 3] {
-        raw.extend_from_slice(&offset.to_le_bytes());
-    }
-    raw.extend_from_slice(&[0x2a, 0xf8, 0x34]);
-    write(&slabs, "raw-offsets", &raw);
 
     for target in ["json_encoder", "ffi_flat"] {
-        let d = dir(target);
+        let Some(d) = dir(target) else { continue };
         write(&d, "zeros", &[0; 64]);
         write(&d, "ones", &[0xff; 64]);
         write(&d, "counter", &(0..=255u8).collect::<Vec<_>>());
@@ -259,23 +486,31 @@ fn main() {
         write(&d, "noise", &noise);
     }
 
-    let ipc = dir("ipc_reader");
-    for (name, batches) in ipc_inputs() {
-        let schema = match batches.first() {
-            Some(b) => b.schema(),
-            None => ipc_inputs()[0].1[0].schema(),
-        };
-        write(&ipc, &format!("{name}.arrow"), &ipc_file(&schema, &batches));
-        write(
-            &ipc,
-            &format!("{name}.arrows"),
-            &ipc_stream(&schema, &batches),
-        );
+    if let Some(ipc) = dir("ipc_reader") {
+        for (name, batches) in ipc_inputs() {
+            let schema = match batches.first() {
+                Some(b) => b.schema(),
+                None => ipc_inputs()[0].1[0].schema(),
+            };
+            write(&ipc, &format!("{name}.arrow"), &ipc_file(&schema, &batches));
+            write(
+                &ipc,
+                &format!("{name}.arrows"),
+                &ipc_stream(&schema, &batches),
+            );
+        }
     }
 
-    let csv = dir("csv_reader");
-    for (name, text) in CSV_INPUTS {
-        write(&csv, &format!("{name}.csv"), text.as_bytes());
+    if let Some(csv) = dir("csv_reader") {
+        for (name, text) in CSV_INPUTS {
+            write(&csv, &format!("{name}.csv"), text.as_bytes());
+        }
+    }
+
+    if let Some(json) = dir("json_decode") {
+        for (name, flags, nulls, messages) in JSON_DECODE_INPUTS {
+            write(&json, name, &json_chunk(*flags, *nulls, messages));
+        }
     }
     println!("wrote the seeds under {}", seeds.display());
 }

@@ -9,6 +9,7 @@
 //! | `ffi_flat` | [`flat`] | the flat JVM handoff over real allocations: an error or a valid array, never a read outside them (ASan) |
 //! | `ipc_reader` | [`input`] | any bytes as Arrow IPC, file and stream format: an error or valid batches of the reader's schema, the same on a second read |
 //! | `csv_reader` | [`input`] | any bytes as CSV (schema inferred): an error or valid batches of an inferred schema, full batches but the last, the same on a replay |
+//! | `json_decode` | [`json_decode`] | a chunk of 1-8 Kafka JSON messages: no panic; the chunk decoded at once fails like its first failing message alone (kind, index, reason) or equals its messages decoded one by one (rows, `rows_per_message`, `null_rows`) |
 //!
 //! `scripts/fuzz.sh` runs them; docs/reliability.md ("Fuzzing") has the figures of the runs.
 
@@ -19,6 +20,7 @@ pub mod bijou;
 pub mod flat;
 pub mod input;
 pub mod json;
+pub mod json_decode;
 
 /// Installs, once, a panic hook that ignores panics raised in an arrow crate's source (`arrow-*/src/`) and
 /// hands every other one to the hook that was there (libFuzzer's, which aborts), so that a check can catch a

@@ -1,0 +1,269 @@
+//! The JSON decoder target's checks ([`streamfusion_json::JsonDecoder`]) over one chunk of Kafka messages cut
+//! from the fuzzer's bytes ([`Case::parse`]).
+//!
+//! - **No panic**, whatever the bytes: a failure is [`Error::Decode`] (never under `ignore-parse-errors`) or
+//!   [`Error::NotExact`], naming a message of the chunk.
+//! - **A chunk is its messages one after the other**: decoding the chunk at once fails exactly when one of its
+//!   messages decoded alone fails, with the first such message's index, the same error kind and the same
+//!   reason; otherwise its rows are the rows of each message decoded alone, in order (the same values,
+//!   compared column by column), its `rows_per_message` theirs concatenated and its `null_rows` theirs shifted
+//!   by the rows before.
+//! - **Every batch is valid**: the decoder's schema, columns that pass Arrow's full validation, one
+//!   `rows_per_message` entry per message summing to the row count (none for a null message), `null_rows`
+//!   ascending, in range and all-null in every column.
+//! - **Decoding is repeatable**: the same decoder decodes the chunk again to the same outcome (the messages
+//!   decoded alone in between, some of them failing, leave nothing behind).
+
+use std::sync::Arc;
+
+use arrow_array::{Array, RecordBatch};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use streamfusion_json::{DecodedBatch, DecoderOptions, Error, JsonDecoder};
+
+/// Messages per chunk, at most.
+pub const MAX_MESSAGES: usize = 8;
+
+/// The byte that separates the messages of a chunk in the fuzzer's input. Never part of valid UTF-8, so no
+/// well-formed message needs it; the last message keeps every byte after the last cut, separators included.
+pub const SEPARATOR: u8 = 0xFF;
+
+/// The column layouts a case picks from (every column nullable), by index: only the types the decoder reads,
+/// with short field names that the seeds' objects use.
+pub fn schema(index: usize) -> SchemaRef {
+    use DataType::*;
+    let columns: &[(&str, DataType)] = match index % SCHEMA_COUNT {
+        0 => &[("a", Int64), ("b", Boolean), ("s", Utf8)],
+        1 => &[("a", Int8), ("b", Int16), ("c", Int32), ("d", Int64)],
+        2 => &[("a", Float32), ("b", Float64), ("s", Utf8)],
+        // A DECIMAL column makes Jackson read floating-point numbers as BigDecimal, which a string column's
+        // echo of an object shows.
+        3 => &[
+            ("a", Decimal128(10, 2)),
+            ("b", Decimal128(38, 0)),
+            ("c", Decimal128(5, 5)),
+            ("s", Utf8),
+        ],
+        4 => &[("s", Utf8), ("b", Binary), ("a", Int32)],
+        5 => &[
+            ("a", Boolean),
+            ("b", Int64),
+            ("c", Float64),
+            ("d", Decimal128(18, 3)),
+            ("s", Utf8),
+            ("x", Binary),
+        ],
+        _ => &[("s", Utf8)],
+    };
+    Arc::new(Schema::new(
+        columns
+            .iter()
+            .map(|(name, data_type)| Field::new(*name, data_type.clone(), true))
+            .collect::<Vec<_>>(),
+    ))
+}
+
+/// How many layouts [`schema`] has.
+pub const SCHEMA_COUNT: usize = 7;
+
+/// One chunk to decode, with its options and schema.
+#[derive(Debug)]
+pub struct Case<'a> {
+    /// The decoder options (never both `fail-on-missing-field` and `ignore-parse-errors`).
+    pub options: DecoderOptions,
+    /// The columns.
+    pub schema: SchemaRef,
+    /// The messages, 1 to [`MAX_MESSAGES`]; `None` is a null message (a tombstone).
+    pub messages: Vec<Option<&'a [u8]>>,
+}
+
+impl<'a> Case<'a> {
+    /// A case from the fuzzer's bytes; `None` for fewer than two bytes. Byte 0: the options in its low two
+    /// bits (0 and 3 the defaults, 1 `ignore-parse-errors`, 2 `fail-on-missing-field`) and the [`schema`] in
+    /// the others; byte 1: which messages are null (bit `i` for message `i`); the rest: the messages, cut at
+    /// each [`SEPARATOR`] into at most [`MAX_MESSAGES`].
+    pub fn parse(data: &'a [u8]) -> Option<Case<'a>> {
+        let (&[flags, nulls], rest) = data.split_first_chunk::<2>()?;
+        let options = DecoderOptions::default()
+            .with_ignore_parse_errors(flags & 3 == 1)
+            .with_fail_on_missing_field(flags & 3 == 2);
+        let messages = rest
+            .splitn(MAX_MESSAGES, |&b| b == SEPARATOR)
+            .enumerate()
+            .map(|(i, m)| (nulls >> i & 1 == 0).then_some(m))
+            .collect();
+        Some(Case {
+            options,
+            schema: schema(usize::from(flags >> 2)),
+            messages,
+        })
+    }
+}
+
+/// A failure's kind, message index and reason; panics on an error a chunk of messages cannot give.
+fn failure(error: &Error) -> (&'static str, usize, &str) {
+    match error {
+        Error::Decode { message, reason } | Error::NotExact { message, reason } => {
+            (error.kind(), *message, reason)
+        }
+        other => panic!("decoding failed with an error other than Decode or NotExact: {other:?}"),
+    }
+}
+
+/// Checks one decoded chunk of `messages` on its own.
+fn check_batch(schema: &SchemaRef, messages: &[Option<&[u8]>], decoded: &DecodedBatch) {
+    let batch = decoded.batch();
+    assert_eq!(&batch.schema(), schema, "the batch has another schema");
+    for (i, column) in batch.columns().iter().enumerate() {
+        column
+            .to_data()
+            .validate_full()
+            .unwrap_or_else(|e| panic!("column {i} does not validate: {e}"));
+    }
+    let rows = decoded.rows_per_message();
+    assert_eq!(rows.len(), messages.len(), "rows_per_message: {rows:?}");
+    for (i, message) in messages.iter().enumerate() {
+        if message.is_none() {
+            assert_eq!(rows[i], 0, "null message {i} gave rows");
+        }
+    }
+    assert_eq!(
+        rows.iter().map(|&n| n as usize).sum::<usize>(),
+        batch.num_rows(),
+        "rows_per_message {rows:?} does not add up to the batch's rows"
+    );
+    let nulls = decoded.null_rows();
+    assert!(
+        nulls.windows(2).all(|w| w[0] < w[1]),
+        "null_rows not ascending: {nulls:?}"
+    );
+    for &row in nulls {
+        assert!(row < batch.num_rows(), "null row {row} out of range");
+        for (i, column) in batch.columns().iter().enumerate() {
+            assert!(
+                column.is_null(row),
+                "null row {row} has a value in column {i}"
+            );
+        }
+    }
+}
+
+/// Runs every check on the case cut from `data`; panics when one fails.
+pub fn check(data: &[u8]) {
+    let Some(case) = Case::parse(data) else {
+        return;
+    };
+    let mut decoder = JsonDecoder::new(case.schema.clone(), case.options.clone())
+        .expect("every layout and option set of the target is accepted");
+    let ignore = case.options.ignore_parse_errors();
+    let messages = &case.messages;
+
+    let whole = decoder.decode(messages.iter().copied());
+    match &whole {
+        Ok(decoded) => check_batch(&case.schema, messages, decoded),
+        Err(e) => {
+            let (kind, index, _) = failure(e);
+            assert!(index < messages.len(), "message index {index} out of range");
+            assert!(
+                !(ignore && kind == "DECODE"),
+                "Decode error under ignore-parse-errors: {e}"
+            );
+        }
+    }
+
+    // Each message alone, through the same decoder, up to the first that fails.
+    let mut singles = Vec::with_capacity(messages.len());
+    let mut first_failure = None;
+    for (i, &message) in messages.iter().enumerate() {
+        match decoder.decode([message]) {
+            Ok(decoded) => {
+                check_batch(&case.schema, &[message], &decoded);
+                singles.push(decoded);
+            }
+            Err(e) => {
+                let (kind, index, reason) = failure(&e);
+                assert_eq!(index, 0, "a single message's error names message {index}");
+                first_failure = Some((kind, i, reason.to_owned()));
+                break;
+            }
+        }
+    }
+
+    match (&whole, first_failure) {
+        (Err(e), Some((kind, index, reason))) => {
+            let (whole_kind, whole_index, whole_reason) = failure(e);
+            assert_eq!(
+                (whole_kind, whole_index, whole_reason),
+                (kind, index, reason.as_str()),
+                "the chunk fails otherwise than its first failing message alone"
+            );
+        }
+        (Err(e), None) => panic!("the chunk fails ({e}) but every message alone decodes"),
+        (Ok(_), Some((kind, index, reason))) => {
+            panic!("the chunk decodes but message {index} alone fails: {kind}: {reason}")
+        }
+        (Ok(decoded), None) => compare_with_singles(decoded, &singles),
+    }
+
+    let again = decoder.decode(messages.iter().copied());
+    match (&whole, &again) {
+        (Ok(first), Ok(second)) => {
+            assert_eq!(first.batch(), second.batch(), "a second decode differs");
+            assert_eq!(first.rows_per_message(), second.rows_per_message());
+            assert_eq!(first.null_rows(), second.null_rows());
+        }
+        (Err(first), Err(second)) => {
+            assert_eq!(
+                failure(first),
+                failure(second),
+                "a second decode fails otherwise"
+            )
+        }
+        (first, second) => panic!(
+            "a second decode differs: {:?} then {:?}",
+            first.as_ref().err(),
+            second.as_ref().err()
+        ),
+    }
+}
+
+/// The chunk's rows, `rows_per_message` and `null_rows` against its messages decoded alone.
+fn compare_with_singles(whole: &DecodedBatch, singles: &[DecodedBatch]) {
+    let batch: &RecordBatch = whole.batch();
+    let mut offset = 0;
+    let mut rows_per_message = Vec::new();
+    let mut null_rows = Vec::new();
+    for (i, single) in singles.iter().enumerate() {
+        let n = single.batch().num_rows();
+        assert!(
+            offset + n <= batch.num_rows(),
+            "message {i} alone gives more rows than the chunk has left"
+        );
+        let part = batch.slice(offset, n);
+        for (c, (ours, alone)) in part
+            .columns()
+            .iter()
+            .zip(single.batch().columns())
+            .enumerate()
+        {
+            assert_eq!(
+                ours.to_data(),
+                alone.to_data(),
+                "message {i}, column {c}: the chunk's rows differ from the message decoded alone"
+            );
+        }
+        rows_per_message.extend_from_slice(single.rows_per_message());
+        null_rows.extend(single.null_rows().iter().map(|r| r + offset));
+        offset += n;
+    }
+    assert_eq!(
+        offset,
+        batch.num_rows(),
+        "the chunk has more rows than its messages"
+    );
+    assert_eq!(
+        whole.rows_per_message(),
+        rows_per_message,
+        "rows_per_message"
+    );
+    assert_eq!(whole.null_rows(), null_rows, "null_rows");
+}
