@@ -7,9 +7,11 @@ use std::sync::Arc;
 
 use arrow_array::builder::{
     BinaryBuilder, BooleanBuilder, Decimal128Builder, Float32Builder, Float64Builder, Int16Builder,
-    Int32Builder, Int64Builder, Int8Builder, LargeBinaryBuilder, LargeStringBuilder, StringBuilder,
+    Int32Builder, Int64Builder, Int8Builder, LargeBinaryBuilder,
 };
-use arrow_array::{make_array, Array, ArrayRef, ListArray, MapArray, StructArray};
+use arrow_array::{
+    make_array, Array, ArrayRef, LargeStringArray, ListArray, MapArray, StringArray, StructArray,
+};
 use arrow_buffer::{NullBufferBuilder, OffsetBuffer};
 use arrow_schema::{DataType, FieldRef, Fields, TimeUnit};
 
@@ -56,7 +58,8 @@ pub(crate) enum Column {
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct RowShape {
     pub(crate) columns: Vec<Column>,
-    pub(crate) index: HashMap<String, usize>,
+    names: Vec<Box<[u8]>>,
+    index: HashMap<Box<[u8]>, usize>,
 }
 
 impl RowShape {
@@ -74,12 +77,30 @@ impl RowShape {
                     .map_err(|(path, t)| (join_path(field.name(), &path), t))?,
             );
         }
-        let index = fields
+        let names: Vec<Box<[u8]>> = fields.iter().map(|f| f.name().as_bytes().into()).collect();
+        let index = names
             .iter()
+            .cloned()
             .enumerate()
-            .map(|(i, f)| (f.name().clone(), i))
+            .map(|(i, n)| (n, i))
             .collect();
-        Ok(RowShape { columns, index })
+        Ok(RowShape {
+            columns,
+            names,
+            index,
+        })
+    }
+
+    /// The position of the field named `name` (UTF-8), trying `hint` first, then every name of a short row, then
+    /// the index.
+    pub(crate) fn find(&self, name: &[u8], hint: usize) -> Option<usize> {
+        if self.names.get(hint).is_some_and(|n| **n == *name) {
+            return Some(hint);
+        }
+        if self.names.len() <= 16 {
+            return self.names.iter().position(|n| **n == *name);
+        }
+        self.index.get(name).copied()
     }
 
     /// Whether a DECIMAL is anywhere in the row, nested ones included (Flink's mapper then reads floating-point
@@ -199,8 +220,9 @@ pub(crate) enum Builder {
     Float32(Float32Builder),
     Float64(Float64Builder),
     Decimal(Decimal128Builder, u8, i8),
-    Utf8(StringBuilder),
-    LargeUtf8(LargeStringBuilder),
+    /// String bytes, checked as UTF-8 once, in bulk, when finished.
+    Utf8(BinaryBuilder),
+    LargeUtf8(LargeBinaryBuilder),
     Binary(BinaryBuilder),
     LargeBinary(LargeBinaryBuilder),
     /// Date32 and Time32 values (i32), given their type when finished.
@@ -240,8 +262,8 @@ impl Builder {
             DataType::Float32 => Builder::Float32(Float32Builder::new()),
             DataType::Float64 => Builder::Float64(Float64Builder::new()),
             DataType::Decimal128(p, s) => Builder::Decimal(Decimal128Builder::new(), *p, *s),
-            DataType::Utf8 => Builder::Utf8(StringBuilder::new()),
-            DataType::LargeUtf8 => Builder::LargeUtf8(LargeStringBuilder::new()),
+            DataType::Utf8 => Builder::Utf8(BinaryBuilder::new()),
+            DataType::LargeUtf8 => Builder::LargeUtf8(LargeBinaryBuilder::new()),
             DataType::Binary => Builder::Binary(BinaryBuilder::new()),
             DataType::LargeBinary => Builder::LargeBinary(LargeBinaryBuilder::new()),
             DataType::Date32 | DataType::Time32(_) => {
@@ -280,9 +302,6 @@ impl Builder {
 
     /// Appends `value` (made for this builder's column), taking strings and bytes from `scratch`.
     pub(crate) fn append(&mut self, value: &Value, scratch: &[u8]) {
-        let text = |s: usize, e: usize| {
-            std::str::from_utf8(&scratch[s..e]).expect("Flink's UTF-8 is valid UTF-8")
-        };
         match (self, value) {
             (b, Value::Null) => b.append_null(),
             (Builder::Boolean(b), Value::Bool(v)) => b.append_value(*v),
@@ -295,8 +314,8 @@ impl Builder {
             (Builder::Float32(b), Value::F32(v)) => b.append_value(*v),
             (Builder::Float64(b), Value::F64(v)) => b.append_value(*v),
             (Builder::Decimal(b, ..), Value::Decimal(v)) => b.append_value(*v),
-            (Builder::Utf8(b), Value::Bytes(s, e)) => b.append_value(text(*s, *e)),
-            (Builder::LargeUtf8(b), Value::Bytes(s, e)) => b.append_value(text(*s, *e)),
+            (Builder::Utf8(b), Value::Bytes(s, e)) => b.append_value(&scratch[*s..*e]),
+            (Builder::LargeUtf8(b), Value::Bytes(s, e)) => b.append_value(&scratch[*s..*e]),
             (Builder::Binary(b), Value::Bytes(s, e)) => b.append_value(&scratch[*s..*e]),
             (Builder::LargeBinary(b), Value::Bytes(s, e)) => b.append_value(&scratch[*s..*e]),
             (
@@ -390,8 +409,20 @@ impl Builder {
                     .with_precision_and_scale(*precision, *scale)
                     .expect("checked by Column::for_type"),
             ),
-            Builder::Utf8(b) => Arc::new(b.finish()),
-            Builder::LargeUtf8(b) => Arc::new(b.finish()),
+            Builder::Utf8(b) => {
+                let (offsets, values, nulls) = b.finish().into_parts();
+                Arc::new(
+                    StringArray::try_new(offsets, values, nulls)
+                        .expect("Flink's UTF-8 is valid UTF-8"),
+                )
+            }
+            Builder::LargeUtf8(b) => {
+                let (offsets, values, nulls) = b.finish().into_parts();
+                Arc::new(
+                    LargeStringArray::try_new(offsets, values, nulls)
+                        .expect("Flink's UTF-8 is valid UTF-8"),
+                )
+            }
             Builder::Binary(b) => Arc::new(b.finish()),
             Builder::LargeBinary(b) => Arc::new(b.finish()),
             Builder::Int32As(b, data_type) => retyped(&b.finish(), data_type),

@@ -134,7 +134,10 @@ fn write_scalar(
 /// A string as Jackson's generator quotes it, then stored as Flink stores the resulting Java string.
 fn write_jackson_string(text: &Text<'_>, out: &mut Vec<u8>) {
     let units: Vec<u16> = match text {
-        Text::Utf8(s) => s.encode_utf16().collect(),
+        Text::Utf8(s) => std::str::from_utf8(s)
+            .expect("checked UTF-8")
+            .encode_utf16()
+            .collect(),
         Text::Utf16(units) => units.clone(),
     };
     let mut escaped: Vec<u16> = Vec::with_capacity(units.len() + 2);

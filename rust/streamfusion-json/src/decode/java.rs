@@ -57,6 +57,22 @@ pub(crate) fn parse_java_integer(s: &[u8], min: i64, max: i64) -> ConvResult<i64
 /// toward zero (Java's saturating cast).
 pub(crate) fn jackson_integer(text: &[u8], float: bool, min: i64, max: i64) -> ConvResult<i64> {
     if !float {
+        // A JSON integer token: `-`? and digits. Up to 18 digits fit an i64 without a check.
+        let (negative, digits) = match text.split_first() {
+            Some((b'-', rest)) => (true, rest),
+            _ => (false, text),
+        };
+        if digits.len() <= 18 {
+            let magnitude = digits
+                .iter()
+                .fold(0i64, |v, d| v * 10 + i64::from(d - b'0'));
+            let value = if negative { -magnitude } else { magnitude };
+            return if (min..=max).contains(&value) {
+                Ok(value)
+            } else {
+                Err(Conv::Fails)
+            };
+        }
         return parse_java_integer(text, min, max);
     }
     let d: f64 = std::str::from_utf8(text)

@@ -83,7 +83,8 @@ pub(crate) struct SyntaxError {
 /// (Java's string, re-encoded, gives the same bytes), else the UTF-16 code units Jackson's decoding produces.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Text<'a> {
-    Utf8(&'a str),
+    /// Valid UTF-8 (plain ASCII, or checked), as written in the message.
+    Utf8(&'a [u8]),
     Utf16(Vec<u16>),
 }
 
@@ -92,17 +93,19 @@ impl Text<'_> {
     /// `StringUtf8Utils.encodeUTF8`, which writes a lone surrogate as `?`.
     pub(crate) fn write_flink_utf8(&self, out: &mut Vec<u8>) {
         match self {
-            Text::Utf8(s) => out.extend_from_slice(s.as_bytes()),
+            Text::Utf8(s) => out.extend_from_slice(s),
             Text::Utf16(units) => write_java_utf16(units, out),
         }
     }
 
-    /// The text as a Rust string when it is one; `None` when it holds a lone surrogate, which no Rust string
-    /// (and so no field name of an Arrow schema) can equal.
-    pub(crate) fn as_str(&self) -> Option<Cow<'_, str>> {
+    /// The text's UTF-8 bytes when it is a Rust string; `None` when it holds a lone surrogate, which no Rust
+    /// string (and so no field name of an Arrow schema) can equal.
+    pub(crate) fn as_utf8(&self) -> Option<Cow<'_, [u8]>> {
         match self {
             Text::Utf8(s) => Some(Cow::Borrowed(s)),
-            Text::Utf16(units) => String::from_utf16(units).ok().map(Cow::Owned),
+            Text::Utf16(units) => String::from_utf16(units)
+                .ok()
+                .map(|s| Cow::Owned(s.into_bytes())),
         }
     }
 }
@@ -462,16 +465,27 @@ impl<'a> Lexer<'a> {
         let mut p = start;
         let mut complex = false;
         loop {
-            let Some(&b) = src.get(p) else {
-                self.pos = p;
-                return Err(self.error("unexpected end-of-input in a String value"));
-            };
-            match b {
-                b'"' => {
+            // A run up to the next quote or backslash: plain ASCII is taken whole; other bytes are checked as
+            // Jackson decodes UTF-8 (raw control characters are allowed).
+            let run_end = memchr::memchr2(b'"', b'\\', &src[p..]).map_or(src.len(), |i| p + i);
+            if src[p..run_end].is_ascii() {
+                p = run_end;
+            } else {
+                complex = true;
+                while p < run_end {
+                    p = self.utf8_char(p)?;
+                }
+            }
+            match src.get(p) {
+                None => {
+                    self.pos = p;
+                    return Err(self.error("unexpected end-of-input in a String value"));
+                }
+                Some(b'"') => {
                     self.pos = p + 1;
                     return Ok((start, p, complex));
                 }
-                b'\\' => {
+                Some(_) => {
                     complex = true;
                     let Some(&e) = src.get(p + 1) else {
                         self.pos = p + 1;
@@ -498,35 +512,39 @@ impl<'a> Lexer<'a> {
                         }
                     }
                 }
-                0x00..=0x7F => p += 1,
-                _ => {
-                    complex = true;
-                    let n = match b {
-                        0xC0..=0xDF => 2,
-                        0xE0..=0xEF => 3,
-                        0xF0..=0xF7 => 4,
-                        _ => {
-                            self.pos = p;
-                            return Err(self.error("invalid UTF-8 start byte"));
-                        }
-                    };
-                    for k in 1..n {
-                        match src.get(p + k) {
-                            Some(&c) if c & 0xC0 == 0x80 => {}
-                            Some(_) => {
-                                self.pos = p + k;
-                                return Err(self.error("invalid UTF-8 middle byte"));
-                            }
-                            None => {
-                                self.pos = p + k;
-                                return Err(self.error("unexpected end-of-input in a String value"));
-                            }
-                        }
-                    }
-                    p += n;
+            }
+        }
+    }
+
+    /// One character of a string at `p` (not a quote or backslash): ASCII, or a UTF-8 sequence whose lead byte
+    /// gives its length and whose continuation bytes are `10xxxxxx` (Jackson checks nothing more). Returns where
+    /// the next character starts.
+    fn utf8_char(&mut self, p: usize) -> Result<usize, SyntaxError> {
+        let src = self.src;
+        let n = match src[p] {
+            0x00..=0x7F => return Ok(p + 1),
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF7 => 4,
+            _ => {
+                self.pos = p;
+                return Err(self.error("invalid UTF-8 start byte"));
+            }
+        };
+        for k in 1..n {
+            match src.get(p + k) {
+                Some(&c) if c & 0xC0 == 0x80 => {}
+                Some(_) => {
+                    self.pos = p + k;
+                    return Err(self.error("invalid UTF-8 middle byte"));
+                }
+                None => {
+                    self.pos = p + k;
+                    return Err(self.error("unexpected end-of-input in a String value"));
                 }
             }
         }
+        Ok(p + n)
     }
 
     /// Scans the current string value to its closing quote (Jackson's `_finishString` / `_skipString`).
@@ -555,16 +573,14 @@ impl<'a> Lexer<'a> {
         let raw = &self.src[self.start..self.end];
         match self.current {
             Some(Token::String | Token::FieldName) if self.complex => {
-                if !raw.contains(&b'\\') {
-                    if let Ok(s) = std::str::from_utf8(raw) {
-                        // Valid UTF-8 has no surrogates and no overlong forms: Java's re-encoding is the same.
-                        return Text::Utf8(s);
-                    }
+                if !raw.contains(&b'\\') && std::str::from_utf8(raw).is_ok() {
+                    // Valid UTF-8 has no surrogates and no overlong forms: Java's re-encoding is the same.
+                    return Text::Utf8(raw);
                 }
                 Text::Utf16(decode_jackson(raw))
             }
             // ASCII only: numbers, literals, simple strings.
-            _ => Text::Utf8(std::str::from_utf8(raw).expect("checked ASCII")),
+            _ => Text::Utf8(raw),
         }
     }
 

@@ -90,6 +90,8 @@ pub(crate) struct RowDecoder {
     null_rows: Vec<usize>,
     /// Jackson reads floating-point numbers as `BigDecimal` (the row has a DECIMAL somewhere).
     decimal_floats: bool,
+    /// Row buffers of top-level rows already appended, reused.
+    rows_free: Vec<Vec<Value>>,
 }
 
 impl RowDecoder {
@@ -103,6 +105,7 @@ impl RowDecoder {
             scratch: Vec::new(),
             len: 0,
             null_rows: Vec::new(),
+            rows_free: Vec::new(),
         }
     }
 
@@ -219,6 +222,7 @@ impl RowDecoder {
                 for (builder, value) in self.builders.iter_mut().zip(&fields) {
                     builder.append(value, &self.scratch);
                 }
+                self.rows_free.push(fields);
             }
             None => {
                 for builder in &mut self.builders {
@@ -235,8 +239,12 @@ impl RowDecoder {
     /// failed field conversion under `ignore-parse-errors` leaves the walk: Flink's walk goes on from there).
     fn read_row(&mut self, shape: &RowShape, lx: &mut Lexer<'_>) -> Result<Vec<Value>, Failure> {
         let arity = shape.columns.len();
-        let mut row = vec![Value::Null; arity];
+        let mut row = self.rows_free.pop().unwrap_or_default();
+        row.clear();
+        row.resize(arity, Value::Null);
         let mut matched = 0usize;
+        // Where the next key most likely is: after the last one matched (messages tend to follow the schema).
+        let mut hint = 0usize;
         lx.next_token()?;
         while lx.current() != Some(Token::EndObject) {
             if matched >= arity {
@@ -246,16 +254,17 @@ impl RowDecoder {
             let field = match lx.current() {
                 Some(Token::FieldName | Token::String | Token::NumberInt | Token::NumberFloat) => {
                     lx.text()?
-                        .as_str()
-                        .and_then(|name| shape.index.get(name.as_ref()).copied())
+                        .as_utf8()
+                        .and_then(|name| shape.find(&name, hint))
                 }
-                Some(token) => shape.index.get(token.structural_text()).copied(),
+                Some(token) => shape.find(token.structural_text().as_bytes(), hint),
                 // Flink's skipToNextField switches on a null token: a NullPointerException.
                 None => return Err(Conv::Fails.into()),
             };
             lx.next_token()?;
             match field {
                 Some(idx) => {
+                    hint = idx + 1;
                     row[idx] = self.convert_nullable(&shape.columns[idx], lx)?;
                     lx.next_token()?;
                     matched += 1;
