@@ -13,7 +13,9 @@
 //! - `json_decode`: small chunks of Kafka JSON messages in the target's layout (`fuzz_targets::json_decode::Case`):
 //!   objects of every layout's fields, values each converter reads or refuses, null and empty messages, repeated
 //!   and missing keys, array roots, other roots, malformed JSON, control characters and invalid UTF-8, a byte
-//!   order mark, objects and arrays given to a string column; under each option set.
+//!   order mark, objects and arrays given to a string column; under each option set; and in the nested layouts
+//!   arrays, maps and rows (empty, null, repeated keys, wrong shapes, three deep), temporal values in both
+//!   timestamp standards (edge days, `24:00:00`, fractions), nested temporal values and bytes.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -195,6 +197,8 @@ const CSV_INPUTS: &[(&str, &str)] = &[
 const DEFAULTS: u8 = 0;
 const IGNORE_PARSE_ERRORS: u8 = 1;
 const FAIL_ON_MISSING_FIELD: u8 = 2;
+/// `timestamp-format.standard` `ISO-8601` (bit 7 of a case's first byte; `SQL` without it).
+const ISO_8601: u8 = 0x80;
 
 /// A `json_decode` case's first byte: the options and the layout (`fuzz_targets::json_decode::schema`).
 const fn case(options: u8, schema: u8) -> u8 {
@@ -204,7 +208,11 @@ const fn case(options: u8, schema: u8) -> u8 {
 /// `(name, first byte, null-message bits, messages)` of the `json_decode` seeds. Layouts: 0 `a` BIGINT, `b`
 /// BOOLEAN, `s` STRING; 1 `a`..`d` TINYINT, SMALLINT, INT, BIGINT; 2 `a` FLOAT, `b` DOUBLE, `s` STRING; 3 `a`
 /// DECIMAL(10,2), `b` DECIMAL(38,0), `c` DECIMAL(5,5), `s` STRING; 4 `s` STRING, `b` BYTES, `a` INT; 5 `a`
-/// BOOLEAN, `b` BIGINT, `c` DOUBLE, `d` DECIMAL(18,3), `s` STRING, `x` BYTES; 6 `s` STRING.
+/// BOOLEAN, `b` BIGINT, `c` DOUBLE, `d` DECIMAL(18,3), `s` STRING, `x` BYTES; 6 `s` STRING; 7 `a` ARRAY<INT>,
+/// `s` STRING; 8 `m` MAP<STRING, BIGINT>, `r` ROW<`x` INT, `y` STRING>; 9 `r` ROW<`a` ARRAY<ROW<`b` BIGINT,
+/// `c` DECIMAL(10,2)>>, `d` MAP<STRING, ARRAY<DOUBLE>>>; 10 `d` DATE, `t` TIME(3), `ts` TIMESTAMP(9), `lt`
+/// TIMESTAMP_LTZ(9); 11 `l` ARRAY<ARRAY<STRING>>, `m` MAP<STRING, ROW<`t` TIMESTAMP_LTZ(9), `d` DATE>>, `n`
+/// MULTISET<STRING>, `b` ARRAY<BYTES>.
 #[allow(clippy::type_complexity)]
 const JSON_DECODE_INPUTS: &[(&str, u8, u8, &[&[u8]])] = &[
     ("object", case(DEFAULTS, 0), 0, &[br#"{"a":1,"b":true,"s":"x"}"#]),
@@ -390,6 +398,125 @@ const JSON_DECODE_INPUTS: &[(&str, u8, u8, &[&[u8]])] = &[
             b"",
             br#"[{"a":5},{"a":6}]"#,
             b"",
+        ],
+    ),
+    (
+        "nested-list",
+        case(DEFAULTS, 7),
+        0,
+        &[
+            br#"{"a":[1,null,"3",-2147483648],"s":"x"}"#,
+            br#"{"a":[],"s":[1,[2]]}"#,
+            br#"{"a":null,"s":{"a":[1]}}"#,
+            b"{}",
+        ],
+    ),
+    (
+        "nested-list-ignore-errors",
+        case(IGNORE_PARSE_ERRORS, 7),
+        0,
+        &[
+            br#"{"a":[1,"x",2147483648,1.5],"s":"y"}"#,
+            br#"{"a":{"k":1},"s":"z"}"#,
+            br#"{"a":"[1]"}"#,
+            br#"{"a":[[1],2]}"#,
+            br#"{"a":[1,}"#,
+        ],
+    ),
+    (
+        "map-and-row",
+        case(DEFAULTS, 8),
+        0b0100,
+        &[
+            br#"{"m":{"k":1,"j":"2","k":3,"":null},"r":{"x":1,"y":"z","q":[0]}}"#,
+            br#"{"m":{},"r":null}"#,
+            b"",
+            br#"{"r":{"y":{"n":[1,{"o":2}]},"x":"7"},"m":null}"#,
+            br#"[{"m":{"a":-9223372036854775808}},{"r":{}}]"#,
+        ],
+    ),
+    (
+        "map-and-row-missing",
+        case(FAIL_ON_MISSING_FIELD, 8),
+        0,
+        &[
+            br#"{"m":{"a":1},"r":{"x":1,"y":"z"}}"#,
+            br#"{"m":{"a":1},"r":{"x":1}}"#,
+        ],
+    ),
+    (
+        "map-and-row-ignore-errors",
+        case(IGNORE_PARSE_ERRORS, 8),
+        0,
+        &[
+            br#"{"m":{"a":"x","b":2},"r":{"x":true,"y":"ok"}}"#,
+            br#"{"m":[1,2],"r":"row"}"#,
+            br#"{"m":{"a":1,"b"},"r":{"x":1}}"#,
+            br#"{"r":{"x":1,"x":2,"y":3,"y":4}}"#,
+        ],
+    ),
+    (
+        "deep",
+        case(DEFAULTS, 9),
+        0,
+        &[
+            br#"{"r":{"a":[{"b":1,"c":1.25},null,{"c":"-0.5"},{}],"d":{"k":[1.5,null,"NaN"],"e":[],"n":null}}}"#,
+            br#"{"r":{"d":{"k":[-0.0,1e308]},"a":[]}}"#,
+            br#"{"r":null}"#,
+        ],
+    ),
+    (
+        "deep-ignore-errors",
+        case(IGNORE_PARSE_ERRORS, 9),
+        0,
+        &[
+            br#"{"r":{"a":[{"b":"x","c":123456789.123}],"d":{"k":[true]}}}"#,
+            br#"{"r":{"a":{"b":1},"d":[]}}"#,
+            br#"{"r":[1]}"#,
+            br#"{"r":{"d":{"k":[1.0}}}"#,
+            br#"{"r":{"a":[{"b":1,"c":1e-400}],"d":{"k":"1.0"}}}"#,
+        ],
+    ),
+    (
+        "temporal",
+        case(DEFAULTS, 10),
+        0,
+        &[
+            br#"{"d":"2024-02-29","t":"12:34:56.789","ts":"2024-01-02 03:04:05.123456789","lt":"2024-01-02 03:04:05Z"}"#,
+            br#"{"d":"+10000-01-01","t":"24:00:00","ts":"2024-02-30 24:00:00","lt":"1969-12-31 23:59:59.999999999Z"}"#,
+            br#"{"lt":"2024-01-02 03:04:05.5Z","ts":"1970-01-01 00:00:00.000000001","d":null,"t":"00:00:59.999"}"#,
+        ],
+    ),
+    (
+        "temporal-iso-8601",
+        case(IGNORE_PARSE_ERRORS, 10) | ISO_8601,
+        0,
+        &[
+            br#"{"d":"2024-01-02","t":"23:59:59","ts":"2024-01-02T03:04:05.5","lt":"2024-01-02T03:04Z"}"#,
+            br#"{"ts":"2024-01-02t03:04","lt":"2024-01-02T03:04:05.123456789Z"}"#,
+            br#"{"ts":"2024-02-30T00:00:00","lt":"2024-01-02T24:00:00Z"}"#,
+            br#"{"ts":"2024-01-02 03:04:05","lt":"2024-01-02 03:04:05Z"}"#,
+        ],
+    ),
+    (
+        "temporal-ignore-errors",
+        case(IGNORE_PARSE_ERRORS, 10),
+        0,
+        &[
+            br#"{"d":"2024-13-01","t":"25:00:00","ts":"2024-01-02","lt":"2024-01-02 03:04:05"}"#,
+            br#"{"d":20240101,"t":1,"ts":true,"lt":null}"#,
+            br#"{"d":"-0000-01-01","t":" 12:00:00","ts":"2024-01-02 03:04:05.1234567891"}"#,
+            br#"{"d":"-0001-12-31","t":"00:00","ts":"2024-01-02T03:04:05","lt":"2024-01-02 03:04:05"}"#,
+        ],
+    ),
+    (
+        "nested-temporal-and-bytes",
+        case(DEFAULTS, 11),
+        0,
+        &[
+            br#"{"l":[["a","b"],null,[],[null,"\u00e9"]],"m":{"x":{"t":"2024-01-02 03:04:05Z","d":"2024-01-02"},"y":null},"n":{"a":2,"b":1},"b":["AAEC","",null]}"#,
+            br#"{"l":[[1,true,{"k":1}]],"m":{"z":{}},"n":{},"b":[]}"#,
+            br#"{"m":{"w":{"t":"2024-01-02 03:04:05.000000001Z","d":"2024-02-29"}},"b":["QUJD"]}"#,
         ],
     ),
 ];

@@ -1,5 +1,7 @@
 //! The JSON decoder target's checks ([`streamfusion_json::JsonDecoder`]) over one chunk of Kafka messages cut
-//! from the fuzzer's bytes ([`Case::parse`]).
+//! from the fuzzer's bytes ([`Case::parse`]), under fuzzed options, into one of [`SCHEMA_COUNT`] layouts
+//! ([`schema`]): flat ones, and ones with ARRAY, MAP, MULTISET and ROW columns nested up to three deep and DATE,
+//! TIME, TIMESTAMP and TIMESTAMP_LTZ columns (also nested).
 //!
 //! - **No panic**, whatever the bytes: a failure is [`Error::Decode`] (never under `ignore-parse-errors`) or
 //!   [`Error::NotExact`], naming a message of the chunk.
@@ -8,17 +10,17 @@
 //!   reason; otherwise its rows are the rows of each message decoded alone, in order (the same values,
 //!   compared column by column), its `rows_per_message` theirs concatenated and its `null_rows` theirs shifted
 //!   by the rows before.
-//! - **Every batch is valid**: the decoder's schema, columns that pass Arrow's full validation, one
-//!   `rows_per_message` entry per message summing to the row count (none for a null message), `null_rows`
-//!   ascending, in range and all-null in every column.
+//! - **Every batch is valid**: the decoder's schema, columns that pass Arrow's full validation (nested
+//!   children included: offsets, a map's non-nullable keys), one `rows_per_message` entry per message summing
+//!   to the row count (none for a null message), `null_rows` ascending, in range and all-null in every column.
 //! - **Decoding is repeatable**: the same decoder decodes the chunk again to the same outcome (the messages
 //!   decoded alone in between, some of them failing, leave nothing behind).
 
 use std::sync::Arc;
 
 use arrow_array::{Array, RecordBatch};
-use arrow_schema::{DataType, Field, Schema, SchemaRef};
-use streamfusion_json::{DecodedBatch, DecoderOptions, Error, JsonDecoder};
+use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
+use streamfusion_json::{DecodedBatch, DecoderOptions, Error, JsonDecoder, TimestampStandard};
 
 /// Messages per chunk, at most.
 pub const MAX_MESSAGES: usize = 8;
@@ -27,24 +29,26 @@ pub const MAX_MESSAGES: usize = 8;
 /// well-formed message needs it; the last message keeps every byte after the last cut, separators included.
 pub const SEPARATOR: u8 = 0xFF;
 
-/// The column layouts a case picks from (every column nullable), by index: only the types the decoder reads,
-/// with short field names that the seeds' objects use.
+/// The column layouts a case picks from (every field nullable, at every depth), by index: only the types the
+/// decoder reads, with short field names that the seeds' objects use. 0-6 are flat; 7-11 nest ARRAY (`List`),
+/// MAP and MULTISET (`Map` with `Utf8` keys) and ROW (`Struct`), and hold DATE, TIME, TIMESTAMP and
+/// TIMESTAMP_LTZ, with the Arrow shapes of `flink_decode_goldens`' `arrow_type`.
 pub fn schema(index: usize) -> SchemaRef {
     use DataType::*;
-    let columns: &[(&str, DataType)] = match index % SCHEMA_COUNT {
-        0 => &[("a", Int64), ("b", Boolean), ("s", Utf8)],
-        1 => &[("a", Int8), ("b", Int16), ("c", Int32), ("d", Int64)],
-        2 => &[("a", Float32), ("b", Float64), ("s", Utf8)],
+    let columns: Vec<(&str, DataType)> = match index % SCHEMA_COUNT {
+        0 => vec![("a", Int64), ("b", Boolean), ("s", Utf8)],
+        1 => vec![("a", Int8), ("b", Int16), ("c", Int32), ("d", Int64)],
+        2 => vec![("a", Float32), ("b", Float64), ("s", Utf8)],
         // A DECIMAL column makes Jackson read floating-point numbers as BigDecimal, which a string column's
         // echo of an object shows.
-        3 => &[
+        3 => vec![
             ("a", Decimal128(10, 2)),
             ("b", Decimal128(38, 0)),
             ("c", Decimal128(5, 5)),
             ("s", Utf8),
         ],
-        4 => &[("s", Utf8), ("b", Binary), ("a", Int32)],
-        5 => &[
+        4 => vec![("s", Utf8), ("b", Binary), ("a", Int32)],
+        5 => vec![
             ("a", Boolean),
             ("b", Int64),
             ("c", Float64),
@@ -52,18 +56,80 @@ pub fn schema(index: usize) -> SchemaRef {
             ("s", Utf8),
             ("x", Binary),
         ],
-        _ => &[("s", Utf8)],
+        6 => vec![("s", Utf8)],
+        // a ARRAY<INT>, s STRING.
+        7 => vec![("a", list(Int32)), ("s", Utf8)],
+        // m MAP<STRING, BIGINT>, r ROW<x INT, y STRING>.
+        8 => vec![
+            ("m", map(Int64)),
+            ("r", row(vec![("x", Int32), ("y", Utf8)])),
+        ],
+        // r ROW<a ARRAY<ROW<b BIGINT, c DECIMAL(10, 2)>>, d MAP<STRING, ARRAY<DOUBLE>>>: a decimal three deep.
+        9 => vec![(
+            "r",
+            row(vec![
+                ("a", list(row(vec![("b", Int64), ("c", Decimal128(10, 2))]))),
+                ("d", map(list(Float64))),
+            ]),
+        )],
+        // d DATE, t TIME(3), ts TIMESTAMP(9), lt TIMESTAMP_LTZ(9).
+        10 => vec![
+            ("d", Date32),
+            ("t", Time32(TimeUnit::Millisecond)),
+            ("ts", Timestamp(TimeUnit::Nanosecond, None)),
+            ("lt", Timestamp(TimeUnit::Nanosecond, Some("UTC".into()))),
+        ],
+        // l ARRAY<ARRAY<STRING>>, m MAP<STRING, ROW<t TIMESTAMP_LTZ(9), d DATE>>, n MULTISET<STRING>,
+        // b ARRAY<BYTES>: temporal values and strings nested.
+        _ => vec![
+            ("l", list(list(Utf8))),
+            (
+                "m",
+                map(row(vec![
+                    ("t", Timestamp(TimeUnit::Nanosecond, Some("UTC".into()))),
+                    ("d", Date32),
+                ])),
+            ),
+            ("n", map(Int32)),
+            ("b", list(Binary)),
+        ],
     };
-    Arc::new(Schema::new(
-        columns
-            .iter()
-            .map(|(name, data_type)| Field::new(*name, data_type.clone(), true))
-            .collect::<Vec<_>>(),
-    ))
+    Arc::new(Schema::new(fields(columns)))
+}
+
+/// Nullable fields of these names and types.
+fn fields(columns: Vec<(&str, DataType)>) -> Vec<Field> {
+    columns
+        .into_iter()
+        .map(|(name, data_type)| Field::new(name, data_type, true))
+        .collect()
+}
+
+/// ARRAY: a list of nullable elements.
+fn list(element: DataType) -> DataType {
+    DataType::List(Arc::new(Field::new("element", element, true)))
+}
+
+/// MAP<STRING, value> (MULTISET<STRING> with `Int32` values): entries of a non-nullable string key and a
+/// nullable value, unordered.
+fn map(value: DataType) -> DataType {
+    let entries = DataType::Struct(
+        vec![
+            Field::new("key", DataType::Utf8, false),
+            Field::new("value", value, true),
+        ]
+        .into(),
+    );
+    DataType::Map(Arc::new(Field::new("entries", entries, false)), false)
+}
+
+/// ROW: a struct of nullable fields.
+fn row(columns: Vec<(&str, DataType)>) -> DataType {
+    DataType::Struct(fields(columns).into())
 }
 
 /// How many layouts [`schema`] has.
-pub const SCHEMA_COUNT: usize = 7;
+pub const SCHEMA_COUNT: usize = 12;
 
 /// One chunk to decode, with its options and schema.
 #[derive(Debug)]
@@ -78,14 +144,20 @@ pub struct Case<'a> {
 
 impl<'a> Case<'a> {
     /// A case from the fuzzer's bytes; `None` for fewer than two bytes. Byte 0: the options in its low two
-    /// bits (0 and 3 the defaults, 1 `ignore-parse-errors`, 2 `fail-on-missing-field`) and the [`schema`] in
-    /// the others; byte 1: which messages are null (bit `i` for message `i`); the rest: the messages, cut at
-    /// each [`SEPARATOR`] into at most [`MAX_MESSAGES`].
+    /// bits (0 and 3 the defaults, 1 `ignore-parse-errors`, 2 `fail-on-missing-field`), the [`schema`] in bits
+    /// 2-6 (0-31, modulo [`SCHEMA_COUNT`]) and `timestamp-format.standard` in bit 7 (0 `SQL`, 1 `ISO-8601`);
+    /// byte 1: which messages are null (bit `i` for message `i`); the rest: the messages, cut at each
+    /// [`SEPARATOR`] into at most [`MAX_MESSAGES`].
     pub fn parse(data: &'a [u8]) -> Option<Case<'a>> {
         let (&[flags, nulls], rest) = data.split_first_chunk::<2>()?;
         let options = DecoderOptions::default()
             .with_ignore_parse_errors(flags & 3 == 1)
-            .with_fail_on_missing_field(flags & 3 == 2);
+            .with_fail_on_missing_field(flags & 3 == 2)
+            .with_timestamp_standard(if flags & 0x80 == 0 {
+                TimestampStandard::Sql
+            } else {
+                TimestampStandard::Iso8601
+            });
         let messages = rest
             .splitn(MAX_MESSAGES, |&b| b == SEPARATOR)
             .enumerate()
@@ -93,7 +165,7 @@ impl<'a> Case<'a> {
             .collect();
         Some(Case {
             options,
-            schema: schema(usize::from(flags >> 2)),
+            schema: schema(usize::from(flags >> 2 & 0x1f)),
             messages,
         })
     }
