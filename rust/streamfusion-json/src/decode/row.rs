@@ -179,9 +179,12 @@ impl RowDecoder {
         loop {
             match lx.next_token()? {
                 Some(Token::EndArray) => return Ok(()),
+                // The root array's end was taken by a walk that went on inside an element: Jackson returns null
+                // for ever and Flink collects null rows until memory runs out.
                 None => {
-                    return Err(Stop::Fails(
-                        "unexpected end-of-input in an array".to_owned(),
+                    return Err(Stop::NotExact(
+                        "an array root whose end a failed element's walk consumed (Flink's loop does not end)"
+                            .to_owned(),
                     ))
                 }
                 Some(_) => self.collect_element(lx, true)?,
@@ -418,7 +421,7 @@ impl RowDecoder {
                     return Err(Conv::Fails.into()); // "Illegal JSON array data..."
                 }
                 let mut items = Vec::new();
-                while lx.next_token()? != Some(Token::EndArray) {
+                while next_in_loop(lx)? != Token::EndArray {
                     items.push(self.convert_nullable(element, lx)?);
                 }
                 Value::List(items)
@@ -430,7 +433,7 @@ impl RowDecoder {
                     return Err(Conv::Fails.into()); // "Illegal JSON map data..."
                 }
                 let mut entries: Vec<(Value, Value)> = Vec::new();
-                while lx.next_token()? != Some(Token::EndObject) {
+                while next_in_loop(lx)? != Token::EndObject {
                     let k = self.convert_nullable(key, lx)?;
                     lx.next_token()?;
                     let v = self.convert_nullable(value, lx)?;
@@ -487,13 +490,23 @@ fn token_text(lx: &mut Lexer<'_>, token: Token) -> Result<Vec<u8>, SyntaxError> 
     })
 }
 
-/// Flink's `skipToNextField`: past a container when at one, then one token on.
-fn skip_to_next_field(lx: &mut Lexer<'_>) -> Result<(), SyntaxError> {
-    if lx.current().is_some_and(Token::is_start) {
-        lx.skip_children()?;
+/// Flink's `skipToNextField`: past a container when at one, then one token on. At the end of the input (the walk
+/// has gone past the root's end) Flink switches on a null token: a `NullPointerException`.
+fn skip_to_next_field(lx: &mut Lexer<'_>) -> Result<(), Failure> {
+    match lx.current() {
+        None => return Err(Conv::Fails.into()),
+        Some(token) if token.is_start() => lx.skip_children()?,
+        Some(_) => {}
     }
     lx.next_token()?;
     Ok(())
+}
+
+/// The next token inside a nested converter's loop (an array's elements, a map's entries). At the end of the
+/// input Jackson returns null for ever and Flink's loop never ends (an array converter adds null elements until
+/// memory runs out): not reproduced.
+fn next_in_loop(lx: &mut Lexer<'_>) -> Result<Token, Failure> {
+    lx.next_token()?.ok_or(Failure::NotExact)
 }
 
 #[cfg(test)]
