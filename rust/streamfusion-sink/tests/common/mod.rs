@@ -44,14 +44,15 @@ pub fn create_topic_at(bootstrap: &str, topic: &str, partitions: i32) {
     assert!(created, "create topic {topic}: it exists already");
 }
 
-/// A sink configuration for this test: unique topics and writer id are the caller's; 30 s transactions, so a
+/// A sink configuration for this test: unique topics and writer id are the caller's; 60 s transactions, so a
 /// commit outlives a stall of this shared VM (a CI run once saw the broker silent for 10 s, long enough for
-/// its own controller to fence it, and two commits with 10 s transactions timed out). Tests of the timeout
-/// itself set their own.
+/// its own controller to fence it, and two commits with 10 s transactions timed out; another saw a
+/// checkpoint's flush of eight tests' first transactions on a fresh broker take more than 30 s). Tests of the
+/// timeout itself set their own.
 pub fn config(topic: &str, progress: &str, writer: &str) -> SinkConfig {
     SinkConfig::new(bootstrap(), topic, progress, writer)
         .with_mode(DeliveryGuarantee::ExactlyOnce)
-        .with_transaction_timeout(Duration::from_secs(30))
+        .with_transaction_timeout(Duration::from_secs(60))
         .with_property("linger.ms", "5")
 }
 
