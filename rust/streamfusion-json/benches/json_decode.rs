@@ -16,34 +16,11 @@ use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use streamfusion_json::{DecoderOptions, JsonDecoder};
 
+mod common;
+use common::{Rng, CHANNELS};
+
 /// Messages per chunk.
 const MESSAGES: usize = 8192;
-
-/// splitmix64: deterministic messages without a dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn text(&mut self, min: usize, max: usize) -> String {
-        let len = min + self.below((max - min + 1) as u64) as usize;
-        (0..len)
-            .map(|_| (b'a' + self.below(26) as u8) as char)
-            .collect()
-    }
-}
-
-const CHANNELS: [&str; 4] = ["Google", "Facebook", "Baidu", "Apple"];
 
 /// The bid schema, every column nullable (`dateTime` as a string).
 fn bid_schema() -> SchemaRef {

@@ -1,5 +1,5 @@
-//! The rows and contenders both JSON benches use (`json_batch` times them, `json_instructions` counts their
-//! instructions): seeded Nexmark bid and q9-like batches, arrow-json's writer over a batch and per row, a typed
+//! The rows and contenders the JSON benches use (`json_batch` times them, `json_instructions` counts their
+//! instructions; `json_decode` takes the seeded generator for its messages): seeded Nexmark bid and q9-like batches, arrow-json's writer over a batch and per row, a typed
 //! serde struct per row, and our encoder with options.
 
 #![allow(dead_code)] // each bench target uses its own subset
@@ -17,17 +17,17 @@ pub const ROWS: usize = 4096;
 /// splitmix64: deterministic data without a dependency.
 pub struct Rng(pub u64);
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
-    fn below(&mut self, n: u64) -> u64 {
+    pub fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
-    fn text(&mut self, min: usize, max: usize) -> String {
+    pub fn text(&mut self, min: usize, max: usize) -> String {
         let len = min + self.below((max - min + 1) as u64) as usize;
         (0..len)
             .map(|_| (b'a' + self.below(26) as u8) as char)
@@ -35,7 +35,7 @@ impl Rng {
     }
 }
 
-const CHANNELS: [&str; 4] = ["Google", "Facebook", "Baidu", "Apple"];
+pub const CHANNELS: [&str; 4] = ["Google", "Facebook", "Baidu", "Apple"];
 /// 2026-11-29T00:00:00Z in epoch milliseconds.
 const START_MS: i64 = 1_795_910_400_000;
 

@@ -56,6 +56,13 @@ class ConnectWorkerBrokerTest {
     private static final String BIJOU32 = "org.bijou64.kafka.connect.Bijou32Converter";
     private static final String FILE_SOURCE = "org.apache.kafka.connect.file.FileStreamSourceConnector";
     private static final String FILE_SINK = "org.apache.kafka.connect.file.FileStreamSinkConnector";
+    /** Both converters, each as a converter and a header converter: {@code "<class> <plugin type>"}. */
+    private static final Set<String> PLUGINS = Set.of(
+            BIJOU64 + " converter",
+            BIJOU64 + " header_converter",
+            BIJOU32 + " converter",
+            BIJOU32 + " header_converter");
+
     private static final Duration PIPELINE_TIMEOUT = Duration.ofSeconds(180);
     /** The plugin folder of the unpacked archive, as {@code PluginClassLoader} names its location. */
     private static final String PLUGIN_FOLDER = "bijou64-kafka-connect-";
@@ -145,14 +152,7 @@ class ConnectWorkerBrokerTest {
                 rows.put(columns[0] + " " + columns[4], columns);
             }
         }
-        assertEquals(
-                Set.of(
-                        BIJOU64 + " converter",
-                        BIJOU64 + " header_converter",
-                        BIJOU32 + " converter",
-                        BIJOU32 + " header_converter"),
-                rows.keySet(),
-                listing);
+        assertEquals(PLUGINS, rows.keySet(), listing);
         for (String[] row : rows.values()) {
             // pluginName firstAlias secondAlias pluginVersion pluginType isLoadable hasManifest pluginLocation
             assertAll(
@@ -187,14 +187,7 @@ class ConnectWorkerBrokerTest {
                     assertTrue(plugin.get("version").asText().matches("\\d+\\.\\d+\\.\\d+.*"), plugin::toString);
                 }
             }
-            assertEquals(
-                    Set.of(
-                            BIJOU64 + " converter",
-                            BIJOU64 + " header_converter",
-                            BIJOU32 + " converter",
-                            BIJOU32 + " header_converter"),
-                    found,
-                    "plugin.discovery=" + mode);
+            assertEquals(PLUGINS, found, "plugin.discovery=" + mode);
             String log = worker.log();
             List<String> ourWarnings = log.lines()
                     .filter(line -> line.contains(" WARN ") && line.contains("bijou64"))
