@@ -4,7 +4,7 @@
 
 use super::java::{parse_big_decimal, Conv};
 use super::lexer::{write_java_utf16, Lexer, Text, Token};
-use super::row::Failure;
+use super::row::{next_in_container, Failure};
 
 /// `jp.readValueAsTree().toString()` for a STRING column given an object or array: Jackson's compact JSON of
 /// the tree, read from the container's first token to its last.
@@ -91,11 +91,6 @@ pub(super) fn echo_tree(
             write_scalar(lx, token, decimal_floats, out)
         }
     }
-}
-
-/// The next token inside a container, which the lexer never ends without an error.
-fn next_in_container(lx: &mut Lexer<'_>) -> Result<Token, Failure> {
-    lx.next_token()?.ok_or(Failure::NotExact)
 }
 
 /// One scalar of an echoed tree. `decimal_floats`: Flink's mapper reads floating-point numbers as `BigDecimal`

@@ -235,19 +235,19 @@ impl<'a> Lexer<'a> {
 
     /// Skips Jackson's whitespace; returns the next byte, if any.
     #[inline]
-    fn skip_ws(&mut self) -> Result<Option<u8>, SyntaxError> {
+    fn skip_ws(&mut self) -> Option<u8> {
         while let Some(&b) = self.src.get(self.pos) {
             match b {
                 b' ' | b'\t' | b'\n' | b'\r' => self.pos += 1,
-                _ => return Ok(Some(b)),
+                _ => return Some(b),
             }
         }
-        Ok(None)
+        None
     }
 
     fn read(&mut self) -> Result<Option<Token>, SyntaxError> {
         let ctx = *self.stack.last().expect("the root context is never popped");
-        let mut b = match self.skip_ws()? {
+        let mut b = match self.skip_ws() {
             Some(b) => b,
             None => {
                 return match ctx {
@@ -273,7 +273,7 @@ impl<'a> Lexer<'a> {
                     }
                     self.pos += 1;
                     b = self
-                        .skip_ws()?
+                        .skip_ws()
                         .ok_or_else(|| self.error("unexpected end-of-input within an Array"))?;
                     if b == b']' {
                         return Err(self.error("unexpected character (']'): expected a value"));
@@ -296,7 +296,7 @@ impl<'a> Lexer<'a> {
                     }
                     self.pos += 1;
                     b = self
-                        .skip_ws()?
+                        .skip_ws()
                         .ok_or_else(|| self.error("unexpected end-of-input within an Object"))?;
                 }
                 if b != b'"' {
@@ -309,12 +309,12 @@ impl<'a> Lexer<'a> {
                 *self.stack.last_mut().expect("in an object") = Ctx::Object { first: false };
                 self.pos += 1;
                 let (start, end, complex) = self.scan_string()?;
-                if self.skip_ws()? != Some(b':') {
+                if self.skip_ws() != Some(b':') {
                     return Err(self.error("unexpected character: was expecting a colon to separate field name and value"));
                 }
                 self.pos += 1;
                 let v = self
-                    .skip_ws()?
+                    .skip_ws()
                     .ok_or_else(|| self.error("unexpected end-of-input: expected a value"))?;
                 let value = self.read_value_start(v)?;
                 self.pending = Some(value);

@@ -421,7 +421,7 @@ impl RowDecoder {
                     return Err(Conv::Fails.into()); // "Illegal JSON array data..."
                 }
                 let mut items = Vec::new();
-                while next_in_loop(lx)? != Token::EndArray {
+                while next_in_container(lx)? != Token::EndArray {
                     items.push(self.convert_nullable(element, lx)?);
                 }
                 Value::List(items)
@@ -433,7 +433,7 @@ impl RowDecoder {
                     return Err(Conv::Fails.into()); // "Illegal JSON map data..."
                 }
                 let mut entries: Vec<(Value, Value)> = Vec::new();
-                while next_in_loop(lx)? != Token::EndObject {
+                while next_in_container(lx)? != Token::EndObject {
                     let k = self.convert_nullable(key, lx)?;
                     lx.next_token()?;
                     let v = self.convert_nullable(value, lx)?;
@@ -502,10 +502,10 @@ fn skip_to_next_field(lx: &mut Lexer<'_>) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The next token inside a nested converter's loop (an array's elements, a map's entries). At the end of the
-/// input Jackson returns null for ever and Flink's loop never ends (an array converter adds null elements until
-/// memory runs out): not reproduced.
-fn next_in_loop(lx: &mut Lexer<'_>) -> Result<Token, Failure> {
+/// The next token inside a nested converter's loop (an array's elements, a map's entries, a tree being
+/// echoed). At the end of the input Jackson returns null for ever and Flink's loop never ends (an array converter
+/// adds null elements until memory runs out): not reproduced.
+pub(super) fn next_in_container(lx: &mut Lexer<'_>) -> Result<Token, Failure> {
     lx.next_token()?.ok_or(Failure::NotExact)
 }
 
