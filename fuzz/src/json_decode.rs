@@ -20,7 +20,9 @@ use std::sync::Arc;
 
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
-use streamfusion_json::{DecodedBatch, DecoderOptions, Error, JsonDecoder, TimestampStandard};
+use streamfusion_json::{
+    BinaryRows, DecodedBatch, DecoderOptions, Error, JsonDecoder, TimestampStandard,
+};
 
 /// Messages per chunk, at most.
 pub const MAX_MESSAGES: usize = 8;
@@ -260,6 +262,8 @@ pub fn check(data: &[u8]) {
         }
     }
 
+    check_binary(&mut decoder, messages, &whole, &singles);
+
     match (&whole, first_failure) {
         (Err(e), Some((kind, index, reason))) => {
             let (whole_kind, whole_index, whole_reason) = failure(e);
@@ -295,6 +299,52 @@ pub fn check(data: &[u8]) {
             first.as_ref().err(),
             second.as_ref().err()
         ),
+    }
+}
+
+/// `decode_binary` against `decode` of the same chunk: the same stop (kind, message, reason), the rows of the
+/// messages before it (as many per message as decoded alone), the same null rows, and rows whose sizes are
+/// whole 8-byte words holding at least a row's fixed part.
+fn check_binary(
+    decoder: &mut JsonDecoder,
+    messages: &[Option<&[u8]>],
+    whole: &Result<DecodedBatch, Error>,
+    singles: &[DecodedBatch],
+) {
+    let mut rows = BinaryRows::new();
+    let binary = decoder.decode_binary(messages.iter().copied(), &mut rows);
+    match (whole, &binary) {
+        (Ok(decoded), Ok(())) => {
+            assert_eq!(rows.rows_per_message(), decoded.rows_per_message());
+            let nulls: Vec<usize> = rows.null_rows().iter().map(|&r| r as usize).collect();
+            assert_eq!(nulls, decoded.null_rows(), "binary null rows");
+        }
+        (Err(e), Err(b)) => assert_eq!(failure(e), failure(b), "binary rows stop otherwise"),
+        (e, b) => panic!(
+            "decode_binary ({:?}) and decode ({:?}) disagree",
+            b.as_ref().err(),
+            e.as_ref().err()
+        ),
+    }
+    let alone: Vec<u32> = singles
+        .iter()
+        .flat_map(|s| s.rows_per_message().iter().copied())
+        .collect();
+    assert_eq!(
+        rows.rows_per_message(),
+        &alone[..rows.rows_per_message().len()]
+    );
+    let per_message: u32 = rows.rows_per_message().iter().sum();
+    assert_eq!(rows.rows(), per_message as usize);
+    let arity = decoder.schema().fields().len();
+    let fixed = (arity + 63 + 8) / 64 * 8 + 8 * arity;
+    for r in 0..rows.rows() {
+        let row = rows.row(r);
+        assert!(
+            row.len() % 8 == 0 && row.len() >= fixed,
+            "binary row {r}: {} bytes",
+            row.len()
+        );
     }
 }
 

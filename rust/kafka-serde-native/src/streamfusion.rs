@@ -1,11 +1,8 @@
 //! Entry points of `org.streamfusion.kafka.NativeJsonEncoder` (module `java/streamfusion-kafka`).
 //!
-//! The model: a Java encoder owns one native [`Encoder`] through a `long` handle with an explicit
-//! `open` / `encode` / `close` lifecycle. Handles live in a process-wide registry keyed by ids from a
-//! counter that never repeats, so a closed, never-opened or forged handle is looked up, not dereferenced:
-//! it throws `IllegalStateException` instead of being undefined behaviour. Each registered encoder (with the
-//! one [`EncodedRecords`] it reuses across batches) sits behind its own mutex, so concurrent `encode` calls on
-//! one handle are serialised (safe, one at a time) and calls on different handles run in parallel.
+//! The model: a Java encoder owns one native [`Encoder`] (with the one [`EncodedRecords`] it reuses across
+//! batches) through a `long` handle with an explicit `open` / `encode` / `close` lifecycle (module `handles`:
+//! a closed or forged handle throws `IllegalStateException`; concurrent calls on one handle are serialised).
 //!
 //! One batch crosses per call, in one of the two handoffs of [`streamfusion_json::ffi`], which takes the
 //! structs over, checks and imports the batch: `encode` passes the addresses of one exported `ArrowArray` per
@@ -21,10 +18,6 @@
 //! the call, and the JVM never sees a view of the reused scratch. `docs/jni.md` has the full ownership and
 //! exception rules.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Arc, LazyLock, Mutex, MutexGuard, PoisonError};
-
 use jni::objects::{JByteArray, JClass, JIntArray, JLongArray, JObject, JObjectArray, JString};
 use jni::sys::{jint, jintArray, jlong, jobjectArray};
 use jni::JNIEnv;
@@ -32,64 +25,15 @@ use streamfusion_json::ffi::{Encoder, Handoff, FLAT_BUFFERS, FLAT_WORDS};
 use streamfusion_json::{EncodedRecords, EncoderOptions, OPTIONS};
 
 use crate::error::{non_null, throwing, JniError};
+use crate::handles::{Handle, Registry};
 
-/// An encoder handle as the JVM holds it: a registry id, never a pointer. Ids start at 1 and are never
-/// reused, so 0 is never a valid handle (the Java side uses it for "closed").
-#[repr(transparent)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct Handle(jlong);
-
-impl From<jlong> for Handle {
-    fn from(id: jlong) -> Self {
-        Self(id)
-    }
-}
-
-impl From<Handle> for jlong {
-    fn from(handle: Handle) -> Self {
-        handle.0
-    }
-}
-
-type Shared = Arc<Mutex<Encoder>>;
-
-static NEXT_ID: AtomicI64 = AtomicI64::new(1);
-static REGISTRY: LazyLock<Mutex<HashMap<Handle, Shared>>> = LazyLock::new(Mutex::default);
-
-/// The registry, whatever an earlier panic did: every operation on the map completes or leaves it as it
-/// was, so a poisoned lock still guards a consistent map.
-fn registry() -> MutexGuard<'static, HashMap<Handle, Shared>> {
-    REGISTRY.lock().unwrap_or_else(PoisonError::into_inner)
-}
+/// The open encoders.
+static ENCODERS: Registry<Encoder> = Registry::new("StreamFusion encoder");
 
 /// Parses `pairs` once, creates an encoder and registers it.
 fn open_encoder(pairs: Vec<(String, String)>) -> Result<Handle, JniError> {
     let encoder = Encoder::new(EncoderOptions::from_pairs(pairs)?)?;
-    let handle = Handle(NEXT_ID.fetch_add(1, Ordering::Relaxed));
-    registry().insert(handle, Arc::new(Mutex::new(encoder)));
-    Ok(handle)
-}
-
-/// The encoder behind `handle`; a closed or unknown handle is an error. The returned `Arc` keeps the
-/// encoder alive for the caller even if another thread closes the handle meanwhile.
-fn lookup(handle: Handle) -> Result<Shared, JniError> {
-    registry().get(&handle).cloned().ok_or_else(|| {
-        JniError::IllegalState(format!(
-            "StreamFusion encoder handle {} is closed or was never opened",
-            handle.0
-        ))
-    })
-}
-
-/// Removes `handle` from the registry; the encoder is dropped once no `encode` in flight still uses it.
-fn close_encoder(handle: Handle) -> Result<(), JniError> {
-    match registry().remove(&handle) {
-        Some(_) => Ok(()),
-        None => Err(JniError::IllegalState(format!(
-            "StreamFusion encoder handle {} is already closed or was never opened",
-            handle.0
-        ))),
-    }
+    Ok(ENCODERS.insert(encoder))
 }
 
 /// Encodes `handoff` with the encoder behind `handle` into the handle's reused records and hands them to `f`
@@ -99,15 +43,8 @@ fn encode_with<R>(
     handoff: Handoff,
     f: impl FnOnce(&EncodedRecords) -> Result<R, JniError>,
 ) -> Result<R, JniError> {
-    let shared = lookup(handle)?;
-    let mut encoder = shared.lock().map_err(|_| {
-        JniError::IllegalState(format!(
-            "StreamFusion encoder handle {} is unusable: an earlier call panicked inside it; close it",
-            handle.0
-        ))
-    })?;
     // The imported Arrow data is released (Java's release callbacks run) before any JVM array is made.
-    f(encoder.encode(handoff)?)
+    ENCODERS.with(handle, |encoder| f(encoder.encode(handoff)?))
 }
 
 /// The result arrays of one `encode`: the key and value slabs, then the key offsets and lengths and the
@@ -130,7 +67,7 @@ fn option_names() -> Vec<&'static str> {
 }
 
 /// Reads a `String[]`, rejecting a null array or element (`name` names the argument).
-fn read_strings(
+pub(crate) fn read_strings(
     env: &mut JNIEnv<'_>,
     array: &JObjectArray<'_>,
     name: &'static str,
@@ -189,7 +126,7 @@ fn encode_batch<'local>(
     env.get_long_array_region(words, 0, &mut values)?;
     let handoff = take(values)?;
     let handle = Handle::from(handle);
-    lookup(handle)?;
+    ENCODERS.lookup(handle)?;
     let out = encode_with(handle, handoff, |records| to_java(env, records))?;
     Ok(Some(out.into_raw()))
 }
@@ -383,7 +320,7 @@ fn row_offsets_in(
 /// pass: `GetByteArrayRegion` writes straight into the vector's uninitialised capacity, where
 /// `get_byte_array_region` would need it zeroed first and an `i8`-to-`u8` pass after (three passes over a batch
 /// of several MiB, measured at about 200 ns per q9 row at 4096 rows).
-fn copy_bytes(
+pub(crate) fn copy_bytes(
     env: &mut JNIEnv<'_>,
     array: &JByteArray<'_>,
     len: usize,
@@ -415,7 +352,7 @@ fn copy_bytes(
 
 /// `count` elements from the start of an array of `available`, as a length; a negative `count` or one past
 /// the array is [`JniError::OutOfBounds`] naming the argument.
-fn region_len(count: jint, available: jint, name: &str) -> Result<usize, JniError> {
+pub(crate) fn region_len(count: jint, available: jint, name: &str) -> Result<usize, JniError> {
     usize::try_from(count)
         .ok()
         .filter(|_| count <= available)
@@ -435,7 +372,7 @@ pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonEncoder_close<'loca
     _class: JClass<'local>,
     handle: jlong,
 ) {
-    throwing(&mut env, |_| close_encoder(Handle::from(handle)));
+    throwing(&mut env, |_| ENCODERS.remove(Handle::from(handle)));
 }
 
 /// `static native int[] layout()` (package-private): the layout constants the Java side mirrors, in order the
@@ -485,6 +422,7 @@ mod tests {
     use super::*;
     use arrow_array::ffi::{to_ffi, FFI_ArrowSchema};
     use arrow_array::{Array, Int64Array, RecordBatch, StringArray};
+    use std::sync::Arc;
 
     fn batch() -> RecordBatch {
         RecordBatch::try_from_iter([
@@ -527,7 +465,7 @@ mod tests {
                 Some(br#"{"id":2,"name":null}"#.to_vec())
             ]
         );
-        close_encoder(handle).expect("close");
+        ENCODERS.remove(handle).expect("close");
     }
 
     #[test]
@@ -544,7 +482,7 @@ mod tests {
             };
             let handle = open_encoder(vec![(name.into(), value.into())])
                 .unwrap_or_else(|e| panic!("{name} = `{value}`: {e}"));
-            close_encoder(handle).expect("close");
+            ENCODERS.remove(handle).expect("close");
         }
     }
 
@@ -564,18 +502,24 @@ mod tests {
     #[test]
     fn closed_unknown_and_reused_handles_are_errors() {
         let handle = open_encoder(Vec::new()).expect("open");
-        close_encoder(handle).expect("close");
+        ENCODERS.remove(handle).expect("close");
         assert!(matches!(
-            close_encoder(handle),
+            ENCODERS.remove(handle),
             Err(JniError::IllegalState(_))
         ));
         let closed = encode(handle, &batch()).expect_err("closed");
         assert!(closed.to_string().contains("closed"), "{closed}");
-        assert!(matches!(lookup(Handle(0)), Err(JniError::IllegalState(_))));
-        assert!(matches!(lookup(Handle(-7)), Err(JniError::IllegalState(_))));
+        assert!(matches!(
+            ENCODERS.lookup(Handle::from(0)),
+            Err(JniError::IllegalState(_))
+        ));
+        assert!(matches!(
+            ENCODERS.lookup(Handle::from(-7)),
+            Err(JniError::IllegalState(_))
+        ));
         let next = open_encoder(Vec::new()).expect("open");
         assert_ne!(next, handle, "ids are never reused");
-        close_encoder(next).expect("close");
+        ENCODERS.remove(next).expect("close");
     }
 
     #[test]
@@ -603,7 +547,7 @@ mod tests {
         );
         // The handle stays usable after an encoder error.
         encode(handle, &batch()).expect("still usable");
-        close_encoder(handle).expect("close");
+        ENCODERS.remove(handle).expect("close");
     }
 
     #[test]
@@ -622,6 +566,6 @@ mod tests {
                 });
             }
         });
-        close_encoder(handle).expect("close");
+        ENCODERS.remove(handle).expect("close");
     }
 }

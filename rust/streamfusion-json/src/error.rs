@@ -80,9 +80,9 @@ pub enum Error {
         message: String,
     },
     /// A slab would exceed the 2 GiB that `i32` offsets (and a JVM `byte[]`) can address.
-    #[error("the {slab} slab would reach {bytes} bytes, above the 2^31 - 1 that i32 offsets address; encode smaller batches")]
+    #[error("the {slab} slab would reach {bytes} bytes, above the 2^31 - 1 that i32 offsets address; encode or decode smaller batches")]
     SlabTooLarge {
-        /// `key` or `value`.
+        /// `key` or `value` (encoding), `binary row` (decoding).
         slab: &'static str,
         /// Size it would have reached.
         bytes: usize,

@@ -31,6 +31,7 @@
 //! The exact rules, type by type, with the Flink and arrow-json outputs they were checked against, are in
 //! `docs/json-format.md`.
 
+mod binary_format;
 mod decode;
 mod encoder;
 mod error;
@@ -44,7 +45,7 @@ mod out;
 mod plain;
 mod records;
 
-pub use decode::{DecodedBatch, DecoderOptions, JsonDecoder};
+pub use decode::{BinaryRows, DecodedBatch, DecoderOptions, JsonDecoder};
 pub use encoder::JsonEncoder;
 pub use error::{Error, Result};
 pub use options::{

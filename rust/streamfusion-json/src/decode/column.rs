@@ -15,6 +15,8 @@ use arrow_array::{
 use arrow_buffer::{NullBufferBuilder, OffsetBuffer};
 use arrow_schema::{DataType, FieldRef, Fields, TimeUnit};
 
+use super::row::RowSink;
+
 /// A column's Flink type, as read from its Arrow type (the same mapping as the encoder's,
 /// `docs/json-format.md`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -209,9 +211,63 @@ pub(crate) enum Value {
     Row(Vec<Value>),
 }
 
+/// Decoded rows as Arrow columns: one [`Builder`] per field, the row count and the null rows.
+#[derive(Debug)]
+pub(crate) struct ArrowRows {
+    builders: Vec<Builder>,
+    len: usize,
+    null_rows: Vec<usize>,
+}
+
+impl ArrowRows {
+    /// Builders for rows of `fields`, which [`RowShape::of`] accepted.
+    pub(crate) fn new(fields: &Fields) -> Self {
+        ArrowRows {
+            builders: fields.iter().map(|f| Builder::new(f.data_type())).collect(),
+            len: 0,
+            null_rows: Vec::new(),
+        }
+    }
+
+    /// The rows (ascending) appended as null rows since the last [`finish`](Self::finish).
+    pub(crate) fn null_rows(&self) -> &[usize] {
+        &self.null_rows
+    }
+
+    /// The rows appended so far, as columns; starts afresh.
+    pub(crate) fn finish(&mut self) -> Vec<ArrayRef> {
+        self.len = 0;
+        self.null_rows.clear();
+        self.builders.iter_mut().map(Builder::finish).collect()
+    }
+}
+
+impl RowSink for ArrowRows {
+    fn push(&mut self, _shape: &RowShape, fields: Option<&[Value]>, scratch: &[u8]) {
+        match fields {
+            Some(fields) => {
+                for (builder, value) in self.builders.iter_mut().zip(fields) {
+                    builder.append(value, scratch);
+                }
+            }
+            None => {
+                for builder in &mut self.builders {
+                    builder.append_null();
+                }
+                self.null_rows.push(self.len);
+            }
+        }
+        self.len += 1;
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+}
+
 /// The Arrow builder of one column, nested builders for nested columns.
 #[derive(Debug)]
-pub(crate) enum Builder {
+enum Builder {
     Boolean(BooleanBuilder),
     Int8(Int8Builder),
     Int16(Int16Builder),
@@ -252,7 +308,7 @@ pub(crate) enum Builder {
 
 impl Builder {
     /// The builder of `data_type`, which [`Column::for_type`] accepted.
-    pub(crate) fn new(data_type: &DataType) -> Builder {
+    fn new(data_type: &DataType) -> Builder {
         match data_type {
             DataType::Boolean => Builder::Boolean(BooleanBuilder::new()),
             DataType::Int8 => Builder::Int8(Int8Builder::new()),
@@ -301,7 +357,7 @@ impl Builder {
     }
 
     /// Appends `value` (made for this builder's column), taking strings and bytes from `scratch`.
-    pub(crate) fn append(&mut self, value: &Value, scratch: &[u8]) {
+    fn append(&mut self, value: &Value, scratch: &[u8]) {
         match (self, value) {
             (b, Value::Null) => b.append_null(),
             (Builder::Boolean(b), Value::Bool(v)) => b.append_value(*v),
@@ -395,7 +451,7 @@ impl Builder {
     }
 
     /// The values appended so far as an array; the builder starts afresh.
-    pub(crate) fn finish(&mut self) -> ArrayRef {
+    fn finish(&mut self) -> ArrayRef {
         match self {
             Builder::Boolean(b) => Arc::new(b.finish()),
             Builder::Int8(b) => Arc::new(b.finish()),

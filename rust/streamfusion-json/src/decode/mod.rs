@@ -29,6 +29,7 @@
 //! than the column's unit is left to Flink, [`Error::NotExact`]). Other types are refused by [`JsonDecoder::new`]
 //! with [`Error::UnsupportedType`].
 
+mod binary;
 mod column;
 mod jackson;
 mod java;
@@ -43,8 +44,9 @@ use arrow_schema::SchemaRef;
 
 use crate::error::{Error, Result};
 use crate::options::TimestampStandard;
-use column::RowShape;
-use row::{Outcome, RowDecoder};
+pub use binary::BinaryRows;
+use column::{ArrowRows, RowShape};
+use row::{Outcome, RowDecoder, RowSink};
 
 /// The options of Flink's `json` format that change decoding, with Flink's names and defaults.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -181,6 +183,7 @@ impl DecoderOptions {
 pub struct JsonDecoder {
     schema: SchemaRef,
     rows: RowDecoder,
+    arrow: ArrowRows,
 }
 
 /// One decoded chunk: the rows, how many rows each message gave (0 for a null, empty or skipped message), and
@@ -233,7 +236,8 @@ impl JsonDecoder {
                 .to_owned(),
         })?;
         Ok(JsonDecoder {
-            rows: RowDecoder::new(shape, schema.fields(), options),
+            rows: RowDecoder::new(Arc::new(shape), options),
+            arrow: ArrowRows::new(schema.fields()),
             schema,
         })
     }
@@ -254,38 +258,84 @@ impl JsonDecoder {
         messages: impl IntoIterator<Item = Option<&'m [u8]>>,
     ) -> Result<DecodedBatch> {
         let mut rows_per_message = Vec::new();
-        self.rows.clear();
         for (index, message) in messages.into_iter().enumerate() {
-            let before = self.rows.len();
-            match self.rows.decode_message(message) {
-                Outcome::Done => {}
-                Outcome::Failed(reason) => {
-                    self.rows.clear();
-                    return Err(Error::Decode {
-                        message: index,
-                        reason: format!(
-                            "Failed to deserialize JSON '{}': {reason}",
-                            String::from_utf8_lossy(message.unwrap_or_default())
-                        ),
-                    });
-                }
-                Outcome::NotExact(reason) => {
-                    self.rows.clear();
-                    return Err(Error::NotExact {
-                        message: index,
-                        reason,
-                    });
-                }
+            let before = self.arrow.len();
+            if let Err(e) = outcome(
+                index,
+                message,
+                self.rows.decode_message(message, &mut self.arrow),
+            ) {
+                let _ = self.arrow.finish();
+                return Err(e);
             }
-            rows_per_message.push((self.rows.len() - before) as u32);
+            rows_per_message.push((self.arrow.len() - before) as u32);
         }
-        let null_rows = self.rows.null_rows().to_vec();
-        let columns = self.rows.finish();
+        let null_rows = self.arrow.null_rows().to_vec();
+        let columns = self.arrow.finish();
         let batch = RecordBatch::try_new(Arc::clone(&self.schema), columns)?;
         Ok(DecodedBatch {
             batch,
             rows_per_message,
             null_rows,
         })
+    }
+
+    /// Decodes a chunk of messages (`None`: a null message) into Flink's binary rows (`BinaryRowData`, the
+    /// layout of [`BinaryRows`]), in order, replacing what `out` held: the form the JVM hands to Flink.
+    ///
+    /// Unlike [`decode`](Self::decode), a message that stops the chunk keeps the rows before it: when this
+    /// returns an error for message `i`, `out` holds the rows of messages `0..i`
+    /// (`out.rows_per_message().len() == i`), so a caller that has Flink at hand lets Flink decode message `i`
+    /// and goes on natively from `i + 1`.
+    ///
+    /// # Errors
+    /// [`Error::Decode`] for a message Flink would fail on (never under `ignore-parse-errors`);
+    /// [`Error::NotExact`] for a message whose result this decoder does not reproduce;
+    /// [`Error::SlabTooLarge`] for a message whose rows would take the chunk's rows past 2^31 - 1 bytes (the
+    /// reach of `i32` offsets): decode it in a chunk of its own.
+    pub fn decode_binary<'m>(
+        &mut self,
+        messages: impl IntoIterator<Item = Option<&'m [u8]>>,
+        out: &mut BinaryRows,
+    ) -> Result<()> {
+        out.clear();
+        for (index, message) in messages.into_iter().enumerate() {
+            let mark = out.mark();
+            let stop =
+                outcome(index, message, self.rows.decode_message(message, out)).and_then(|()| {
+                    if out.len_bytes() > i32::MAX as usize {
+                        Err(Error::SlabTooLarge {
+                            slab: "binary row",
+                            bytes: out.len_bytes(),
+                        })
+                    } else {
+                        Ok(())
+                    }
+                });
+            if let Err(e) = stop {
+                out.roll_back(mark);
+                return Err(e);
+            }
+            out.push_message((out.rows() - mark) as u32);
+        }
+        Ok(())
+    }
+}
+
+/// A message's [`Outcome`] as this module's errors, naming the message by its `index` in the chunk.
+fn outcome(index: usize, message: Option<&[u8]>, outcome: Outcome) -> Result<()> {
+    match outcome {
+        Outcome::Done => Ok(()),
+        Outcome::Failed(reason) => Err(Error::Decode {
+            message: index,
+            reason: format!(
+                "Failed to deserialize JSON '{}': {reason}",
+                String::from_utf8_lossy(message.unwrap_or_default())
+            ),
+        }),
+        Outcome::NotExact(reason) => Err(Error::NotExact {
+            message: index,
+            reason,
+        }),
     }
 }

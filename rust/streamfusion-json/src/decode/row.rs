@@ -5,10 +5,9 @@
 
 use std::sync::Arc;
 
-use arrow_array::ArrayRef;
-use arrow_schema::{Fields, TimeUnit};
+use arrow_schema::TimeUnit;
 
-use super::column::{Builder, Column, RowShape, Value};
+use super::column::{Column, RowShape, Value};
 use super::jackson::{echo_tree, jackson_base64};
 use super::java::{
     jackson_integer, java_trim, parse_big_decimal, parse_java_double, parse_java_float,
@@ -78,16 +77,23 @@ impl Failure {
     }
 }
 
-/// Decodes messages into rows of one shape, appended to its builders.
+/// Where decoded rows go: Arrow builders ([`ArrowRows`](super::column::ArrowRows)) or Flink binary rows
+/// ([`BinaryRows`](super::binary::BinaryRows)).
+pub(crate) trait RowSink {
+    /// Appends a row of `shape`: its `fields` (strings and bytes are ranges of `scratch`), or `None` for a null
+    /// row (Flink collects a null `RowData`).
+    fn push(&mut self, shape: &RowShape, fields: Option<&[Value]>, scratch: &[u8]);
+    /// Rows appended since the sink was last emptied.
+    fn len(&self) -> usize;
+}
+
+/// Decodes messages into rows of one shape, appended to a [`RowSink`].
 #[derive(Debug)]
 pub(crate) struct RowDecoder {
     shape: Arc<RowShape>,
     options: DecoderOptions,
-    builders: Vec<Builder>,
     /// Strings and bytes of the row being read ([`Value::Bytes`] ranges).
     scratch: Vec<u8>,
-    len: usize,
-    null_rows: Vec<usize>,
     /// Jackson reads floating-point numbers as `BigDecimal` (the row has a DECIMAL somewhere).
     decimal_floats: bool,
     /// Row buffers of top-level rows already appended, reused.
@@ -95,42 +101,15 @@ pub(crate) struct RowDecoder {
 }
 
 impl RowDecoder {
-    /// A decoder of rows of `fields`, which [`RowShape::of`] accepted.
-    pub(crate) fn new(shape: RowShape, fields: &Fields, options: DecoderOptions) -> Self {
+    /// A decoder of rows of `shape`.
+    pub(crate) fn new(shape: Arc<RowShape>, options: DecoderOptions) -> Self {
         RowDecoder {
-            builders: fields.iter().map(|f| Builder::new(f.data_type())).collect(),
             decimal_floats: shape.has_decimal(),
-            shape: Arc::new(shape),
+            shape,
             options,
             scratch: Vec::new(),
-            len: 0,
-            null_rows: Vec::new(),
             rows_free: Vec::new(),
         }
-    }
-
-    /// Rows appended since the last [`finish`](Self::finish) or [`clear`](Self::clear).
-    pub(crate) fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Drops the rows appended so far.
-    pub(crate) fn clear(&mut self) {
-        if self.len > 0 {
-            let _ = self.finish();
-        }
-    }
-
-    /// The appended rows as columns; starts afresh.
-    pub(crate) fn finish(&mut self) -> Vec<ArrayRef> {
-        self.len = 0;
-        self.null_rows.clear();
-        self.builders.iter_mut().map(Builder::finish).collect()
-    }
-
-    /// The rows appended since the last [`finish`](Self::finish) that are Flink null rows (all fields null).
-    pub(crate) fn null_rows(&self) -> &[usize] {
-        &self.null_rows
     }
 
     /// Flink 2.2's `deserialize(message, collector)`: no row for a null or empty message; the root must be an
@@ -138,7 +117,11 @@ impl RowDecoder {
     /// `ignore-parse-errors` a message that fails outside the row converter keeps the rows collected so far, and
     /// a row that fails inside it is a null row (the converter's nullable wrapper returns null, which Flink
     /// collects).
-    pub(crate) fn decode_message(&mut self, message: Option<&[u8]>) -> Outcome {
+    pub(crate) fn decode_message<S: RowSink>(
+        &mut self,
+        message: Option<&[u8]>,
+        sink: &mut S,
+    ) -> Outcome {
         let Some(message) = message.filter(|m| !m.is_empty()) else {
             return Outcome::Done;
         };
@@ -156,8 +139,8 @@ impl RowDecoder {
         let ignore = self.options.ignore_parse_errors();
         let mut lx = Lexer::new(message);
         let result = match lx.next_token() {
-            Ok(Some(Token::StartObject)) => self.collect_element(&mut lx, false),
-            Ok(Some(Token::StartArray)) => self.read_root_array(&mut lx),
+            Ok(Some(Token::StartObject)) => self.collect_element(&mut lx, false, sink),
+            Ok(Some(Token::StartArray)) => self.read_root_array(&mut lx, sink),
             Ok(_) => Err(Stop::Fails(
                 "No content to map due to end-of-input".to_owned(),
             )),
@@ -175,7 +158,11 @@ impl RowDecoder {
     /// `processArray` (Flink 2.x): each element up to the array's end through the nullable row converter, its
     /// result collected (a JSON null or, under `ignore-parse-errors`, a failing element: a null row). An element
     /// that is not an object fails the converter without being consumed, so the walk goes on inside it.
-    fn read_root_array(&mut self, lx: &mut Lexer<'_>) -> Result<(), Stop> {
+    fn read_root_array<S: RowSink>(
+        &mut self,
+        lx: &mut Lexer<'_>,
+        sink: &mut S,
+    ) -> Result<(), Stop> {
         loop {
             match lx.next_token()? {
                 Some(Token::EndArray) => return Ok(()),
@@ -187,7 +174,7 @@ impl RowDecoder {
                             .to_owned(),
                     ))
                 }
-                Some(_) => self.collect_element(lx, true)?,
+                Some(_) => self.collect_element(lx, true, sink)?,
             }
         }
     }
@@ -195,7 +182,12 @@ impl RowDecoder {
     /// The nullable row converter at the current token (the root object, or an element of the root array), and
     /// its row collected: a JSON null, or under `ignore-parse-errors` a failure, is a null row. After a parser
     /// error inside an array root's element Flink reads on from inside the broken element: not reproduced.
-    fn collect_element(&mut self, lx: &mut Lexer<'_>, in_array: bool) -> Result<(), Stop> {
+    fn collect_element<S: RowSink>(
+        &mut self,
+        lx: &mut Lexer<'_>,
+        in_array: bool,
+        sink: &mut S,
+    ) -> Result<(), Stop> {
         self.scratch.clear();
         let shape = Arc::clone(&self.shape);
         let read = match lx.current() {
@@ -220,21 +212,10 @@ impl RowDecoder {
             }
             Err(Some(failure)) => return Err(failure.into_stop()),
         };
-        match fields {
-            Some(fields) => {
-                for (builder, value) in self.builders.iter_mut().zip(&fields) {
-                    builder.append(value, &self.scratch);
-                }
-                self.rows_free.push(fields);
-            }
-            None => {
-                for builder in &mut self.builders {
-                    builder.append(&Value::Null, &self.scratch);
-                }
-                self.null_rows.push(self.len);
-            }
+        sink.push(&shape, fields.as_deref(), &self.scratch);
+        if let Some(fields) = fields {
+            self.rows_free.push(fields);
         }
-        self.len += 1;
         Ok(())
     }
 
@@ -514,18 +495,20 @@ mod tests {
     use arrow_array::cast::AsArray;
     use arrow_array::types::Int32Type;
     use arrow_array::Array;
-    use arrow_schema::{DataType, Field};
+    use arrow_schema::{DataType, Field, Fields};
 
+    use super::super::column::ArrowRows;
     use super::*;
 
-    fn decoder(fields: Vec<Field>, options: DecoderOptions) -> RowDecoder {
+    fn decoder(fields: Vec<Field>, options: DecoderOptions) -> (RowDecoder, ArrowRows) {
         let fields = Fields::from(fields);
-        RowDecoder::new(RowShape::of(&fields).unwrap(), &fields, options)
+        let shape = Arc::new(RowShape::of(&fields).unwrap());
+        (RowDecoder::new(shape, options), ArrowRows::new(&fields))
     }
 
     #[test]
     fn the_walk_counts_repeated_keys() {
-        let mut d = decoder(
+        let (mut d, mut sink) = decoder(
             vec![
                 Field::new("a", DataType::Int32, true),
                 Field::new("b", DataType::Int32, true),
@@ -533,27 +516,28 @@ mod tests {
             DecoderOptions::default(),
         );
         assert!(matches!(
-            d.decode_message(Some(br#"{"a":1,"a":2,"b":3}"#)),
+            d.decode_message(Some(br#"{"a":1,"a":2,"b":3}"#), &mut sink),
             Outcome::Done
         ));
-        let columns = d.finish();
+        let columns = sink.finish();
         assert_eq!(columns[0].as_primitive::<Int32Type>().value(0), 2);
         assert!(columns[1].is_null(0));
     }
 
     #[test]
     fn echo_of_containers() {
-        let mut d = decoder(
+        let (mut d, mut sink) = decoder(
             vec![Field::new("s", DataType::Utf8, true)],
             DecoderOptions::default(),
         );
         assert!(matches!(
-            d.decode_message(Some(
-                br#"{"s": {"x": [1, -0, "a\"\u0001", 2.50], "y": {}, "z": null}}"#
-            )),
+            d.decode_message(
+                Some(br#"{"s": {"x": [1, -0, "a\"\u0001", 2.50], "y": {}, "z": null}}"#),
+                &mut sink
+            ),
             Outcome::Done
         ));
-        let columns = d.finish();
+        let columns = sink.finish();
         assert_eq!(
             columns[0].as_string::<i32>().value(0),
             r#"{"x":[1,0,"a\"\u0001",2.5],"y":{},"z":null}"#

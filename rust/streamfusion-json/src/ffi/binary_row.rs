@@ -53,22 +53,10 @@ use arrow_buffer::{
 };
 use arrow_schema::{DataType, Field, IntervalUnit, TimeUnit};
 
+use crate::binary_format::{
+    null_bits_bytes, HEADER_BITS, INLINE_MARK, MAX_COMPACT_PRECISION, MAX_INLINE,
+};
 use crate::error::{Error, Result};
-
-/// Bits of the row header (the row kind byte) before the null bits of the fields.
-const HEADER_BITS: usize = 8;
-/// The highest bit of a slot: set for a string or binary of at most 7 bytes stored inline.
-const INLINE_MARK: u64 = 1 << 63;
-/// The longest string or binary stored inline in its slot.
-const MAX_INLINE: usize = 7;
-/// Flink's largest compact DECIMAL precision (`DecimalData.MAX_COMPACT_PRECISION`).
-const MAX_COMPACT_PRECISION: u8 = 18;
-
-/// Bytes of a row's null bit set for `arity` fields (`BinaryRowData.calculateBitSetWidthInBytes`).
-#[must_use]
-pub(super) fn null_bits_bytes(arity: usize) -> usize {
-    (arity + 63 + HEADER_BITS) / 64 * 8
-}
 
 /// Checks that there are `rows + 1` offsets for `rows` binary rows.
 pub(super) fn check_offset_count(offsets: &[i32], rows: usize) -> Result<()> {

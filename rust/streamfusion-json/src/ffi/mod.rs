@@ -343,6 +343,27 @@ impl Handoff {
     }
 }
 
+/// Imports the schema exported at `schema_address` through the Arrow C Data Interface (Arrow Java's
+/// `Data.exportSchema`), taking the struct over: what a front end hands over to make a
+/// [`JsonDecoder`](crate::JsonDecoder).
+///
+/// # Errors
+/// [`Error::InvalidHandoff`] for a zero address or a released struct; [`Error::ArrowImport`] for a schema
+/// Arrow cannot read.
+///
+/// # Safety
+/// A non-zero `schema_address` must point to an initialised `ArrowSchema` that the caller may hand over
+/// (it is left released).
+pub unsafe fn import_schema(schema_address: usize) -> Result<SchemaRef> {
+    // SAFETY: as this function's contract.
+    let crossed = unsafe { c_data::take_schema(schema_address) }?.ok_or_else(|| {
+        Error::InvalidHandoff("the ArrowSchema address is 0: a schema must cross".to_owned())
+    })?;
+    Ok(Arc::new(
+        Schema::try_from(&crossed).map_err(Error::ArrowImport)?,
+    ))
+}
+
 /// The schema a batch's columns are read with: one that crossed replaces `held` (the root's own metadata
 /// kept); without one, `held`.
 fn resolve_schema(

@@ -171,7 +171,8 @@ public final class FlinkDecodeGoldens {
      * A new, opened deserializer configured as Flink's json format factory would: the options are parsed and
      * validated by Flink's {@link Configuration} and {@link JsonFormatOptionsUtil}.
      */
-    static DeserializationSchema<RowData> deserializer(RowType rowType, Map<String, String> options) throws Exception {
+    public static DeserializationSchema<RowData> deserializer(RowType rowType, Map<String, String> options)
+            throws Exception {
         Configuration conf = Configuration.fromMap(options);
         JsonFormatOptionsUtil.validateDecodingFormatOptions(conf);
         boolean failOnMissingField = conf.get(JsonFormatOptions.FAIL_ON_MISSING_FIELD);
@@ -223,12 +224,14 @@ public final class FlinkDecodeGoldens {
         }
     }
 
-    /** One parsed {@code .case} file. */
-    static final class Case {
-        final RowType rowType;
-        final Map<String, String> options;
+    /** One parsed {@code .case} file (also read by the JVM tests of the native decoder). */
+    public static final class Case {
+        /** The row type. */
+        public final RowType rowType;
+        /** Flink's json options without the {@code json.} prefix. */
+        public final Map<String, String> options;
         /** The messages in file order; a null entry is a null message. */
-        final List<byte[]> messages;
+        public final List<byte[]> messages;
 
         String summary = "";
 
@@ -239,7 +242,7 @@ public final class FlinkDecodeGoldens {
         }
 
         /** Reads and parses a {@code .case} file. */
-        static Case parse(Path file) throws IOException {
+        public static Case parse(Path file) throws IOException {
             String text;
             try {
                 text = StandardCharsets.UTF_8

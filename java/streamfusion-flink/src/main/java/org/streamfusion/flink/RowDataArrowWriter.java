@@ -22,10 +22,6 @@ import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.DateUnit;
-import org.apache.arrow.vector.types.FloatingPointPrecision;
-import org.apache.arrow.vector.types.IntervalUnit;
-import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
@@ -246,51 +242,17 @@ public final class RowDataArrowWriter implements AutoCloseable {
     private static ArrowType arrowType(RowType.RowField field) {
         LogicalType type = field.getType();
         switch (type.getTypeRoot()) {
-            case BOOLEAN:
-                return ArrowType.Bool.INSTANCE;
-            case TINYINT:
-                return new ArrowType.Int(8, true);
-            case SMALLINT:
-                return new ArrowType.Int(16, true);
-            case INTEGER:
-                return new ArrowType.Int(32, true);
-            case BIGINT:
-                return new ArrowType.Int(64, true);
-            case FLOAT:
-                return new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
-            case DOUBLE:
-                return new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
-            case CHAR:
-            case VARCHAR:
-                return ArrowType.Utf8.INSTANCE;
-            case BINARY:
-            case VARBINARY:
-                return ArrowType.Binary.INSTANCE;
-            case DECIMAL:
-                DecimalType decimal = (DecimalType) type;
-                return new ArrowType.Decimal(decimal.getPrecision(), decimal.getScale(), 128);
-            case DATE:
-                return new ArrowType.Date(DateUnit.DAY);
-            case TIME_WITHOUT_TIME_ZONE:
-                return new ArrowType.Time(TimeUnit.MILLISECOND, 32);
-            case TIMESTAMP_WITHOUT_TIME_ZONE:
-                return new ArrowType.Timestamp(unit(((TimestampType) type).getPrecision()), null);
-            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
-                return new ArrowType.Timestamp(unit(((LocalZonedTimestampType) type).getPrecision()), "UTC");
-            case INTERVAL_YEAR_MONTH:
-                return new ArrowType.Interval(IntervalUnit.YEAR_MONTH);
-            case INTERVAL_DAY_TIME:
-                return new ArrowType.Duration(TimeUnit.MILLISECOND);
-            default:
+            case ARRAY:
+            case MAP:
+            case MULTISET:
+            case ROW:
                 throw new IllegalArgumentException("field `" + field.getName() + "` has type " + type
                         + ", which the RowData Arrow writer does not support (supported: BOOLEAN, TINYINT.."
                         + "BIGINT, FLOAT, DOUBLE, CHAR, VARCHAR, BINARY, VARBINARY, DECIMAL, DATE, TIME, "
                         + "TIMESTAMP, TIMESTAMP_LTZ, INTERVAL); fill an Arrow root and use NativeJsonEncoder");
+            default:
+                return FlinkArrowTypes.flatType(field.getName(), type);
         }
-    }
-
-    private static TimeUnit unit(int precision) {
-        return precision <= 3 ? TimeUnit.MILLISECOND : precision <= 6 ? TimeUnit.MICROSECOND : TimeUnit.NANOSECOND;
     }
 
     private static ValueWriter writer(RowType.RowField field, FieldVector vector) {

@@ -125,7 +125,8 @@ public final class NativeJsonEncoder implements AutoCloseable {
         this.handle = open(copy.keySet().toArray(new String[0]), copy.values().toArray(new String[0]));
     }
 
-    private static void requireNative() {
+    /** Throws {@link UnsupportedOperationException} (the cause says why) unless the native library is loaded. */
+    static void requireNative() {
         if (!NativeLibrary.isLoaded()) {
             Throwable cause = NativeLibrary.loadError().orElse(null);
             throw new UnsupportedOperationException(

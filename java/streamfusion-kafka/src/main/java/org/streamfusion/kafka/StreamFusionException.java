@@ -34,6 +34,10 @@ public class StreamFusionException extends RuntimeException {
         ARROW,
         /** The batch exported through the Arrow C Data Interface could not be imported natively. */
         ARROW_IMPORT,
+        /** A message Flink's {@code json} deserializer fails on ({@link NativeJsonDecoder}). */
+        DECODE,
+        /** A message whose result the native decoder does not reproduce: Flink decodes it. */
+        NOT_EXACT,
         /** A cause this version of the Java API does not know by name. */
         OTHER
     }
@@ -54,7 +58,7 @@ public class StreamFusionException extends RuntimeException {
         this(parse(kind), message);
     }
 
-    private static Kind parse(String kind) {
+    static Kind parse(String kind) {
         try {
             return Kind.valueOf(kind);
         } catch (IllegalArgumentException | NullPointerException e) {

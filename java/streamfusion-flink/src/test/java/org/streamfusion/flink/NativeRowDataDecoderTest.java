@@ -1,0 +1,268 @@
+package org.streamfusion.flink;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
+import org.apache.flink.util.Collector;
+import org.bijou64.NativeLibrary;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.streamfusion.parity.FlinkDecodeGoldens;
+import org.streamfusion.parity.RowText;
+
+/**
+ * {@link NativeRowDataDecoder} against Flink's own {@code json} deserializer, live, on every message of the
+ * decode corpus ({@code rust/streamfusion-json/tests/data/flink-decode/*.case}): each case's messages are
+ * decoded as one chunk (resumed after each message Flink fails on), and every row must be Flink's, byte for
+ * byte as {@link RowDataSerializer#toBinaryRow} writes Flink's row (as text with sorted entries where the type
+ * has a MAP or MULTISET, whose entry order is the only allowed difference), null rows included; every failure
+ * must be Flink's, with Flink's message.
+ */
+class NativeRowDataDecoderTest {
+    private static Path cases;
+
+    @BeforeAll
+    static void requirements() {
+        assumeTrue(NativeLibrary.isLoaded(), "the native library is not loaded");
+        cases = Paths.get(System.getProperty(
+                "streamfusion.decode.cases", "../../rust/streamfusion-json/tests/data/flink-decode"));
+        assertTrue(Files.isDirectory(cases), "no decode corpus at " + cases.toAbsolutePath());
+    }
+
+    /** What Flink made of one message: its rows (null for a null row), or its failure. */
+    private static final class Outcome {
+        final List<RowData> rows = new ArrayList<>();
+        Exception failure;
+    }
+
+    @Test
+    void everyCaseOfTheCorpusGivesFlinksRows() throws Exception {
+        List<Path> files;
+        try (Stream<Path> list = Files.list(cases)) {
+            files = list.filter(p -> p.toString().endsWith(".case")).sorted().collect(Collectors.toList());
+        }
+        assertTrue(files.size() >= 39, "cases: " + files.size());
+        int messages = 0;
+        int rows = 0;
+        int failures = 0;
+        long flinkMessages = 0;
+        for (Path file : files) {
+            FlinkDecodeGoldens.Case c = FlinkDecodeGoldens.Case.parse(file);
+            String name = file.getFileName().toString();
+            DeserializationSchema<RowData> flink;
+            try {
+                flink = FlinkDecodeGoldens.deserializer(c.rowType, c.options);
+            } catch (Exception refused) {
+                // Options Flink refuses are refused natively too.
+                assertThrows(
+                        IllegalArgumentException.class,
+                        () -> new NativeRowDataDecoder(c.rowType, c.options, new NoFlink()),
+                        name);
+                continue;
+            }
+            List<Outcome> expected = new ArrayList<>();
+            for (byte[] message : c.messages) {
+                expected.add(flinkOutcome(flink, message));
+            }
+            try (NativeRowDataDecoder decoder = new NativeRowDataDecoder(
+                    c.rowType, c.options, FlinkDecodeGoldens.deserializer(c.rowType, c.options))) {
+                byte[][] all = c.messages.toArray(new byte[0][]);
+                int start = 0;
+                while (start < all.length) {
+                    byte[][] chunk = java.util.Arrays.copyOfRange(all, start, all.length);
+                    List<RowData> ours = new ArrayList<>();
+                    IOException failure = null;
+                    try {
+                        decoder.decode(chunk, chunk.length, collector(ours));
+                    } catch (IOException e) {
+                        failure = e;
+                    }
+                    int end = start;
+                    List<RowData> theirs = new ArrayList<>();
+                    while (end < all.length && expected.get(end).failure == null) {
+                        theirs.addAll(expected.get(end).rows);
+                        end++;
+                    }
+                    String where = name + ", messages " + start + ".." + end;
+                    if (end < all.length) {
+                        theirs.addAll(expected.get(end).rows);
+                        assertNotNull(failure, where + ": Flink fails on message " + end);
+                        assertEquals(expected.get(end).failure.getMessage(), failure.getMessage(), where);
+                        failures++;
+                    } else {
+                        assertNull(failure, where);
+                    }
+                    assertRowsEqual(theirs, ours, c.rowType, where);
+                    rows += ours.size();
+                    start = end + 1;
+                }
+                messages += all.length;
+                flinkMessages += decoder.flinkMessages();
+            }
+        }
+        // Pinned, so that a change in how many messages go native shows: every message Flink fails on is left
+        // to Flink (which then throws its own failure), and 31 more whose result the native decoder does not
+        // reproduce.
+        String counts = "messages " + messages + ", rows " + rows + ", failures " + failures + ", left to Flink "
+                + flinkMessages;
+        System.out.println("decode corpus: " + counts);
+        assertEquals("messages 784, rows 544, failures 245, left to Flink 276", counts);
+    }
+
+    @Test
+    void nexmarkBidsAreDecodedNativelyIntoBinaryRows() throws Exception {
+        RowType bid = (RowType) LogicalTypeParser.parse(
+                "ROW<auction BIGINT, bidder BIGINT, price BIGINT, channel STRING, url STRING,"
+                        + " dateTime TIMESTAMP(3), extra STRING>",
+                getClass().getClassLoader());
+        byte[][] messages = {
+            json("{\"auction\":1000,\"bidder\":2001,\"price\":2597,\"channel\":\"Google\",\"url\":"
+                    + "\"https://www.nexmark.com/abc/item.htm?query=1\",\"dateTime\":\"2026-12-05 10:00:00.123\","
+                    + "\"extra\":\"\"}"),
+            null,
+            json("{\"auction\":\"7\",\"price\":1.9}"),
+        };
+        try (NativeRowDataDecoder decoder =
+                new NativeRowDataDecoder(bid, Map.of(), FlinkDecodeGoldens.deserializer(bid, Map.of()))) {
+            List<RowData> rows = new ArrayList<>();
+            decoder.decode(messages, messages.length, collector(rows));
+            assertEquals(2, rows.size());
+            assertEquals(2, decoder.nativeMessages() - 1); // the null message counts as decoded, giving no row
+            assertEquals(0, decoder.flinkMessages());
+            BinaryRowData first = (BinaryRowData) rows.get(0);
+            assertEquals(1000L, first.getLong(0));
+            assertEquals("Google", first.getString(3).toString());
+            assertEquals(1_796_464_800_123L, first.getTimestamp(5, 3).getMillisecond());
+            assertEquals("", first.getString(6).toString());
+            BinaryRowData second = (BinaryRowData) rows.get(1);
+            assertEquals(7L, second.getLong(0));
+            assertTrue(second.isNullAt(1));
+            assertEquals(1L, second.getLong(2));
+        }
+    }
+
+    @Test
+    void aMessageFlinkFailsOnFailsWithFlinksMessageAfterTheRowsBeforeIt() throws Exception {
+        RowType type =
+                (RowType) LogicalTypeParser.parse("ROW<a INT>", getClass().getClassLoader());
+        byte[][] messages = {json("{\"a\":1}"), json("{\"a\":"), json("{\"a\":3}")};
+        try (NativeRowDataDecoder decoder =
+                new NativeRowDataDecoder(type, Map.of(), FlinkDecodeGoldens.deserializer(type, Map.of()))) {
+            List<RowData> rows = new ArrayList<>();
+            IOException failure =
+                    assertThrows(IOException.class, () -> decoder.decode(messages, messages.length, collector(rows)));
+            assertEquals("Failed to deserialize JSON '{\"a\":'.", failure.getMessage());
+            assertEquals(1, rows.size());
+            assertEquals(1, rows.get(0).getInt(0));
+            assertEquals(1, decoder.flinkMessages());
+        }
+    }
+
+    private static Outcome flinkOutcome(DeserializationSchema<RowData> flink, byte[] message) {
+        Outcome outcome = new Outcome();
+        try {
+            flink.deserialize(message, collector(outcome.rows));
+        } catch (Exception e) {
+            outcome.failure = e;
+        }
+        return outcome;
+    }
+
+    private static void assertRowsEqual(List<RowData> flink, List<RowData> ours, RowType type, String where) {
+        assertEquals(texts(flink, type), texts(ours, type), where);
+        if (hasMap(type)) {
+            return;
+        }
+        for (int i = 0; i < flink.size(); i++) {
+            if (flink.get(i) == null) {
+                continue;
+            }
+            // Fresh serializers: a reused one leaves the padding of an earlier row's values in its buffer.
+            BinaryRowData expected = new RowDataSerializer(type).toBinaryRow(flink.get(i));
+            // Rows of messages left to Flink are Flink's own GenericRowData.
+            BinaryRowData actual = new RowDataSerializer(type).toBinaryRow(ours.get(i));
+            assertArrayEquals(bytes(expected), bytes(actual), where + ", row " + i);
+        }
+    }
+
+    private static List<String> texts(List<RowData> rows, RowType type) {
+        List<String> texts = new ArrayList<>(rows.size());
+        for (RowData row : rows) {
+            texts.add(row == null ? "null" : RowText.row(row, type));
+        }
+        return texts;
+    }
+
+    private static byte[] bytes(BinaryRowData row) {
+        byte[] bytes = new byte[row.getSizeInBytes()];
+        row.getSegments()[0].get(row.getOffset(), bytes, 0, bytes.length);
+        return bytes;
+    }
+
+    private static boolean hasMap(LogicalType type) {
+        if (type.is(LogicalTypeRoot.MAP) || type.is(LogicalTypeRoot.MULTISET)) {
+            return true;
+        }
+        return type.getChildren().stream().anyMatch(NativeRowDataDecoderTest::hasMap);
+    }
+
+    private static byte[] json(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Collects rows as they come, copying binary rows' bytes would not be needed: they are never rewritten. */
+    private static Collector<RowData> collector(List<RowData> into) {
+        return new Collector<RowData>() {
+            @Override
+            public void collect(RowData record) {
+                into.add(record);
+            }
+
+            @Override
+            public void close() {}
+        };
+    }
+
+    /** A Flink deserializer for constructors that fail before they would use one. */
+    private static final class NoFlink implements DeserializationSchema<RowData> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public RowData deserialize(byte[] message) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public boolean isEndOfStream(RowData nextElement) {
+            return false;
+        }
+
+        @Override
+        public org.apache.flink.api.common.typeinfo.TypeInformation<RowData> getProducedType() {
+            throw new UnsupportedOperationException();
+        }
+    }
+}

@@ -1,0 +1,232 @@
+//! Entry points of `org.streamfusion.kafka.NativeJsonDecoder` (module `java/streamfusion-kafka`).
+//!
+//! A Java decoder owns one native [`JsonDecoder`] (with the one [`BinaryRows`] it reuses across chunks) through
+//! a `long` handle with an explicit `open` / `decode` / `close` lifecycle (module `handles`). The row type
+//! crosses once, at `open`, as an exported Arrow schema; each `decode` copies a chunk of messages in (one
+//! `byte[]` slab with per-message offsets and lengths), decodes it into Flink binary rows and copies them out
+//! into fresh JVM arrays. This module only converts; `streamfusion_json` decodes.
+
+use jni::objects::{JByteArray, JClass, JIntArray, JObject, JObjectArray};
+use jni::sys::{jint, jlong, jobjectArray};
+use jni::JNIEnv;
+use streamfusion_json::{BinaryRows, DecoderOptions, Error, JsonDecoder};
+
+use crate::error::{non_null, throwing, JniError};
+use crate::handles::{Handle, Registry};
+use crate::streamfusion::{copy_bytes, read_strings, region_len};
+
+/// A decoder and the rows it reuses.
+struct Decoding {
+    decoder: JsonDecoder,
+    rows: BinaryRows,
+}
+
+/// The open decoders.
+static DECODERS: Registry<Decoding> = Registry::new("StreamFusion decoder");
+
+/// The result arrays of one `decode`: rows, row offsets, rows per message, null rows, stop kind, stop reason.
+const RESULT_ARRAYS: jint = 6;
+
+/// Parses `pairs` (Flink's json option names) and registers a decoder for rows of the exported schema.
+///
+/// # Safety
+/// As [`streamfusion_json::ffi::import_schema`].
+unsafe fn open_decoder(
+    pairs: Vec<(String, String)>,
+    schema_address: usize,
+) -> Result<Handle, JniError> {
+    let options = DecoderOptions::from_pairs(pairs)?;
+    // SAFETY: as this function's contract.
+    let schema = unsafe { streamfusion_json::ffi::import_schema(schema_address) }?;
+    let decoder = JsonDecoder::new(schema, options)?;
+    Ok(DECODERS.insert(Decoding {
+        decoder,
+        rows: BinaryRows::new(),
+    }))
+}
+
+/// The messages of a chunk: message `i` is `lengths[i]` bytes of `slab` from `offsets[i]`, or null for a
+/// negative length. An offset or length outside the slab is [`JniError::OutOfBounds`].
+fn messages<'s>(
+    slab: &'s [u8],
+    offsets: &[i32],
+    lengths: &[i32],
+) -> Result<Vec<Option<&'s [u8]>>, JniError> {
+    offsets
+        .iter()
+        .zip(lengths)
+        .enumerate()
+        .map(|(i, (&offset, &length))| {
+            if length < 0 {
+                return Ok(None);
+            }
+            let start = usize::try_from(offset).ok();
+            start
+                .and_then(|s| slab.get(s..s.checked_add(length as usize)?))
+                .map(Some)
+                .ok_or_else(|| {
+                    JniError::OutOfBounds(format!(
+                        "message {i}: {length} bytes at offset {offset} are outside the slab's {} bytes",
+                        slab.len()
+                    ))
+                })
+        })
+        .collect()
+}
+
+/// `private static native long open(String[] optionKeys, String[] optionValues, long arrowSchemaAddress)`:
+/// a decoder of rows of the exported schema (taken over, released even when this throws), with Flink's json
+/// options (`fail-on-missing-field`, `ignore-parse-errors`, `timestamp-format.standard`, with or without the
+/// `json.` prefix). Throws `IllegalArgumentException` for an unknown option, a bad value, options Flink
+/// refuses together, arrays of different lengths or a zero schema address; `NullPointerException` for a null
+/// array or element; `org.streamfusion.kafka.StreamFusionException` (kind `UNSUPPORTED_TYPE`) for a column
+/// type the decoder does not read.
+#[no_mangle]
+pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonDecoder_open<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    option_keys: JObjectArray<'local>,
+    option_values: JObjectArray<'local>,
+    arrow_schema_address: jlong,
+) -> jlong {
+    throwing(&mut env, |env| {
+        let keys = read_strings(env, &option_keys, "optionKeys")?;
+        let values = read_strings(env, &option_values, "optionValues")?;
+        if keys.len() != values.len() {
+            return Err(JniError::IllegalArgument(format!(
+                "{} option keys but {} option values",
+                keys.len(),
+                values.len()
+            )));
+        }
+        // SAFETY: the address is `ArrowSchema.memoryAddress()` of a struct the Java caller just filled with
+        // `Data.exportSchema` and hands over.
+        let handle = unsafe {
+            open_decoder(
+                keys.into_iter().zip(values).collect(),
+                arrow_schema_address as usize,
+            )
+        }?;
+        Ok(handle.into())
+    })
+}
+
+/// `private static native Object[] decode(long handle, byte[] slab, int[] offsets, int[] lengths, int first,
+/// int count)`: decodes the `count` messages from message `first` (message `i`: `lengths[i]` bytes of `slab` at
+/// `offsets[i]`; a negative length is a null message) into Flink binary rows, until the first message the native decoder
+/// leaves to Flink. Returns `Object[6]`: `byte[] rows`; `int[] rowOffsets` (rows + 1); `int[] rowsPerMessage`,
+/// one per message decoded (fewer than `count` when one stopped the chunk: its index is the array's length);
+/// `int[] nullRows`; and, when a message stopped the chunk, `String stopKind` (`DECODE`: Flink fails on it;
+/// `NOT_EXACT`: Flink's result is not reproduced; `SLAB_TOO_LARGE`) and `String stopReason`, else two nulls.
+/// Throws `IllegalStateException` for a closed handle, `NullPointerException` for a null array,
+/// `IndexOutOfBoundsException` for a negative `first` or `count`, messages beyond either array, or a message
+/// outside the slab.
+#[no_mangle]
+pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonDecoder_decode<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    handle: jlong,
+    slab: JByteArray<'local>,
+    offsets: JIntArray<'local>,
+    lengths: JIntArray<'local>,
+    first: jint,
+    count: jint,
+) -> jobjectArray {
+    throwing(&mut env, |env| {
+        non_null(&slab, "slab")?;
+        non_null(&offsets, "offsets")?;
+        non_null(&lengths, "lengths")?;
+        let end = first
+            .checked_add(count)
+            .filter(|_| first >= 0 && count >= 0)
+            .unwrap_or(-1);
+        region_len(end, env.get_array_length(&offsets)?, "first + count")?;
+        region_len(end, env.get_array_length(&lengths)?, "first + count")?;
+        let mut starts = vec![0; count as usize];
+        env.get_int_array_region(&offsets, first, &mut starts)?;
+        let mut lens = vec![0; count as usize];
+        env.get_int_array_region(&lengths, first, &mut lens)?;
+        let slab_len = env.get_array_length(&slab)? as usize;
+        let data = copy_bytes(env, &slab, slab_len)?;
+        let chunk = messages(&data, &starts, &lens)?;
+        let handle = Handle::from(handle);
+        DECODERS.with(handle, |decoding| {
+            let stop = match decoding.decoder.decode_binary(chunk, &mut decoding.rows) {
+                Ok(()) => None,
+                Err(
+                    e
+                    @ (Error::Decode { .. } | Error::NotExact { .. } | Error::SlabTooLarge { .. }),
+                ) => Some(e),
+                Err(other) => return Err(other.into()),
+            };
+            Ok(Some(
+                to_java(env, &decoding.rows, stop.as_ref())?.into_raw(),
+            ))
+        })
+    })
+    .unwrap_or(std::ptr::null_mut())
+}
+
+/// The six result arrays of `decode` (see there) as fresh JVM objects.
+fn to_java<'local>(
+    env: &mut JNIEnv<'local>,
+    rows: &BinaryRows,
+    stop: Option<&Error>,
+) -> Result<JObjectArray<'local>, JniError> {
+    let out = env.new_object_array(RESULT_ARRAYS, "java/lang/Object", JObject::null())?;
+    let data = env.byte_array_from_slice(rows.data())?;
+    env.set_object_array_element(&out, 0, data)?;
+    let per_message: Vec<i32> = rows.rows_per_message().iter().map(|&n| n as i32).collect();
+    let null_rows: Vec<i32> = rows.null_rows().iter().map(|&r| r as i32).collect();
+    for (slot, ints) in (1..).zip([rows.offsets(), &per_message, &null_rows]) {
+        let array = env.new_int_array(ints.len() as jint)?;
+        env.set_int_array_region(&array, 0, ints)?;
+        env.set_object_array_element(&out, slot, array)?;
+    }
+    if let Some(stop) = stop {
+        let kind = env.new_string(stop.kind())?;
+        env.set_object_array_element(&out, 4, kind)?;
+        let reason = env.new_string(stop.to_string())?;
+        env.set_object_array_element(&out, 5, reason)?;
+    }
+    Ok(out)
+}
+
+/// `private static native void close(long handle)`: unregisters the handle (a `decode` still running on it
+/// finishes first and then frees the decoder). Throws `IllegalStateException` when the handle is already
+/// closed or was never opened.
+#[no_mangle]
+pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonDecoder_close<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    handle: jlong,
+) {
+    throwing(&mut env, |_| DECODERS.remove(Handle::from(handle)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_cut_from_the_slab() {
+        let slab = b"{\"a\":1}{}";
+        let chunk = messages(slab, &[0, 7, 0, 9], &[7, 2, -1, 0]).expect("inside");
+        assert_eq!(
+            chunk,
+            vec![
+                Some(&b"{\"a\":1}"[..]),
+                Some(&b"{}"[..]),
+                None,
+                Some(&b""[..])
+            ]
+        );
+        for (offset, length) in [(8, 2), (-1, 1), (0, 10), (i32::MAX, i32::MAX)] {
+            let error = messages(slab, &[offset], &[length]).expect_err("outside");
+            assert!(
+                matches!(&error, JniError::OutOfBounds(m) if m.contains("message 0")),
+                "{error}"
+            );
+        }
+    }
+}
