@@ -85,17 +85,17 @@ public class JsonDecodeBenchmark {
         flink = new JsonParserRowDataDeserializationSchema(
                 type, InternalTypeInfo.of(type), false, false, TimestampFormat.SQL);
         flink.open(null);
-        decoder = new NativeRowDataDecoder(type, Map.of(), flink);
+        decoder = new NativeRowDataDecoder(type, Map.of());
         check(type);
     }
 
     /** Both ways must give the same rows (byte for byte in binary form), or the timings compare different work. */
     private void check(RowType type) throws IOException {
         List<RowData> ours = new ArrayList<>();
-        decoder.decode(messages, chunk, collect(ours));
+        decoder.decode(messages, chunk, collect(ours), flink);
         if (ours.size() != chunk || decoder.flinkMessages() != 0) {
-            throw new IllegalStateException(shape + ": " + ours.size() + " rows, " + decoder.flinkMessages()
-                    + " messages left to Flink");
+            throw new IllegalStateException(
+                    shape + ": " + ours.size() + " rows, " + decoder.flinkMessages() + " messages left to Flink");
         }
         for (int i = 0; i < chunk; i++) {
             byte[] expected = bytes(new RowDataSerializer(type).toBinaryRow(flink.deserialize(messages[i])));
@@ -129,7 +129,7 @@ public class JsonDecodeBenchmark {
     /** The whole chunk in one native call, rows as {@code BinaryRowData}. */
     @Benchmark
     public void nativeChunk(Blackhole bh) throws IOException {
-        decoder.decode(messages, chunk, collect(bh));
+        decoder.decode(messages, chunk, collect(bh), flink);
     }
 
     private static Collector<RowData> collect(List<RowData> into) {

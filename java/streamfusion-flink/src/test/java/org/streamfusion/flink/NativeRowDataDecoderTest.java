@@ -78,17 +78,15 @@ class NativeRowDataDecoderTest {
             } catch (Exception refused) {
                 // Options Flink refuses are refused natively too.
                 assertThrows(
-                        IllegalArgumentException.class,
-                        () -> new NativeRowDataDecoder(c.rowType, c.options, new NoFlink()),
-                        name);
+                        IllegalArgumentException.class, () -> new NativeRowDataDecoder(c.rowType, c.options), name);
                 continue;
             }
             List<Outcome> expected = new ArrayList<>();
             for (byte[] message : c.messages) {
                 expected.add(flinkOutcome(flink, message));
             }
-            try (NativeRowDataDecoder decoder = new NativeRowDataDecoder(
-                    c.rowType, c.options, FlinkDecodeGoldens.deserializer(c.rowType, c.options))) {
+            DeserializationSchema<RowData> fallback = FlinkDecodeGoldens.deserializer(c.rowType, c.options);
+            try (NativeRowDataDecoder decoder = new NativeRowDataDecoder(c.rowType, c.options)) {
                 byte[][] all = c.messages.toArray(new byte[0][]);
                 int start = 0;
                 while (start < all.length) {
@@ -96,7 +94,7 @@ class NativeRowDataDecoderTest {
                     List<RowData> ours = new ArrayList<>();
                     IOException failure = null;
                     try {
-                        decoder.decode(chunk, chunk.length, collector(ours));
+                        decoder.decode(chunk, chunk.length, collector(ours), fallback);
                     } catch (IOException e) {
                         failure = e;
                     }
@@ -145,10 +143,9 @@ class NativeRowDataDecoderTest {
             null,
             json("{\"auction\":\"7\",\"price\":1.9}"),
         };
-        try (NativeRowDataDecoder decoder =
-                new NativeRowDataDecoder(bid, Map.of(), FlinkDecodeGoldens.deserializer(bid, Map.of()))) {
+        try (NativeRowDataDecoder decoder = new NativeRowDataDecoder(bid, Map.of())) {
             List<RowData> rows = new ArrayList<>();
-            decoder.decode(messages, messages.length, collector(rows));
+            decoder.decode(messages, messages.length, collector(rows), FlinkDecodeGoldens.deserializer(bid, Map.of()));
             assertEquals(2, rows.size());
             assertEquals(2, decoder.nativeMessages() - 1); // the null message counts as decoded, giving no row
             assertEquals(0, decoder.flinkMessages());
@@ -169,11 +166,11 @@ class NativeRowDataDecoderTest {
         RowType type =
                 (RowType) LogicalTypeParser.parse("ROW<a INT>", getClass().getClassLoader());
         byte[][] messages = {json("{\"a\":1}"), json("{\"a\":"), json("{\"a\":3}")};
-        try (NativeRowDataDecoder decoder =
-                new NativeRowDataDecoder(type, Map.of(), FlinkDecodeGoldens.deserializer(type, Map.of()))) {
+        DeserializationSchema<RowData> flink = FlinkDecodeGoldens.deserializer(type, Map.of());
+        try (NativeRowDataDecoder decoder = new NativeRowDataDecoder(type, Map.of())) {
             List<RowData> rows = new ArrayList<>();
-            IOException failure =
-                    assertThrows(IOException.class, () -> decoder.decode(messages, messages.length, collector(rows)));
+            IOException failure = assertThrows(
+                    IOException.class, () -> decoder.decode(messages, messages.length, collector(rows), flink));
             assertEquals("Failed to deserialize JSON '{\"a\":'.", failure.getMessage());
             assertEquals(1, rows.size());
             assertEquals(1, rows.get(0).getInt(0));
@@ -244,25 +241,5 @@ class NativeRowDataDecoderTest {
             @Override
             public void close() {}
         };
-    }
-
-    /** A Flink deserializer for constructors that fail before they would use one. */
-    private static final class NoFlink implements DeserializationSchema<RowData> {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public RowData deserialize(byte[] message) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public boolean isEndOfStream(RowData nextElement) {
-            return false;
-        }
-
-        @Override
-        public org.apache.flink.api.common.typeinfo.TypeInformation<RowData> getProducedType() {
-            throw new UnsupportedOperationException();
-        }
     }
 }

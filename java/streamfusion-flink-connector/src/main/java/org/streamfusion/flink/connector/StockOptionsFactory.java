@@ -7,8 +7,6 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
 import org.apache.flink.table.factories.DynamicTableSourceFactory;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * What both StreamFusion table factories share with the stock factory they replace: the same required and
@@ -17,28 +15,28 @@ import org.slf4j.LoggerFactory;
  * against these sets); and the read side, which is the stock connector's.
  *
  * <p>A table read through a StreamFusion connector gets the stock factory's source, with every option and
- * format the stock connector accepts: Flink's Kafka source and Flink's own deserialization, so the rows are the
- * stock connector's. Decoding on the read side is not native yet; planning says so once in the log, naming the
- * table.
+ * format the stock connector accepts, whose JSON values are decoded natively where that gives the stock rows
+ * ({@link NativeKafkaTableSource}); every other record is decoded by Flink's own deserializer.
  *
  * @param <F> the stock factory's type, a source and a sink factory
  */
 @Internal
 abstract class StockOptionsFactory<F extends DynamicTableSinkFactory & DynamicTableSourceFactory>
         implements DynamicTableSinkFactory, DynamicTableSourceFactory {
-    private static final Logger LOG = LoggerFactory.getLogger(StockOptionsFactory.class);
-
     private final F stock;
     private final String identifier;
+    private final boolean upsert;
 
     /**
      * @param stock the stock factory whose options are accepted ({@code KafkaDynamicTableFactory} or
      *     {@code UpsertKafkaDynamicTableFactory})
      * @param identifier this factory's connector name in DDL
+     * @param upsert whether it is the upsert connector
      */
-    StockOptionsFactory(F stock, String identifier) {
+    StockOptionsFactory(F stock, String identifier, boolean upsert) {
         this.stock = stock;
         this.identifier = identifier;
+        this.upsert = upsert;
     }
 
     /** @return the stock factory, which validates every Flink option */
@@ -51,7 +49,8 @@ abstract class StockOptionsFactory<F extends DynamicTableSinkFactory & DynamicTa
      * are the sink's, accepted so that one DDL serves both sides, and left out).
      *
      * @param context the table being read
-     * @return Flink's own Kafka table source
+     * @return Flink's own Kafka table source, with its values decoded natively where that gives the stock rows
+     *     ({@link NativeKafkaTableSource})
      * @throws org.apache.flink.table.api.ValidationException for any option the stock connector rejects (its own
      *     message), and for an unknown {@code streamfusion.} option
      */
@@ -60,13 +59,7 @@ abstract class StockOptionsFactory<F extends DynamicTableSinkFactory & DynamicTa
         SinkPlanning planning = new SinkPlanning(identifier, stock.factoryIdentifier(), context);
         planning.rejectUnknownOwnOptions();
         DynamicTableSource source = stock.createDynamicTableSource(planning.stockContext());
-        LOG.info(
-                "Table '{}' ('connector' = '{}') is read by Flink's own '{}' source and deserializers; the read side "
-                        + "is not decoded natively yet.",
-                context.getObjectIdentifier().asSummaryString(),
-                identifier,
-                stock.factoryIdentifier());
-        return source;
+        return SourcePlanning.source(source, context, upsert);
     }
 
     /** @return the connector name in DDL */

@@ -42,7 +42,7 @@ public final class StreamFusionKafkaTableFactory extends StockOptionsFactory<Kaf
 
     /** A factory for Flink's {@code FactoryUtil} (found through {@code META-INF/services}). */
     public StreamFusionKafkaTableFactory() {
-        super(new KafkaDynamicTableFactory(), IDENTIFIER);
+        super(new KafkaDynamicTableFactory(), IDENTIFIER, false);
     }
 
     /**

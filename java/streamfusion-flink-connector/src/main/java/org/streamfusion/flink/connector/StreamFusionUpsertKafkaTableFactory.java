@@ -37,7 +37,7 @@ public final class StreamFusionUpsertKafkaTableFactory extends StockOptionsFacto
 
     /** A factory for Flink's {@code FactoryUtil} (found through {@code META-INF/services}). */
     public StreamFusionUpsertKafkaTableFactory() {
-        super(new UpsertKafkaDynamicTableFactory(), IDENTIFIER);
+        super(new UpsertKafkaDynamicTableFactory(), IDENTIFIER, true);
     }
 
     /**

@@ -1,17 +1,24 @@
 package org.streamfusion.flink.connector;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
@@ -37,10 +44,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@code ignore-parse-errors}, headers, and for upsert tombstones.
  */
 class SourceBrokerTest {
+    /** Keeps every job's metrics after it ends, for the source's counters. */
+    private static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
+
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
             .setNumberTaskManagers(1)
             .setNumberSlotsPerTaskManager(2)
+            .setConfiguration(METRICS.addToConfiguration(new Configuration()))
             .build());
 
     private static Admin admin;
@@ -89,11 +100,30 @@ class SourceBrokerTest {
 
     /** Every row of a bounded query, as {@code Row.toString()} (row kind included), in arrival order. */
     private static List<String> collect(StreamTableEnvironment tEnv, String query) throws Exception {
-        List<String> rows = new ArrayList<>();
-        try (CloseableIterator<Row> it = tEnv.executeSql(query).collect()) {
-            it.forEachRemaining(row -> rows.add(row.toString()));
+        return run(tEnv, query).rows;
+    }
+
+    /** A bounded query's rows and its job. */
+    private static final class Result {
+        final List<String> rows = new ArrayList<>();
+        JobID job;
+    }
+
+    private static Result run(StreamTableEnvironment tEnv, String query) throws Exception {
+        Result result = new Result();
+        TableResult table = tEnv.executeSql(query);
+        result.job = table.getJobClient().orElseThrow().getJobID();
+        try (CloseableIterator<Row> it = table.collect()) {
+            it.forEachRemaining(row -> result.rows.add(row.toString()));
         }
-        return rows;
+        return result;
+    }
+
+    /** The sum over the job's subtasks of the source counter {@code streamfusion.<name>}. */
+    private static long sourceCounter(JobID job, String name) {
+        Map<String, Metric> found = METRICS.findMetrics(job, "streamfusion." + name);
+        assertFalse(found.isEmpty(), "no metric streamfusion." + name + " in job " + job);
+        return found.values().stream().mapToLong(m -> ((Counter) m).getCount()).sum();
     }
 
     private static List<String> sorted(List<String> rows) {
@@ -159,6 +189,95 @@ class SourceBrokerTest {
         assertTrue(stock.size() > 200, "the stock source read " + stock.size() + " rows");
         assertEquals(stock, sorted(collect(tEnv, select + "ours")));
         assertEquals(stock, sorted(collect(tEnv, select + "ours_pattern")));
+    }
+
+    @Test
+    void valueOnlyTablesAreDecodedNativelyIntoTheStockRows() throws Exception {
+        String topic = TestBroker.createTopic(admin, "source-native", 3);
+        List<String[]> records = new ArrayList<>();
+        int leftToFlink = 0;
+        for (int i = 0; i < 400; i++) {
+            String value = switch (i % 8) {
+                case 0 ->
+                    "{\"id\":" + i + ",\"name\":\"n" + i + "\",\"price\":\"" + i + ".255\",\"score\":1e" + (i % 7)
+                            + ",\"flag\":\"TRUE\",\"ts\":\"2026-01-01 00:00:" + (10 + i % 50)
+                            + ".5\",\"tags\":[\"a\",null],\"attrs\":{\"x\":1,\"x\":2},\"pos\":{\"y\":2,\"x\":1}}";
+                case 1 -> "{\"id\":\"" + i + "\",\"unknown\":{\"deep\":[1,2,3]},\"name\":{\"nested\":true}}";
+                case 2 -> "{\"id\":" + i + ",\"score\":\"NaN\",\"price\":99999999999}";
+                case 3 -> {
+                    // Malformed inside a string under ignore-parse-errors: left to Flink, whose walk goes on from
+                    // inside the broken value.
+                    leftToFlink++;
+                    yield "{\"id\":" + i + ",\"name\":\"broken";
+                }
+                case 4 -> "{\"id\":1.9,\"flag\":1,\"tags\":\"x\",\"pos\":[1]}";
+                case 5 -> i % 16 == 5 ? "" : null; // an empty message and a tombstone: no row
+                case 6 -> "[{\"id\":" + i + "},{\"id\":" + (i + 1) + "}]"; // an array root: a row per element
+                default -> {
+                    // A digit Java reads and the native decoder leaves to Flink (Arabic-Indic digits).
+                    leftToFlink++;
+                    yield "{\"id\":\"\u0661\u0662\",\"name\":\"caf\u00e9 " + i + "\",\"ts\":\"2026-02-30 24:00:00\"}";
+                }
+            };
+            records.add(new String[] {null, value});
+        }
+        produce(topic, records);
+
+        StreamTableEnvironment tEnv = tableEnvironment();
+        String columns = "id BIGINT, name STRING, price DECIMAL(10, 2), score DOUBLE, flag BOOLEAN, ts TIMESTAMP(3), "
+                + "tags ARRAY<STRING>, attrs MAP<STRING, INT>, pos ROW<x INT, y INT>, "
+                + "WATERMARK FOR ts AS ts - INTERVAL '4' SECOND";
+        String options = "'topic' = '" + topic + "', 'properties.bootstrap.servers' = '"
+                + TestBroker.bootstrapServers() + "', 'scan.startup.mode' = 'earliest-offset', "
+                + "'scan.bounded.mode' = 'latest-offset', 'format' = 'json', 'json.ignore-parse-errors' = 'true'";
+        tEnv.executeSql("CREATE TEMPORARY TABLE stock (" + columns + ") WITH ('connector' = 'kafka', " + options + ")");
+        tEnv.executeSql("CREATE TEMPORARY TABLE ours (" + columns + ") WITH ('connector' = 'streamfusion-kafka', "
+                + options + ")");
+        String select = "SELECT * FROM ";
+        List<String> stock = sorted(collect(tEnv, select + "stock"));
+        assertTrue(stock.size() > 300, "the stock source read " + stock.size() + " rows");
+        Result ours = run(tEnv, select + "ours");
+        assertEquals(stock, sorted(ours.rows));
+        assertEquals(
+                (records.size() - leftToFlink) + " native, " + leftToFlink + " by Flink",
+                sourceCounter(ours.job, "numNativeMessages") + " native, " + sourceCounter(ours.job, "numFlinkMessages")
+                        + " by Flink");
+    }
+
+    @Test
+    void aMessageFlinkFailsOnFailsTheJobWithFlinksMessageNamingTheRecord() throws Exception {
+        String topic = TestBroker.createTopic(admin, "source-failure", 1);
+        produce(
+                topic,
+                List.of(
+                        new String[] {null, "{\"id\":1}"},
+                        new String[] {null, "{\"id\":2}"},
+                        new String[] {null, "{\"id\":"},
+                        new String[] {null, "{\"id\":4}"}));
+        StreamTableEnvironment tEnv = tableEnvironment();
+        String options = "'topic' = '" + topic + "', 'properties.bootstrap.servers' = '"
+                + TestBroker.bootstrapServers() + "', 'scan.startup.mode' = 'earliest-offset', "
+                + "'scan.bounded.mode' = 'latest-offset', 'format' = 'json'";
+        tEnv.executeSql("CREATE TEMPORARY TABLE stock (id BIGINT) WITH ('connector' = 'kafka', " + options + ")");
+        tEnv.executeSql(
+                "CREATE TEMPORARY TABLE ours (id BIGINT) WITH ('connector' = 'streamfusion-kafka', " + options + ")");
+        for (String table : List.of("stock", "ours")) {
+            String failure = causes(assertThrows(Exception.class, () -> collect(tEnv, "SELECT * FROM " + table)));
+            assertTrue(failure.contains("Failed to deserialize JSON '{\"id\":'."), table + ": " + failure);
+            if (table.equals("ours")) {
+                String record = "Failed to deserialize the record at offset 2 of partition 0 of topic '" + topic + "'";
+                assertTrue(failure.contains(record), failure);
+            }
+        }
+    }
+
+    /** The messages of an exception and its causes, one per line. */
+    private static String causes(Throwable t) {
+        StringBuilder text = new StringBuilder();
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            text.append(c.getMessage()).append('\n');
+        }
+        return text.toString();
     }
 
     @Test
