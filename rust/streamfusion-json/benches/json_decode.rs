@@ -4,7 +4,8 @@
 //! so `dateTime` is a string column for both). Ours gets the messages as Kafka hands them over, one slice per
 //! message; arrow-json gets the same bytes joined by newlines (its line-delimited input), decoded and flushed
 //! into one batch. Each decoder is built once and reused across iterations, as a consumer would. The two
-//! batches are checked equal before timing. Throughput is in message bytes (newlines not counted).
+//! batches are checked equal before timing. Throughput is in message bytes (newlines not counted). Ours also into
+//! Flink binary rows (`decode_binary`), the form the JVM's Flink source takes.
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -14,7 +15,7 @@ use arrow_json::reader::Decoder;
 use arrow_json::ReaderBuilder;
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use streamfusion_json::{DecoderOptions, JsonDecoder};
+use streamfusion_json::{BinaryRows, DecoderOptions, JsonDecoder};
 
 mod common;
 use common::{Rng, CHANNELS};
@@ -123,6 +124,16 @@ fn benches(c: &mut Criterion) {
     group.throughput(Throughput::Bytes(bytes as u64));
     group.bench_function("streamfusion_json_decoder", |b| {
         b.iter(|| ours(&mut decoder, black_box(&messages)))
+    });
+    // The JVM's form: Flink binary rows (what the Flink source hands on), same messages.
+    let mut rows = BinaryRows::new();
+    group.bench_function("streamfusion_json_decoder_binary_rows", |b| {
+        b.iter(|| {
+            decoder
+                .decode_binary(black_box(&messages).iter().map(|m| Some(m.as_slice())), &mut rows)
+                .expect("the bids decode");
+            rows.rows()
+        })
     });
     group.bench_function("arrow_json_decoder", |b| {
         b.iter(|| arrow_json(&mut reference, black_box(&lines)))

@@ -3,6 +3,7 @@ package org.streamfusion.flink.connector;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,6 +41,10 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -188,6 +193,15 @@ class FailoverBrokerTest {
     }
 
     private static Job job(long ids, String savepoint, Duration checkpointInterval) {
+        return job(ids, savepoint, checkpointInterval, null, null);
+    }
+
+    /**
+     * As above; with {@code inputTopic}, the ids are read from that topic (JSON values {@code {"id":n}}) through a
+     * bounded table of {@code sourceConnector} instead of a sequence.
+     */
+    private static Job job(
+            long ids, String savepoint, Duration checkpointInterval, String sourceConnector, String inputTopic) {
         Configuration conf = new Configuration();
         conf.set(CoreOptions.DEFAULT_PARALLELISM, PARALLELISM);
         conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, checkpointInterval);
@@ -201,9 +215,21 @@ class FailoverBrokerTest {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setParallelism(PARALLELISM);
         StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
-        DataStream<Row> rows = env.fromSequence(1, ids)
-                .uid("ids")
-                .map(new PlannedFailures())
+        DataStream<Long> idStream;
+        if (inputTopic == null) {
+            idStream = env.fromSequence(1, ids).uid("ids");
+        } else {
+            tEnv.executeSql("CREATE TEMPORARY TABLE ids_in (id BIGINT) WITH ('connector' = '" + sourceConnector
+                    + "', 'topic' = '" + inputTopic + "', 'properties.bootstrap.servers' = '"
+                    + TestBroker.bootstrapServers() + "', 'properties.group.id' = 'failover-" + sourceConnector
+                    + "', 'scan.startup.mode' = 'earliest-offset', 'scan.bounded.mode' = 'latest-offset', "
+                    + "'format' = 'json')");
+            idStream = tEnv.toDataStream(tEnv.from("ids_in"))
+                    .map(row -> (Long) row.getField("id"))
+                    .returns(Types.LONG)
+                    .uid("ids");
+        }
+        DataStream<Row> rows = idStream.map(new PlannedFailures())
                 .uid("planned-failures")
                 .returns(Types.ROW_NAMED(new String[] {"id", "attempt", "label"}, Types.LONG, Types.INT, Types.STRING));
         tEnv.createTemporaryView("src", tEnv.fromDataStream(rows));
@@ -334,6 +360,57 @@ class FailoverBrokerTest {
                 Topic.read(stockEo, "read_uncommitted").records().size(),
                 Topic.read(oursEo, "read_uncommitted").records().size(),
                 Plan.completedCheckpoints.get());
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void endToEndExactlyOnceReadingAndWritingThroughEachConnector() throws Exception {
+        int ids = 4000;
+        String input = TestBroker.createTopic(admin, "failover-input", PARTITIONS);
+        Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, TestBroker.bootstrapServers());
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int id = 1; id <= ids; id++) {
+                producer.send(new ProducerRecord<>(input, ("{\"id\":" + id + "}").getBytes(StandardCharsets.UTF_8)));
+            }
+            producer.flush();
+        }
+        Map<String, Topic> committed = new HashMap<>();
+        for (String connector : List.of("kafka", "streamfusion-kafka")) {
+            // The job of the stock connectors, then the same job of ours: each read, failed twice as planned,
+            // restarted, written exactly once.
+            Plan.reset(true, true);
+            Job job = job(ids, null, Duration.ofMillis(500), connector, input);
+            String name = connector.replace('-', '_') + "_e2e";
+            String output = createSink(job.tEnv(), name, connector, "exactly-once");
+            TableResult result = job.tEnv().executeSql("INSERT INTO " + name + " SELECT * FROM src");
+            JobClient client = result.getJobClient().orElseThrow();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(45);
+            while (!Plan.failedDuringCheckpoint.get()
+                    && !client.getJobStatus().get().isGloballyTerminalState()
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            Plan.throttle = false;
+            result.await(60, TimeUnit.SECONDS);
+            assertTrue(Plan.failedAfterCheckpoint.get(), connector + ": the failure after a completed checkpoint");
+            assertTrue(Plan.failedDuringCheckpoint.get(), connector + ": the failure during a later checkpoint");
+            Topic topic = Topic.read(output, "read_committed");
+            assertExactlyOnce(topic, Topic.read(output, "read_uncommitted"), ids, connector + " end to end");
+            committed.put(connector, topic);
+        }
+        // The same ids and labels; which attempt wrote each id depends on where each job failed.
+        assertEquals(
+                withoutAttempts(committed.get("kafka")),
+                withoutAttempts(committed.get("streamfusion-kafka")),
+                "the committed records of both jobs");
+    }
+
+    private static List<String> withoutAttempts(Topic topic) {
+        return topic.records().stream()
+                .map(r -> r.replaceAll("\"attempt\":\\d+", "\"attempt\":_"))
+                .sorted()
+                .toList();
     }
 
     @Test
