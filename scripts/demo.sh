@@ -8,8 +8,9 @@
 # both and their ratio (a CSV lands in perf/streamfusion/results/). Then a short run of the Rust exactly-once
 # sink's throughput (streamfusion-bench bench-json: StreamFusion's Flink mode against arrow-json per row, exactly once,
 # no compression; docs/benchmarks.md has the full matrix). Then Nexmark q0, q9 and q19 as Flink SQL jobs
-# (perf/nexmark/run.sh: the same corpus on the broker, the stock kafka/upsert-kafka sink against
-# streamfusion-kafka/streamfusion-upsert-kafka, exactly once, every output checked; a CSV and a chart land in
+# (perf/nexmark/run.sh: the same corpus on the broker, the stock kafka/upsert-kafka source and sink against
+# streamfusion-kafka/streamfusion-upsert-kafka as sink, and as source and sink, exactly once, every output
+# checked; a CSV and a chart land in
 # perf/nexmark/results/). All run even if one fails; the exit status is
 # non-zero if any did. The broker keeps running afterwards (stop it with `kafka/broker stop`).
 set -euo pipefail
@@ -47,7 +48,7 @@ perf/streamfusion/sink-bench.sh --ci --events "$rows" --iterations "$iterations"
   --compression none --encoder streamfusion-flink,arrow-json-per-row || sink_status=$?
 
 echo
-echo "== Nexmark on Flink: q0, q9, q19 over $nexmark_events events, the stock Kafka JSON sink vs StreamFusion's, exactly once, 1 measured round"
+echo "== Nexmark on Flink: q0, q9, q19 over $nexmark_events events, stock Kafka JSON source and sink vs StreamFusion's sink vs StreamFusion's source and sink, exactly once, 1 measured round"
 nexmark_status=0
 perf/nexmark/run.sh --query q0,q9,q19 --events "$nexmark_events" --runs 1 --profile false \
   --bootstrap 127.0.0.1:19092 || nexmark_status=$?

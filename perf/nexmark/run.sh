@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Nexmark q0, q9 or q19 on a local Flink MiniCluster: the stock Kafka JSON sink against streamfusion-kafka /
-# streamfusion-upsert-kafka, same job, same corpus, exactly once, outputs checked every run (NexmarkBench).
+# Nexmark q0, q9 or q19 on a local Flink MiniCluster, three variants of the same job: the stock Kafka JSON source
+# and sink; the stock source and streamfusion-kafka / streamfusion-upsert-kafka as sink; streamfusion-kafka as
+# source (decoded natively) and sink. Same corpus, exactly once, outputs checked every run (NexmarkBench).
 # Usage: perf/nexmark/run.sh [--query q19|q0,q9,q19] [--events 200000] [--partitions 2] [--parallelism 2] [--runs 3]
 #                            [--seed 1] [--rate 10000000] [--mini-batch false] [--profile true]
 #                            [--source kafka|memory]
@@ -12,7 +13,7 @@
 # once and kept for later runs; output topics are deleted after each run. The printed report goes to
 # perf/nexmark/results/nexmark-<UTC>.txt, the CSV rows to perf/nexmark/results/nexmark-<UTC>.csv, their chart to
 # nexmark-<UTC>.png (streamfusion-bench chart; STREAMFUSION_BENCH_BIN or built with cargo) and each profiled run's
-# stacks to nexmark-<UTC>-<workload>-<stock|ours>.collapsed.
+# stacks to nexmark-<UTC>-<workload>-<stock|ours-sink|ours>.collapsed.
 set -euo pipefail
 if [[ "${1:-}" == -h || "${1:-}" == --help ]]; then
   sed -n '4,8s/^# \{0,1\}//p' "$0" # the usage lines above, before anything is built

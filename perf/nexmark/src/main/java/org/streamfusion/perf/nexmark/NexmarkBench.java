@@ -10,6 +10,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,36 +30,38 @@ import org.bijou64.NativeLibrary;
 import org.bijou64.perf.common.ResultsSchema;
 
 /**
- * Nexmark q0, q9 or q19 on a local Flink MiniCluster, reading the {@link Corpus} with the stock {@code kafka}
- * source, written by the stock sink ({@code kafka} / {@code upsert-kafka} + {@code json}) and by ours
- * ({@code streamfusion-kafka} / {@code streamfusion-upsert-kafka}) in turns, every other setting equal
- * ({@link Queries}): exactly once, checkpoints every 1 s, the {@code hashmap} (heap) state backend with
+ * Nexmark q0, q9 or q19 on a local Flink MiniCluster, three variants of the same job in turns, every other
+ * setting equal ({@link Queries}): Flink's stock {@code kafka} source and stock sink ({@code kafka} /
+ * {@code upsert-kafka} + {@code json}), the stock source and our sink ({@code streamfusion-kafka} /
+ * {@code streamfusion-upsert-kafka}), and our source ({@code streamfusion-kafka}, values decoded natively) and
+ * our sink ({@link Variant}). Exactly once, checkpoints every 1 s, the {@code hashmap} (heap) state backend with
  * checkpoints in a temporary directory, parallelism and output partitions 2 by default, mini-batch off unless
  * asked for (then upstream's {@code allow-latency 2 s}, {@code size 50000}), no restarts.
  *
- * <p>One warm-up run per sink (checked, not counted), then {@code runs} rounds of one run per sink, the order
- * alternating (stock first in even rounds). Per run: a fresh output topic; job wall time = the job's net
+ * <p>One warm-up run per variant (checked, not counted), then {@code runs} rounds of one run per variant, the
+ * order rotating from round to round. Per run: a fresh output topic; job wall time = the job's net
  * runtime ({@link JobExecutionResult#getNetRuntime}: from submission to the job's end, which with an exactly-once
  * sink and a bounded source comes after the final checkpoint's commit), events/s = corpus events / wall time;
  * process CPU (the harness JVM, which hosts the MiniCluster: {@code OperatingSystemMXBean.getProcessCpuTime})
  * from before planning to the job's end, per corpus event, so planning and cluster start are in it for both
- * sinks alike; then the topic is read back {@code read_committed} and checked ({@link OutputCheck}) against the
- * answer computed from the corpus ({@link Expected}), and against the other sink of the round (q0: the same
+ * variants alike; then the topic is read back {@code read_committed} and checked ({@link OutputCheck}) against the
+ * answer computed from the corpus ({@link Expected}), and against the stock variant of the round (q0: the same
  * multiset of value bytes, or the run fails; q9/q19: the same final bytes per key, or ties taken
  * differently), and deleted. A check that fails fails the run: the harness exits 1 after the report.
  *
  * <p>Replay ({@code --source memory}): the same events from memory ({@link MemorySource}) instead of the
- * corpus topic, to isolate the sink; everything else, the checks included, is the same. The CSV's workload
- * then ends in {@code -memory}.
+ * corpus topic, to isolate the sink (so two variants: the stock sink and ours); everything else, the checks
+ * included, is the same. The CSV's workload then ends in {@code -memory}.
  *
- * <p>Profile ({@code --profile true}, the default): after the measured rounds, one more run per sink under
+ * <p>Profile ({@code --profile true}, the default): after the measured rounds, one more run per variant under
  * {@link StageProfile} (async-profiler in this JVM), checked like the others but not counted in the medians;
  * its CPU samples per stage (source, operators, sink encode, producer, checkpoints, JVM, other) are printed, go
  * into the CSV's {@code *_cpu_share} columns, and the collapsed stacks are written beside the CSV.
  *
- * <p>Printed: the settings, one line per run, then per sink the median events/s, median wall time, median CPU
- * per event, the ratio of medians (ours / stock), per-round ratios. Appended to the CSV (the shared results
- * schema, {@link ResultsSchema}): one row per sink, benchmark {@code nexmark-flink}, workload the query.
+ * <p>Printed: the settings, one line per run, then per variant the median events/s, median wall time, median
+ * CPU per event, the ratio of medians against the stock variant, per-round ratios. Appended to the CSV (the
+ * shared results schema, {@link ResultsSchema}): one row per variant, benchmark {@code nexmark-flink}, workload
+ * the query, mode {@code source -> sink}.
  *
  * <p>Usage: {@code java -cp ... org.streamfusion.perf.nexmark.NexmarkBench [--query q19] [--events 200000]
  * [--partitions 2] [--parallelism 2] [--runs 3] [--seed 1] [--rate 10000000] [--mini-batch false]
@@ -79,7 +82,7 @@ public final class NexmarkBench {
      * @param miniBatch table.exec.mini-batch.enabled
      * @param bootstrap the broker
      * @param csv where the rows are appended
-     * @param profile whether each sink gets one more, profiled run after the measured ones
+     * @param profile whether each variant gets one more, profiled run after the measured ones
      * @param memory whether the events are replayed from memory ({@link MemorySource}) instead of read from the
      *     corpus topic
      */
@@ -98,17 +101,61 @@ public final class NexmarkBench {
             return query.id() + (memory ? "-memory" : "") + (miniBatch ? "-mini-batch" : "");
         }
 
-        /** Where a profiled run's collapsed stacks go: beside the CSV, named after it, the query and the sink. */
-        Path collapsedFile(boolean ours) {
+        /** Where a profiled run's collapsed stacks go: beside the CSV, named after it, the query and the variant. */
+        Path collapsedFile(Variant variant) {
             String name = csv.getFileName().toString().replaceFirst("\\.csv$", "");
-            return csv.resolveSibling(name + "-" + workload() + "-" + (ours ? "ours" : "stock") + ".collapsed");
+            return csv.resolveSibling(name + "-" + workload() + "-" + variant.tag() + ".collapsed");
+        }
+
+        /** The variants compared: all three over the corpus topic; with the events in memory, the two sinks. */
+        List<Variant> variants() {
+            return memory ? List.of(Variant.STOCK, Variant.OUR_SINK) : List.of(Variant.values());
+        }
+    }
+
+    /** Which connectors a run reads the corpus and writes the output with. */
+    enum Variant {
+        /** Flink's {@code kafka} source and stock sink: the baseline. */
+        STOCK(false, false, "stock"),
+        /** Flink's {@code kafka} source, our sink. */
+        OUR_SINK(false, true, "ours-sink"),
+        /** Our source ({@code streamfusion-kafka}, values decoded natively) and our sink. */
+        OURS(true, true, "ours");
+
+        private final boolean oursSource;
+        private final boolean oursSink;
+        private final String tag;
+
+        Variant(boolean oursSource, boolean oursSink, String tag) {
+            this.oursSource = oursSource;
+            this.oursSink = oursSink;
+            this.tag = tag;
+        }
+
+        boolean oursSource() {
+            return oursSource;
+        }
+
+        boolean oursSink() {
+            return oursSink;
+        }
+
+        /** Short name, for file names. */
+        String tag() {
+            return tag;
+        }
+
+        /** {@code source -> sink} connectors, as printed and in the CSV's {@code mode}. */
+        String label(Queries.Query query, boolean memory) {
+            String source = memory ? "memory" : oursSource ? "streamfusion-kafka" : "kafka";
+            return source + " -> " + (oursSink ? query.oursConnector() : query.stockConnector());
         }
     }
 
     /**
      * One run.
      *
-     * @param ours which sink
+     * @param variant which source and sink
      * @param netMillis the job's net runtime
      * @param cpuNanos process CPU from planning to the job's end
      * @param check the output check
@@ -116,7 +163,7 @@ public final class NexmarkBench {
      * @param samples CPU samples per stage of a profiled run, else null
      */
     record Run(
-            boolean ours,
+            Variant variant,
             long netMillis,
             long cpuNanos,
             OutputCheck.Result check,
@@ -153,10 +200,11 @@ public final class NexmarkBench {
      * One job of {@code s.query()} through one sink into a fresh topic, checked, the topic deleted; profiled
      * from planning to the job's end when {@code profiled}.
      */
-    static Run run(Settings s, String corpus, boolean ours, Expected expected, Admin admin, int seq, boolean profiled)
+    static Run run(
+            Settings s, String corpus, Variant variant, Expected expected, Admin admin, int seq, boolean profiled)
             throws Exception {
-        String side = ours ? "ours" : "stock";
-        String tag = s.query().id() + "-" + side + "-" + ProcessHandle.current().pid() + "-" + seq;
+        String tag = s.query().id() + "-" + variant.tag() + "-"
+                + ProcessHandle.current().pid() + "-" + seq;
         String topic = "nexmark-out-" + tag;
         admin.createTopics(List.of(new NewTopic(topic, s.spec().partitions(), (short) 1)))
                 .all()
@@ -174,20 +222,20 @@ public final class NexmarkBench {
             if (s.memory()) {
                 MemorySource.register(env, tEnv);
             } else {
-                tEnv.executeSql(Queries.sourceDdl(corpus, s.bootstrap(), "nexmark-" + tag));
+                tEnv.executeSql(Queries.sourceDdl(variant.oursSource(), corpus, s.bootstrap(), "nexmark-" + tag));
             }
             Queries.viewDdls().forEach(tEnv::executeSql);
-            tEnv.executeSql(Queries.sinkDdl(s.query(), ours, topic, s.bootstrap(), "nexmark-" + tag));
+            tEnv.executeSql(Queries.sinkDdl(s.query(), variant.oursSink(), topic, s.bootstrap(), "nexmark-" + tag));
             TableResult result = tEnv.executeSql(Queries.insert(s.query()));
             result.await(30, TimeUnit.MINUTES);
             JobExecutionResult job =
                     result.getJobClient().orElseThrow().getJobExecutionResult().get(1, TimeUnit.MINUTES);
             long cpu = processCpuNanos() - cpu0;
-            Map<StageProfile.Stage, Long> samples = profiled ? StageProfile.stop(s.collapsedFile(ours)) : null;
+            Map<StageProfile.Stage, Long> samples = profiled ? StageProfile.stop(s.collapsedFile(variant)) : null;
             long net = job.getNetRuntime(TimeUnit.MILLISECONDS);
             Output output = Output.read(s.bootstrap(), topic, s.query());
             OutputCheck.Result check = OutputCheck.check(expected, output);
-            return new Run(ours, net, cpu, check, output, samples);
+            return new Run(variant, net, cpu, check, output, samples);
         } finally {
             admin.deleteTopics(List.of(topic)).all().get(60, TimeUnit.SECONDS);
             deleteTree(checkpoints);
@@ -306,13 +354,18 @@ public final class NexmarkBench {
     /** One query: warm-up, the measured rounds, the profiled runs, the report; true when every check passed. */
     private static boolean compare(Settings s, String corpus, Admin admin) throws Exception {
         Queries.Query query = s.query();
+        List<Variant> variants = s.variants();
         System.out.printf("%n== %s%njob: %s%n", s.workload(), jobConfig(s, Path.of("/tmp/nexmark-checkpoints-RUN")));
         System.out.println("sinks: sink.delivery-guarantee=exactly-once properties.batch.size=524288"
-                + " properties.linger.ms=20; stock " + query.stockConnector() + ", ours " + query.oursConnector());
-        List<Run> stock = new ArrayList<>();
-        List<Run> ours = new ArrayList<>();
-        List<String> sameBytes = new ArrayList<>();
-        Map<Boolean, Map<StageProfile.Stage, Long>> profiles = new HashMap<>();
+                + " properties.linger.ms=20; variants "
+                + variants.stream().map(v -> v.label(query, s.memory())).toList());
+        Map<Variant, List<Run>> runs = new EnumMap<>(Variant.class);
+        Map<Variant, List<String>> sameBytes = new EnumMap<>(Variant.class);
+        for (Variant v : variants) {
+            runs.put(v, new ArrayList<>());
+            sameBytes.put(v, new ArrayList<>());
+        }
+        Map<Variant, Map<StageProfile.Stage, Long>> profiles = new EnumMap<>(Variant.class);
         boolean failed = false;
         long t0 = System.nanoTime();
         Expected expected = Expected.of(s.spec(), query);
@@ -321,56 +374,64 @@ public final class NexmarkBench {
                 (System.nanoTime() - t0) / 1e9, expected.outputRecords());
         int seq = 0;
         for (int r = -1; r < s.runs(); r++) {
-            boolean oursFirst = r >= 0 && r % 2 == 1;
-            Run[] round = new Run[2];
-            for (int k = 0; k < 2; k++) {
-                boolean isOurs = (k == 0) == oursFirst;
-                Run run = run(s, corpus, isOurs, expected, admin, seq++, false);
-                round[isOurs ? 1 : 0] = run;
+            // Interleaved, the order rotating from round to round (the warm-up in the order listed).
+            int shift = r < 0 ? 0 : r % variants.size();
+            Map<Variant, Run> round = new EnumMap<>(Variant.class);
+            for (int k = 0; k < variants.size(); k++) {
+                Variant variant = variants.get((k + shift) % variants.size());
+                Run run = run(s, corpus, variant, expected, admin, seq++, false);
+                round.put(variant, run);
                 failed |= !run.check().verified();
                 printRun(s, r < 0 ? "warm-up" : "round " + (r + 1), run);
             }
-            boolean same = OutputCheck.sameAs(round[0].output(), round[1].output());
-            // q0 leaves nothing open: its two outputs must be the same multiset of value bytes.
+            // q0 leaves nothing open: every variant's output must be the stock one's multiset of value bytes.
             boolean mustBeSame = !query.upsert();
-            failed |= mustBeSame && !same;
-            System.out.println("  stock and ours: "
-                    + (same
-                            ? "the same bytes"
-                            : mustBeSame
-                                    ? "FAILED: different value bytes"
-                                    : "different bytes (ties taken differently; both checked against the answer)"));
+            for (Variant v : variants) {
+                if (v == Variant.STOCK) {
+                    continue;
+                }
+                boolean same = OutputCheck.sameAs(
+                        round.get(Variant.STOCK).output(), round.get(v).output());
+                failed |= mustBeSame && !same;
+                System.out.println("  stock and " + v.tag() + ": "
+                        + (same
+                                ? "the same bytes"
+                                : mustBeSame
+                                        ? "FAILED: different value bytes"
+                                        : "different bytes (ties taken differently; both checked against the answer)"));
+                if (r >= 0) {
+                    sameBytes.get(v).add(same ? "same" : mustBeSame ? "DIFFERENT" : "ties");
+                }
+            }
             if (r >= 0) {
-                stock.add(stripOutput(round[0]));
-                ours.add(stripOutput(round[1]));
-                sameBytes.add(same ? "same" : mustBeSame ? "DIFFERENT" : "ties");
+                round.forEach((v, run) -> runs.get(v).add(stripOutput(run)));
             }
         }
         if (s.profile()) {
-            for (boolean isOurs : new boolean[] {false, true}) {
-                Run run = run(s, corpus, isOurs, expected, admin, seq++, true);
+            for (Variant variant : variants) {
+                Run run = run(s, corpus, variant, expected, admin, seq++, true);
                 failed |= !run.check().verified();
                 printRun(s, "profiled", run);
                 System.out.println("  CPU samples: " + StageProfile.format(StageProfile.shares(run.samples()))
-                        + "; stacks in " + s.collapsedFile(isOurs));
-                profiles.put(isOurs, run.samples());
+                        + "; stacks in " + s.collapsedFile(variant));
+                profiles.put(variant, run.samples());
             }
         }
-        report(s, stock, ours, sameBytes, profiles);
+        report(s, runs, sameBytes, profiles);
         return !failed;
     }
 
     private static Run stripOutput(Run r) {
-        return new Run(r.ours(), r.netMillis(), r.cpuNanos(), r.check(), null, null);
+        return new Run(r.variant(), r.netMillis(), r.cpuNanos(), r.check(), null, null);
     }
 
     private static void printRun(Settings s, String label, Run run) {
         long events = s.spec().events();
         System.out.printf(
-                "%s %-28s %,10.0f events/s  wall %,6d ms  cpu %.3f us/event  read %,d (expected %,d,"
+                "%s %-46s %,10.0f events/s  wall %,6d ms  cpu %.3f us/event  read %,d (expected %,d,"
                         + " ties %d) %s  load %s%n",
                 label,
-                run.ours() ? s.query().oursConnector() : s.query().stockConnector(),
+                run.variant().label(s.query(), s.memory()),
                 run.eventsPerSecond(events),
                 run.netMillis(),
                 run.cpuNanos() / 1000.0 / events,
@@ -383,56 +444,65 @@ public final class NexmarkBench {
 
     private static void report(
             Settings s,
-            List<Run> stock,
-            List<Run> ours,
-            List<String> sameBytes,
-            Map<Boolean, Map<StageProfile.Stage, Long>> profiles)
+            Map<Variant, List<Run>> runs,
+            Map<Variant, List<String>> sameBytes,
+            Map<Variant, Map<StageProfile.Stage, Long>> profiles)
             throws IOException {
         long events = s.spec().events();
+        Queries.Query query = s.query();
+        List<Run> stock = runs.get(Variant.STOCK);
         double[] stockRates =
                 stock.stream().mapToDouble(r -> r.eventsPerSecond(events)).toArray();
-        double[] oursRates =
-                ours.stream().mapToDouble(r -> r.eventsPerSecond(events)).toArray();
-        double[] paired = new double[stock.size()];
-        int faster = 0;
-        int slower = 0;
-        for (int i = 0; i < paired.length; i++) {
-            paired[i] = oursRates[i] / stockRates[i];
-            faster += paired[i] > 1 ? 1 : 0;
-            slower += paired[i] < 1 ? 1 : 0;
-        }
-        double ratio = median(oursRates) / median(stockRates);
+        double stockCpu = median(stock.stream().mapToDouble(r -> r.cpuNanos()).toArray());
         System.out.printf(
-                "%n| %s, %,d events | median events/s | min | max | median wall s | CPU us/event |"
-                        + " verified |%n|---|---:|---:|---:|---:|---:|---|%n",
-                s.query().id(), events);
-        for (List<Run> runs : List.of(stock, ours)) {
-            double[] rates =
-                    runs.stream().mapToDouble(r -> r.eventsPerSecond(events)).toArray();
+                "%n| %s, %,d events | median events/s | min | max | median wall s | CPU us/event | vs stock |"
+                        + " verified |%n|---|---:|---:|---:|---:|---:|---:|---|%n",
+                query.id(), events);
+        for (Map.Entry<Variant, List<Run>> e : runs.entrySet()) {
+            double[] rates = e.getValue().stream()
+                    .mapToDouble(r -> r.eventsPerSecond(events))
+                    .toArray();
             System.out.printf(
-                    "| %s | %,.0f | %,.0f | %,.0f | %.3f | %.3f | %s |%n",
-                    runs.get(0).ours() ? s.query().oursConnector() : s.query().stockConnector(),
+                    "| %s | %,.0f | %,.0f | %,.0f | %.3f | %.3f | %.3fx | %s |%n",
+                    e.getKey().label(query, s.memory()),
                     median(rates),
                     Arrays.stream(rates).min().orElse(0),
                     Arrays.stream(rates).max().orElse(0),
-                    median(runs.stream()
+                    median(e.getValue().stream()
                             .mapToDouble(r -> r.netMillis() / 1000.0)
                             .toArray()),
-                    median(runs.stream()
+                    median(e.getValue().stream()
                             .mapToDouble(r -> r.cpuNanos() / 1000.0 / events)
                             .toArray()),
-                    runs.stream().allMatch(r -> r.check().verified()));
+                    median(rates) / median(stockRates),
+                    e.getValue().stream().allMatch(r -> r.check().verified()));
         }
-        double cpuRatio = median(stock.stream().mapToDouble(r -> r.cpuNanos()).toArray())
-                / median(ours.stream().mapToDouble(r -> r.cpuNanos()).toArray());
-        System.out.printf(
-                "ours / stock: ratio of medians %.3f; per round %s; outputs per round: %s%n",
-                ratio,
-                Arrays.toString(Arrays.stream(paired)
-                        .mapToObj(p -> String.format("%.3f", p))
-                        .toArray()),
-                sameBytes);
-        System.out.printf("events per CPU second, ours / stock: %.3f (median CPU per event, stock / ours)%n", cpuRatio);
+        Map<Variant, double[]> pairedByVariant = new EnumMap<>(Variant.class);
+        for (Map.Entry<Variant, List<Run>> e : runs.entrySet()) {
+            if (e.getKey() == Variant.STOCK) {
+                continue;
+            }
+            double[] rates = e.getValue().stream()
+                    .mapToDouble(r -> r.eventsPerSecond(events))
+                    .toArray();
+            double[] paired = new double[stock.size()];
+            for (int i = 0; i < paired.length; i++) {
+                paired[i] = rates[i] / stockRates[i];
+            }
+            pairedByVariant.put(e.getKey(), paired);
+            double cpu =
+                    median(e.getValue().stream().mapToDouble(r -> r.cpuNanos()).toArray());
+            System.out.printf(
+                    "%s / stock: ratio of medians %.3f; per round %s; events per CPU second %.3f; outputs per round:"
+                            + " %s%n",
+                    e.getKey().tag(),
+                    median(rates) / median(stockRates),
+                    Arrays.toString(Arrays.stream(paired)
+                            .mapToObj(p -> String.format("%.3f", p))
+                            .toArray()),
+                    stockCpu / cpu,
+                    sameBytes.get(e.getKey()));
+        }
 
         if (!profiles.isEmpty()) {
             StringBuilder head = new StringBuilder("%n| %s: share of CPU samples (profiled run) |");
@@ -441,78 +511,89 @@ public final class NexmarkBench {
                 head.append(' ').append(stage.label()).append(" |");
                 rule.append("---:|");
             }
-            System.out.printf(head + "%n" + rule + "%n", s.query().id());
-            for (boolean isOurs : new boolean[] {false, true}) {
+            System.out.printf(head + "%n" + rule + "%n", query.id());
+            profiles.forEach((variant, samples) -> {
                 StringBuilder line = new StringBuilder("| ")
-                        .append(isOurs ? s.query().oursConnector() : s.query().stockConnector())
+                        .append(variant.label(query, s.memory()))
                         .append(" |");
-                StageProfile.shares(profiles.get(isOurs))
-                        .values()
-                        .forEach(v -> line.append(String.format(" %.1f%% |", v * 100)));
+                StageProfile.shares(samples).values().forEach(v -> line.append(String.format(" %.1f%% |", v * 100)));
                 System.out.println(line);
-            }
+            });
         }
 
         List<ResultsSchema.Row> rows = new ArrayList<>();
-        for (List<Run> runs : List.of(stock, ours)) {
-            boolean isOurs = runs.get(0).ours();
-            double[] rates =
-                    runs.stream().mapToDouble(r -> r.eventsPerSecond(events)).toArray();
-            OutputCheck.Result last = runs.get(runs.size() - 1).check();
-            List<String> problems = new ArrayList<>(runs.stream()
+        for (Map.Entry<Variant, List<Run>> e : runs.entrySet()) {
+            Variant variant = e.getKey();
+            List<Run> variantRuns = e.getValue();
+            double[] rates = variantRuns.stream()
+                    .mapToDouble(r -> r.eventsPerSecond(events))
+                    .toArray();
+            OutputCheck.Result last = variantRuns.get(variantRuns.size() - 1).check();
+            List<String> problems = new ArrayList<>(variantRuns.stream()
                     .map(r -> r.check().problem())
                     .filter(p -> !p.isEmpty())
                     .toList());
-            if (isOurs && sameBytes.contains("DIFFERENT")) {
-                problems.add("value bytes differ from the stock sink's: " + sameBytes);
+            if (sameBytes.get(variant).contains("DIFFERENT")) {
+                problems.add("value bytes differ from the stock connectors': " + sameBytes.get(variant));
             }
             ResultsSchema.Row row = ResultsSchema.row()
                     .set("benchmark", "nexmark-flink")
                     .set("workload", s.workload())
-                    .set("mode", isOurs ? s.query().oursConnector() : s.query().stockConnector())
-                    .set("implementation", isOurs ? (NativeLibrary.isLoaded() ? "NATIVE" : "JAVA") : "-")
+                    .set("mode", variant.label(query, s.memory()))
+                    .set(
+                            "implementation",
+                            variant == Variant.STOCK ? "-" : NativeLibrary.isLoaded() ? "NATIVE" : "JAVA")
                     .set("compression", "none")
                     .set("guarantee", "exactly-once")
                     .set("records", events)
-                    .set("iterations", (long) runs.size())
+                    .set("iterations", (long) variantRuns.size())
                     .set("median_records_per_s", median(rates))
                     .set("min_records_per_s", Arrays.stream(rates).min().orElse(Double.NaN))
                     .set("max_records_per_s", Arrays.stream(rates).max().orElse(Double.NaN))
                     .set(
                             "median_pass_seconds",
-                            median(runs.stream()
+                            median(variantRuns.stream()
                                     .mapToDouble(r -> r.netMillis() / 1000.0)
                                     .toArray()))
                     .set(
                             "cpu_us_per_record",
-                            median(runs.stream()
+                            median(variantRuns.stream()
                                     .mapToDouble(r -> r.cpuNanos() / 1000.0 / events)
                                     .toArray()))
                     .set("records_expected", last.expected())
                     .set("records_read", last.read())
                     .set(
                             "missing",
-                            runs.stream().mapToLong(r -> r.check().missing()).sum())
+                            variantRuns.stream()
+                                    .mapToLong(r -> r.check().missing())
+                                    .sum())
                     .set(
                             "duplicates",
-                            runs.stream().mapToLong(r -> r.check().duplicates()).sum())
+                            variantRuns.stream()
+                                    .mapToLong(r -> r.check().duplicates())
+                                    .sum())
                     .set(
                             "mismatches",
-                            runs.stream().mapToLong(r -> r.check().mismatches()).sum())
+                            variantRuns.stream()
+                                    .mapToLong(r -> r.check().mismatches())
+                                    .sum())
                     .set("verified", problems.isEmpty())
                     .set("problem", String.join(" | ", problems));
-            Map<StageProfile.Stage, Long> samples = profiles.get(isOurs);
+            Map<StageProfile.Stage, Long> samples = profiles.get(variant);
             if (samples != null) {
                 StageProfile.shares(samples).forEach((stage, share) -> row.set(stage.column(), share));
             }
-            if (isOurs) {
-                row.set("baseline", s.query().stockConnector())
-                        .set("ratio_vs_baseline", ratio)
+            double[] paired = pairedByVariant.get(variant);
+            if (paired != null) {
+                long faster = Arrays.stream(paired).filter(p -> p > 1).count();
+                long slower = Arrays.stream(paired).filter(p -> p < 1).count();
+                row.set("baseline", Variant.STOCK.label(query, s.memory()))
+                        .set("ratio_vs_baseline", median(rates) / median(stockRates))
                         .set("paired_ratio_median", median(paired))
                         .set("paired_ratio_min", Arrays.stream(paired).min().orElse(Double.NaN))
                         .set("paired_ratio_max", Arrays.stream(paired).max().orElse(Double.NaN))
-                        .set("paired_faster", (long) faster)
-                        .set("paired_slower", (long) slower)
+                        .set("paired_faster", faster)
+                        .set("paired_slower", slower)
                         .set(
                                 "verdict",
                                 paired.length >= 5 && faster == paired.length

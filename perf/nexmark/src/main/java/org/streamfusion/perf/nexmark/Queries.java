@@ -142,17 +142,18 @@ public final class Queries {
     /**
      * The source table over the corpus topic (upstream {@code ddl_kafka.sql}, bounded at the latest offsets).
      *
+     * @param ours {@code streamfusion-kafka} when true, the stock {@code kafka} connector when false
      * @param topic the corpus topic
      * @param bootstrap the broker
      * @param groupId the consumer group (one per run; offsets are not what bounds the read)
      */
-    public static String sourceDdl(String topic, String bootstrap, String groupId) {
+    public static String sourceDdl(boolean ours, String topic, String bootstrap, String groupId) {
         return "CREATE TEMPORARY TABLE " + SOURCE_TABLE + " (\n"
                 + "    " + String.join(",\n    ", PHYSICAL_COLUMNS) + ",\n"
                 + "    `dateTime` AS " + DATE_TIME + ",\n"
                 + "    WATERMARK FOR `dateTime` AS " + WATERMARK + "\n"
                 + ") WITH (\n"
-                + "    'connector' = 'kafka',\n"
+                + "    'connector' = '" + (ours ? "streamfusion-kafka" : "kafka") + "',\n"
                 + "    'topic' = '" + topic + "',\n"
                 + "    'properties.bootstrap.servers' = '" + bootstrap + "',\n"
                 + "    'properties.group.id' = '" + groupId + "',\n"

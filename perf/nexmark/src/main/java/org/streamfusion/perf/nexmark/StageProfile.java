@@ -28,7 +28,10 @@ import one.profiler.Counter;
 final class StageProfile {
     /** Where a CPU sample's time went. */
     enum Stage {
-        /** Flink's stock Kafka source: fetching (the consumer) and decoding ({@code json} format) the corpus. */
+        /**
+         * The Kafka source: fetching (the consumer) and decoding the corpus, by Flink's {@code json} format or by
+         * our native decoder.
+         */
         SOURCE("source: fetch and JSON decode", "source_cpu_share"),
         /** The query's operators and Flink's runtime around them: calc, join, rank, shuffles, mailbox. */
         OPERATORS("operators and runtime", "operators_cpu_share"),
@@ -75,6 +78,17 @@ final class StageProfile {
             Map.entry(
                     "org.apache.flink.streaming.connectors.kafka.table.DynamicKafkaRecordSerializationSchema",
                     Stage.SINK_ENCODE),
+            // Our source's decoding (before the markers of our encoder, which share their prefixes): the split
+            // reader, the record it hands on and its deserializer, the JNI front end, the Rust decoder.
+            Map.entry("org.streamfusion.flink.connector.NativeDecodingSplitReader", Stage.SOURCE),
+            Map.entry("org.streamfusion.flink.connector.NativeRecordDeserializationSchema", Stage.SOURCE),
+            Map.entry("org.streamfusion.flink.connector.DecodedRecord", Stage.SOURCE),
+            Map.entry("org.streamfusion.flink.NativeRowDataDecoder", Stage.SOURCE),
+            Map.entry("org.streamfusion.kafka.NativeJsonDecoder", Stage.SOURCE),
+            Map.entry("org.streamfusion.kafka.DecodedRows", Stage.SOURCE),
+            Map.entry("Java_org_streamfusion_kafka_NativeJsonDecoder", Stage.SOURCE),
+            Map.entry("kafka_serde_native::decoder", Stage.SOURCE),
+            Map.entry("streamfusion_json::decode::", Stage.SOURCE),
             // ... and ours: the connector, the JNI front end, Arrow Java's vectors, the Rust encoder.
             Map.entry("org.streamfusion.flink", Stage.SINK_ENCODE),
             Map.entry("org.apache.arrow.", Stage.SINK_ENCODE),

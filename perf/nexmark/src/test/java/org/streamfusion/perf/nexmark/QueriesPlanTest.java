@@ -15,7 +15,7 @@ class QueriesPlanTest {
     void plansWithTheSinkAndNoUpsertMaterializer(String name, boolean ours) {
         Queries.Query query = Queries.Query.of(name);
         TableEnvironment tEnv = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
-        tEnv.executeSql(Queries.sourceDdl("corpus", "127.0.0.1:1", "plan-test"));
+        tEnv.executeSql(Queries.sourceDdl(ours, "corpus", "127.0.0.1:1", "plan-test"));
         Queries.viewDdls().forEach(tEnv::executeSql);
         tEnv.executeSql(Queries.sinkDdl(query, ours, "out", "127.0.0.1:1", "plan-test-" + name));
         String plan = tEnv.explainSql(Queries.insert(query));

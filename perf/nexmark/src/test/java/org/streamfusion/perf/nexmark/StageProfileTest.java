@@ -45,6 +45,16 @@ class StageProfileTest {
                         + "org/streamfusion/flink/RowDataJsonEncoder.flush;"
                         + "Java_org_streamfusion_flink_NativeJson_encode;"
                         + "streamfusion_json::flink::write_batch;__memmove_avx_unaligned_erms"));
+        // Our source: the split reader on the fetcher thread, the JNI call and the Rust decoder below it.
+        assertEquals(
+                Stage.SOURCE,
+                StageProfile.stageOf("[Source Data Fetcher for Source: nexmark_kafka[1] tid=52];"
+                        + "org/apache/flink/connector/base/source/reader/fetcher/FetchTask.run;"
+                        + "org/streamfusion/flink/connector/NativeDecodingSplitReader.fetch;"
+                        + "org/streamfusion/flink/NativeRowDataDecoder.decode;"
+                        + "org/streamfusion/kafka/NativeJsonDecoder.decode;"
+                        + "Java_org_streamfusion_kafka_NativeJsonDecoder_decode;"
+                        + "streamfusion_json::decode::lexer::Lexer::scan_string;__memmove_avx_unaligned_erms"));
         assertEquals(
                 Stage.OPERATORS,
                 StageProfile.stageOf(TASK
