@@ -244,6 +244,34 @@ pub fn check(data: &[u8]) {
         }
     }
 
+    // The exact walk alone (no fast path): the same rows, or the same failure.
+    let mut exact = JsonDecoder::new(
+        case.schema.clone(),
+        case.options.clone().with_exact_walk_only(true),
+    )
+    .expect("the same layout and options");
+    match (&whole, &exact.decode(messages.iter().copied())) {
+        (Ok(fast), Ok(walked)) => {
+            assert_eq!(
+                fast.batch(),
+                walked.batch(),
+                "the fast path's rows differ from the exact walk's"
+            );
+            assert_eq!(fast.rows_per_message(), walked.rows_per_message());
+            assert_eq!(fast.null_rows(), walked.null_rows());
+        }
+        (Err(fast), Err(walked)) => assert_eq!(
+            failure(fast),
+            failure(walked),
+            "the fast path fails otherwise than the exact walk"
+        ),
+        (fast, walked) => panic!(
+            "the fast path ({:?}) and the exact walk ({:?}) disagree",
+            fast.as_ref().err(),
+            walked.as_ref().err()
+        ),
+    }
+
     // Each message alone, through the same decoder, up to the first that fails.
     let mut singles = Vec::with_capacity(messages.len());
     let mut first_failure = None;

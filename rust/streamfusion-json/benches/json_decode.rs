@@ -130,7 +130,10 @@ fn benches(c: &mut Criterion) {
     group.bench_function("streamfusion_json_decoder_binary_rows", |b| {
         b.iter(|| {
             decoder
-                .decode_binary(black_box(&messages).iter().map(|m| Some(m.as_slice())), &mut rows)
+                .decode_binary(
+                    black_box(&messages).iter().map(|m| Some(m.as_slice())),
+                    &mut rows,
+                )
                 .expect("the bids decode");
             rows.rows()
         })

@@ -613,7 +613,8 @@ impl<'a> Lexer<'a> {
 
 /// Jackson's identifier characters after a literal (`Character.isJavaIdentifierPart` for ASCII, and any byte
 /// that starts a non-ASCII character).
-fn is_identifier_part(b: u8) -> bool {
+/// Whether `b` continues an identifier, which makes a literal before it (`nullx`) a token Jackson refuses.
+pub(super) fn is_identifier_part(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
 }
 

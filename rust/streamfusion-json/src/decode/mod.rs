@@ -31,6 +31,7 @@
 
 mod binary;
 mod column;
+mod fast;
 mod jackson;
 mod java;
 mod lexer;
@@ -54,6 +55,7 @@ pub struct DecoderOptions {
     fail_on_missing_field: bool,
     ignore_parse_errors: bool,
     timestamp_standard: TimestampStandard,
+    exact_walk_only: bool,
 }
 
 impl DecoderOptions {
@@ -73,6 +75,14 @@ impl DecoderOptions {
     /// `json.timestamp-format.standard` (default `SQL`).
     pub fn with_timestamp_standard(mut self, standard: TimestampStandard) -> Self {
         self.timestamp_standard = standard;
+        self
+    }
+
+    /// Decodes every message with the exact token walk, leaving out the fast path that takes messages in the
+    /// shape Flink's serializer writes (default false). The rows are the same either way (the fast path gives a
+    /// message up wherever the walk could differ); for comparisons and tests.
+    pub fn with_exact_walk_only(mut self, exact: bool) -> Self {
+        self.exact_walk_only = exact;
         self
     }
 
@@ -153,6 +163,11 @@ impl DecoderOptions {
     /// `json.timestamp-format.standard`.
     pub fn timestamp_standard(&self) -> TimestampStandard {
         self.timestamp_standard
+    }
+
+    /// Whether the fast path is left out ([`with_exact_walk_only`](Self::with_exact_walk_only)).
+    pub fn exact_walk_only(&self) -> bool {
+        self.exact_walk_only
     }
 }
 

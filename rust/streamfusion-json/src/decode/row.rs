@@ -8,6 +8,7 @@ use std::sync::Arc;
 use arrow_schema::TimeUnit;
 
 use super::column::{Column, RowShape, Value};
+use super::fast::Fast;
 use super::jackson::{echo_tree, jackson_base64};
 use super::java::{
     jackson_integer, java_trim, parse_big_decimal, parse_java_double, parse_java_float,
@@ -135,6 +136,19 @@ impl RowDecoder {
             return Outcome::NotExact(
                 "a message in UTF-16 or UTF-32 (Jackson detects the encoding)".to_owned(),
             );
+        }
+        if !self.options.exact_walk_only() {
+            self.scratch.clear();
+            let mut row = self.rows_free.pop().unwrap_or_default();
+            let fast =
+                Fast::new(message, &self.options).root(&self.shape, &mut row, &mut self.scratch);
+            if fast.is_some() {
+                sink.push(&self.shape, Some(&row), &self.scratch);
+            }
+            self.rows_free.push(row);
+            if fast.is_some() {
+                return Outcome::Done;
+            }
         }
         let ignore = self.options.ignore_parse_errors();
         let mut lx = Lexer::new(message);
@@ -445,7 +459,7 @@ impl RowDecoder {
 
 /// Flink's timestamp (milliseconds, nanoseconds of the millisecond) in `unit`; `None` when the unit cannot hold
 /// it exactly (a finer part than the unit, or beyond its 64-bit range).
-fn in_unit(millis: i64, nanos: i64, unit: TimeUnit) -> Option<i64> {
+pub(super) fn in_unit(millis: i64, nanos: i64, unit: TimeUnit) -> Option<i64> {
     match unit {
         TimeUnit::Nanosecond => millis.checked_mul(1_000_000)?.checked_add(nanos),
         TimeUnit::Microsecond if nanos % 1000 == 0 => {
