@@ -80,8 +80,14 @@ impl<'a> Fast<'a> {
         let arity = shape.columns.len();
         row.clear();
         row.resize(arity, Value::Null);
-        // Fields named so far (a field named twice is Flink's repeated-key count: the exact walk).
-        let mut named = vec![false; arity];
+        // Fields named so far (a field named twice is Flink's repeated-key count: the exact walk); a bit mask, or
+        // for rows of more than 64 fields a vector.
+        let mut named_mask = 0u64;
+        let mut named_wide = if arity > 64 {
+            vec![false; arity]
+        } else {
+            Vec::new()
+        };
         let mut matched = 0usize;
         let mut hint = 0usize;
         if self.skip_ws()? == b'}' {
@@ -95,7 +101,15 @@ impl<'a> Fast<'a> {
             self.pos += 1;
             let name = self.plain_ascii_string()?;
             let field = shape.find(name, hint)?;
-            if std::mem::replace(&mut named[field], true) {
+            let repeated = if arity > 64 {
+                std::mem::replace(&mut named_wide[field], true)
+            } else {
+                let bit = 1u64 << field;
+                let seen = named_mask & bit != 0;
+                named_mask |= bit;
+                seen
+            };
+            if repeated {
                 return None;
             }
             hint = field + 1;
@@ -419,6 +433,9 @@ fn scan_to_special(src: &[u8], start: usize) -> Option<(usize, bool)> {
 
 #[cfg(test)]
 mod tests {
+    use arrow_array::cast::AsArray;
+    use arrow_array::Array;
+
     use super::*;
 
     #[test]
@@ -446,6 +463,54 @@ mod tests {
         }
         // From any start.
         assert_eq!(scan_to_special(b"\"ab\"", 1), Some((3, true)));
+    }
+
+    #[test]
+    fn rows_wider_than_a_mask_and_repeated_keys_match_the_exact_walk() {
+        use std::sync::Arc;
+
+        use arrow_schema::{DataType, Field, Schema};
+
+        use crate::JsonDecoder;
+
+        let schema = Arc::new(Schema::new(
+            (0..70)
+                .map(|i| Field::new(format!("f{i}"), DataType::Int64, true))
+                .collect::<Vec<_>>(),
+        ));
+        let all: Vec<String> = (0..70).map(|i| format!("\"f{i}\":{i}")).collect();
+        let messages = [
+            format!("{{{}}}", all.join(",")),
+            format!("{{{},\"f69\":-1}}", all[..69].join(",")),
+            // Repeated keys count towards the arity in Flink's walk: once 70 keys are matched (f3 twice, then
+            // f0..f67), f68 is not read.
+            format!("{{\"f3\":1,\"f3\":2,{}}}", all[..69].join(",")),
+        ];
+        for exact in [false, true] {
+            let options = DecoderOptions::default().with_exact_walk_only(exact);
+            let mut decoder = JsonDecoder::new(Arc::clone(&schema), options).unwrap();
+            let decoded = decoder
+                .decode(messages.iter().map(|m| Some(m.as_bytes())))
+                .unwrap();
+            let column = |i: usize| {
+                decoded
+                    .batch()
+                    .column(i)
+                    .as_primitive::<arrow_array::types::Int64Type>()
+                    .clone()
+            };
+            assert_eq!(column(69).value(0), 69, "exact {exact}");
+            assert_eq!(column(69).value(1), -1, "exact {exact}");
+            assert!(
+                column(68).is_null(2) && column(69).is_null(2),
+                "exact {exact}"
+            );
+            assert_eq!(
+                (column(3).value(2), column(67).value(2)),
+                (3, 67),
+                "exact {exact}"
+            );
+        }
     }
 
     #[test]

@@ -40,6 +40,8 @@ final class NativeDecodingSplitReader extends KafkaPartitionSplitReader {
     private final Counter nativeMessages;
     private final Counter decodeNanos;
     private byte[][] messages = new byte[0][];
+    /** One split's records of the fetch being decoded (reused: a fetch holds up to {@code max.poll.records}). */
+    private final List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
 
     NativeDecodingSplitReader(
             Properties props,
@@ -61,12 +63,12 @@ final class NativeDecodingSplitReader extends KafkaPartitionSplitReader {
         DecodedFetch decoded = new DecodedFetch(fetched.finishedSplits());
         String split;
         while ((split = fetched.nextSplit()) != null) {
-            List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
             ConsumerRecord<byte[], byte[]> record;
             while ((record = fetched.nextRecordFromSplit()) != null) {
                 records.add(record);
             }
             decoded.add(split, decode(records));
+            records.clear();
         }
         fetched.recycle();
         return decoded;
@@ -95,7 +97,7 @@ final class NativeDecodingSplitReader extends KafkaPartitionSplitReader {
             // still get Flink's rows.
             LOG.warn("The native decoder failed on a chunk of {} records; Flink's deserializer decodes them", n, e);
             java.util.Arrays.fill(messages, 0, n, null);
-            return records;
+            return new ArrayList<>(records);
         }
         decodeNanos.inc(System.nanoTime() - start);
         nativeMessages.inc(decoder.nativeMessages() - before);

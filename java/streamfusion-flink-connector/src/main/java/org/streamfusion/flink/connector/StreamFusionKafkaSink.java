@@ -1,6 +1,5 @@
 package org.streamfusion.flink.connector;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,19 +10,11 @@ import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
-import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.ValidationException;
-import org.apache.flink.table.catalog.CatalogTable;
-import org.apache.flink.table.catalog.Column;
-import org.apache.flink.table.catalog.ObjectIdentifier;
-import org.apache.flink.table.catalog.ResolvedCatalogTable;
-import org.apache.flink.table.catalog.ResolvedSchema;
-import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.table.types.utils.TypeConversions;
 
 /**
  * The DataStream API entry to {@code streamfusion-kafka} / {@code streamfusion-upsert-kafka} for jobs outside
@@ -155,32 +146,10 @@ public final class StreamFusionKafkaSink {
          *     {@code FactoryUtil} in a {@code ValidationException} naming the table {@code streamfusion_kafka_sink})
          */
         public StreamFusionKafkaSink build() {
-            Objects.requireNonNull(rowType, "rowType");
-            Map<String, String> all = new LinkedHashMap<>(options);
-            all.putIfAbsent(FactoryUtil.CONNECTOR.key(), StreamFusionKafkaTableFactory.IDENTIFIER);
-            String connector = all.get(FactoryUtil.CONNECTOR.key());
-            if (!connector.equals(StreamFusionKafkaTableFactory.IDENTIFIER)
-                    && !connector.equals(StreamFusionUpsertKafkaTableFactory.IDENTIFIER)) {
-                throw new ValidationException(String.format(
-                        "StreamFusionKafkaSink writes through '%s' or '%s', not " + "'connector' = '%s'.",
-                        StreamFusionKafkaTableFactory.IDENTIFIER,
-                        StreamFusionUpsertKafkaTableFactory.IDENTIFIER,
-                        connector));
-            }
-            List<Column> columns = new ArrayList<>();
-            for (RowType.RowField field : rowType.getFields()) {
-                columns.add(Column.physical(field.getName(), TypeConversions.fromLogicalToDataType(field.getType())));
-            }
-            ResolvedSchema schema = new ResolvedSchema(
-                    columns, List.of(), primaryKey.isEmpty() ? null : UniqueConstraint.primaryKey("pk", primaryKey));
-            CatalogTable table = CatalogTable.newBuilder()
-                    .schema(Schema.newBuilder().fromResolvedSchema(schema).build())
-                    .options(all)
-                    .build();
             DynamicTableSink planned = FactoryUtil.createDynamicTableSink(
                     null,
-                    ObjectIdentifier.of("default_catalog", "default_database", "streamfusion_kafka_sink"),
-                    new ResolvedCatalogTable(table, schema),
+                    BuilderTables.identifier("streamfusion_kafka_sink"),
+                    BuilderTables.table("StreamFusionKafkaSink writes", rowType, options, primaryKey),
                     Map.of(),
                     new Configuration(),
                     StreamFusionKafkaSink.class.getClassLoader(),

@@ -17,9 +17,16 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
@@ -242,6 +249,55 @@ class SourceBrokerTest {
                 (records.size() - leftToFlink) + " native, " + leftToFlink + " by Flink",
                 sourceCounter(ours.job, "numNativeMessages") + " native, " + sourceCounter(ours.job, "numFlinkMessages")
                         + " by Flink");
+    }
+
+    @Test
+    void theDataStreamBuilderReadsTheTablesRows() throws Exception {
+        String topic = TestBroker.createTopic(admin, "source-datastream", 2);
+        List<String[]> records = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            records.add(new String[] {null, "{\"id\":" + i + ",\"name\":\"n" + i + "\"}"});
+        }
+        produce(topic, records);
+        Map<String, String> options = Map.of(
+                "topic", topic,
+                "properties.bootstrap.servers", TestBroker.bootstrapServers(),
+                "scan.startup.mode", "earliest-offset",
+                "scan.bounded.mode", "latest-offset",
+                "format", "json");
+        StreamTableEnvironment tEnv = tableEnvironment();
+        StringBuilder with = new StringBuilder("'connector' = 'streamfusion-kafka'");
+        options.forEach(
+                (k, v) -> with.append(", '").append(k).append("' = '").append(v).append("'"));
+        tEnv.executeSql("CREATE TEMPORARY TABLE ours (id BIGINT, name STRING) WITH (" + with + ")");
+        List<String> table = sorted(collect(tEnv, "SELECT * FROM ours"));
+        assertEquals(100, table.size());
+
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.setParallelism(1);
+        RowType rowType = RowType.of(
+                new LogicalType[] {new BigIntType(), new VarCharType(VarCharType.MAX_LENGTH)},
+                new String[] {"id", "name"});
+        DataStream<RowData> rows = StreamFusionKafkaSource.builder()
+                .setRowType(rowType)
+                .setOptions(options)
+                .setUidPrefix("bids")
+                .build()
+                .addTo(env);
+        List<String> built = new ArrayList<>();
+        try (CloseableIterator<RowData> it = rows.executeAndCollect()) {
+            it.forEachRemaining(row -> built.add(Row.ofKind(
+                            row.getRowKind(), row.getLong(0), row.getString(1).toString())
+                    .toString()));
+        }
+        assertEquals(table, sorted(built));
+        assertThrows(
+                ValidationException.class,
+                () -> StreamFusionKafkaSource.builder()
+                        .setRowType(rowType)
+                        .setOptions(options)
+                        .setOption("scan.startup.mode", "sometime")
+                        .build());
     }
 
     @Test
