@@ -3,7 +3,7 @@
 //! array), and base64 (`getBinaryValue()`, for BINARY and BYTES).
 
 use super::java::{parse_big_decimal, Conv};
-use super::lexer::{write_java_utf16, Lexer, Text, Token};
+use super::lexer::{write_java_utf16, Lexer, SyntaxError, Text, Token};
 use super::row::{next_in_container, Failure};
 
 /// `jp.readValueAsTree().toString()` for a STRING column given an object or array: Jackson's compact JSON of
@@ -166,8 +166,18 @@ fn write_jackson_string(text: &Text<'_>, out: &mut Vec<u8>) {
 /// Jackson's `getBinaryValue()` of a string token (`UTF8StreamJsonParser._decodeBase64` with the default
 /// variant, `MIME_NO_LINEFEEDS`: the standard alphabet, padding required): quads of characters, any character
 /// `<= U+0020` skipped before a quad, a quad ended early by `=` padding, JSON escapes decoded where the alphabet
-/// does not match (an escaped space may stand before a quad). Anything else fails.
-pub(super) fn jackson_base64(raw: &[u8], out: &mut Vec<u8>) -> Result<(), Failure> {
+/// does not match (an escaped space may stand before a quad). Anything else fails: a bad character as a
+/// conversion failure (Jackson stops before the rest of the string, which its next token skips); the closing
+/// quote inside a quad as a [`Failure::Syntax`] at `end` (the string's end in the message), because Jackson has
+/// then read the quote as base64 input, and the next token starts inside whatever follows (under
+/// `ignore-parse-errors` Flink's walk goes on from there: not reproduced).
+pub(super) fn jackson_base64(raw: &[u8], end: usize, out: &mut Vec<u8>) -> Result<(), Failure> {
+    let ended = || {
+        Failure::Syntax(SyntaxError {
+            at: end,
+            reason: "unexpected end of base64-encoded String: padding required",
+        })
+    };
     const PADDING: i32 = -2;
     fn value(c: u32) -> i32 {
         match c {
@@ -239,7 +249,7 @@ pub(super) fn jackson_base64(raw: &[u8], out: &mut Vec<u8>) -> Result<(), Failur
         }
         let mut data = bits;
         // Second.
-        let c = next(&mut p).ok_or(Conv::Fails)?;
+        let c = next(&mut p).ok_or_else(ended)?;
         let mut bits = value(c);
         if bits < 0 {
             bits = escape(&mut p, c, 1)?.ok_or(Conv::Fails)?;
@@ -251,11 +261,11 @@ pub(super) fn jackson_base64(raw: &[u8], out: &mut Vec<u8>) -> Result<(), Failur
         if bits < 0 {
             if bits != PADDING {
                 // A missing third character: padding is required.
-                let c = c.ok_or(Conv::Fails)?;
+                let c = c.ok_or_else(ended)?;
                 bits = escape(&mut p, c, 2)?.ok_or(Conv::Fails)?;
             }
             if bits == PADDING {
-                let c = next(&mut p).ok_or(Conv::Fails)?;
+                let c = next(&mut p).ok_or_else(ended)?;
                 if value(c) != PADDING && escape(&mut p, c, 3)? != Some(PADDING) {
                     return Err(Conv::Fails.into());
                 }
@@ -269,7 +279,7 @@ pub(super) fn jackson_base64(raw: &[u8], out: &mut Vec<u8>) -> Result<(), Failur
         let mut bits = c.map_or(-1, value);
         if bits < 0 {
             if bits != PADDING {
-                let c = c.ok_or(Conv::Fails)?;
+                let c = c.ok_or_else(ended)?;
                 bits = escape(&mut p, c, 3)?.ok_or(Conv::Fails)?;
             }
             if bits == PADDING {

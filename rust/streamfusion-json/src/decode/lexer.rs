@@ -584,6 +584,11 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// The byte offset where the lexer stands in the message (after the current token once it is read whole).
+    pub(crate) fn position(&self) -> usize {
+        self.pos
+    }
+
     /// The current token's bytes as written (numbers: the literal text; string values: their content).
     ///
     /// # Errors

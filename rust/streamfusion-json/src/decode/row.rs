@@ -385,7 +385,7 @@ impl RowDecoder {
                 }
                 let raw = lx.raw()?;
                 let start = self.scratch.len();
-                jackson_base64(raw, &mut self.scratch)?;
+                jackson_base64(raw, lx.position(), &mut self.scratch)?;
                 Value::Bytes(start, self.scratch.len())
             }
             // Flink casts the epoch day to int.

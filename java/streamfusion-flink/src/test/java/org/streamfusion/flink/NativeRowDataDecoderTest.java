@@ -16,9 +16,14 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.formats.common.TimestampFormat;
+import org.apache.flink.formats.json.JsonFormatOptions;
+import org.apache.flink.formats.json.JsonRowDataSerializationSchema;
+import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
@@ -81,45 +86,11 @@ class NativeRowDataDecoderTest {
                         IllegalArgumentException.class, () -> new NativeRowDataDecoder(c.rowType, c.options), name);
                 continue;
             }
-            List<Outcome> expected = new ArrayList<>();
-            for (byte[] message : c.messages) {
-                expected.add(flinkOutcome(flink, message));
-            }
-            DeserializationSchema<RowData> fallback = FlinkDecodeGoldens.deserializer(c.rowType, c.options);
-            try (NativeRowDataDecoder decoder = new NativeRowDataDecoder(c.rowType, c.options)) {
-                byte[][] all = c.messages.toArray(new byte[0][]);
-                int start = 0;
-                while (start < all.length) {
-                    byte[][] chunk = java.util.Arrays.copyOfRange(all, start, all.length);
-                    List<RowData> ours = new ArrayList<>();
-                    IOException failure = null;
-                    try {
-                        decoder.decode(chunk, chunk.length, collector(ours), fallback);
-                    } catch (IOException e) {
-                        failure = e;
-                    }
-                    int end = start;
-                    List<RowData> theirs = new ArrayList<>();
-                    while (end < all.length && expected.get(end).failure == null) {
-                        theirs.addAll(expected.get(end).rows);
-                        end++;
-                    }
-                    String where = name + ", messages " + start + ".." + end;
-                    if (end < all.length) {
-                        theirs.addAll(expected.get(end).rows);
-                        assertNotNull(failure, where + ": Flink fails on message " + end);
-                        assertEquals(expected.get(end).failure.getMessage(), failure.getMessage(), where);
-                        failures++;
-                    } else {
-                        assertNull(failure, where);
-                    }
-                    assertRowsEqual(theirs, ours, c.rowType, where);
-                    rows += ours.size();
-                    start = end + 1;
-                }
-                messages += all.length;
-                flinkMessages += decoder.flinkMessages();
-            }
+            long[] counts = compare(name, c.rowType, c.options, c.messages, flink);
+            messages += (int) counts[0];
+            rows += (int) counts[1];
+            failures += (int) counts[2];
+            flinkMessages += counts[3];
         }
         // Pinned, so that a change in how many messages go native shows: every message Flink fails on is left
         // to Flink (which then throws its own failure), and 31 more whose result the native decoder does not
@@ -128,6 +99,145 @@ class NativeRowDataDecoderTest {
                 + flinkMessages;
         System.out.println("decode corpus: " + counts);
         assertEquals("messages 784, rows 544, failures 245, left to Flink 276", counts);
+    }
+
+    /**
+     * Decodes {@code messages} as one chunk natively (resumed after each message Flink fails on) and with Flink's
+     * deserializer message by message, and asserts the same rows and failures; returns the messages, the rows,
+     * the failures and the messages left to Flink.
+     */
+    private static long[] compare(
+            String name,
+            RowType type,
+            Map<String, String> options,
+            List<byte[]> messages,
+            DeserializationSchema<RowData> flink)
+            throws Exception {
+        List<Outcome> expected = new ArrayList<>();
+        for (byte[] message : messages) {
+            expected.add(flinkOutcome(flink, message));
+        }
+        long rows = 0;
+        long failures = 0;
+        DeserializationSchema<RowData> fallback = FlinkDecodeGoldens.deserializer(type, options);
+        try (NativeRowDataDecoder decoder = new NativeRowDataDecoder(type, options)) {
+            byte[][] all = messages.toArray(new byte[0][]);
+            int start = 0;
+            while (start < all.length) {
+                byte[][] chunk = java.util.Arrays.copyOfRange(all, start, all.length);
+                List<RowData> ours = new ArrayList<>();
+                IOException failure = null;
+                try {
+                    decoder.decode(chunk, chunk.length, collector(ours), fallback);
+                } catch (IOException e) {
+                    failure = e;
+                }
+                int end = start;
+                List<RowData> theirs = new ArrayList<>();
+                while (end < all.length && expected.get(end).failure == null) {
+                    theirs.addAll(expected.get(end).rows);
+                    end++;
+                }
+                String where = name + ", messages " + start + ".." + end;
+                if (end < all.length) {
+                    theirs.addAll(expected.get(end).rows);
+                    assertNotNull(failure, where + ": Flink fails on message " + end);
+                    assertEquals(expected.get(end).failure.getMessage(), failure.getMessage(), where);
+                    failures++;
+                } else {
+                    assertNull(failure, where);
+                }
+                assertRowsEqual(theirs, ours, type, where);
+                rows += ours.size();
+                start = end + 1;
+            }
+            return new long[] {all.length, rows, failures, decoder.flinkMessages()};
+        }
+    }
+
+    /**
+     * Random rows of every type the json format reads (nulls, extremes, awkward text, all timestamp
+     * precisions), written by Flink's own serializer, then mutated (kept, cut short, a byte replaced, removed or
+     * inserted, a value swapped for another JSON token), decoded natively and by Flink with and without
+     * {@code ignore-parse-errors}: the same rows and the same failures, message for message.
+     */
+    @Test
+    void mutatedMessagesOfFlinksSerializerGiveFlinksRows() throws Exception {
+        List<RowType.RowField> fields = RandomRows.ALL_TYPES.getFields().subList(0, 22); // no INTERVAL columns
+        RowType type = new RowType(fields);
+        RowDataSerializer projection = new RowDataSerializer(RandomRows.ALL_TYPES);
+        JsonRowDataSerializationSchema writer = new JsonRowDataSerializationSchema(
+                type, TimestampFormat.SQL, JsonFormatOptions.MapNullKeyMode.FAIL, "null", false, false);
+        writer.open(null);
+        Random random = new Random(7);
+        byte[] tokens = "{}[]\",:-.0123456789eEtrufalsn \\x".getBytes(StandardCharsets.UTF_8);
+        String[] values = {"null", "true", "\"x\"", "1.5", "-0", "{}", "[1]", "\"2026-01-01 00:00:00\"", "1e400"};
+        List<byte[]> messages = new ArrayList<>();
+        for (RowData row : RandomRows.allTypes(11, 600)) {
+            GenericRowData generic = new GenericRowData(fields.size());
+            RowData binary = projection.toBinaryRow(row);
+            for (int f = 0; f < fields.size(); f++) {
+                generic.setField(
+                        f, RowData.createFieldGetter(fields.get(f).getType(), f).getFieldOrNull(binary));
+            }
+            byte[] json = writer.serialize(generic);
+            int at = json.length == 0 ? 0 : random.nextInt(json.length);
+            byte[] mutated = switch (random.nextInt(6)) {
+                case 0 -> json;
+                case 1 -> java.util.Arrays.copyOf(json, at);
+                case 2 -> {
+                    byte[] copy = json.clone();
+                    copy[at] = tokens[random.nextInt(tokens.length)];
+                    yield copy;
+                }
+                case 3 -> {
+                    byte[] copy = new byte[json.length - 1];
+                    System.arraycopy(json, 0, copy, 0, at);
+                    System.arraycopy(json, at + 1, copy, at, json.length - at - 1);
+                    yield copy;
+                }
+                case 4 -> {
+                    byte[] copy = new byte[json.length + 1];
+                    System.arraycopy(json, 0, copy, 0, at);
+                    copy[at] = tokens[random.nextInt(tokens.length)];
+                    System.arraycopy(json, at, copy, at + 1, json.length - at);
+                    yield copy;
+                }
+                default -> {
+                    // One field's value replaced by another token: a string for a number, a number for a string...
+                    String text = new String(json, StandardCharsets.UTF_8);
+                    String field =
+                            "\"" + fields.get(random.nextInt(fields.size())).getName() + "\":";
+                    int start = text.indexOf(field);
+                    if (start < 0) {
+                        yield json;
+                    }
+                    int valueStart = start + field.length();
+                    int valueEnd = valueStart;
+                    boolean quoted = text.charAt(valueStart) == '"';
+                    valueEnd += quoted ? 1 : 0;
+                    while (valueEnd < text.length()
+                            && (quoted
+                                    ? text.charAt(valueEnd) != '"' || text.charAt(valueEnd - 1) == '\\'
+                                    : text.charAt(valueEnd) != ',' && text.charAt(valueEnd) != '}')) {
+                        valueEnd++;
+                    }
+                    valueEnd += quoted ? 1 : 0;
+                    yield (text.substring(0, valueStart)
+                                    + values[random.nextInt(values.length)]
+                                    + text.substring(Math.min(valueEnd, text.length())))
+                            .getBytes(StandardCharsets.UTF_8);
+                }
+            };
+            messages.add(mutated);
+        }
+        for (Map<String, String> options : List.of(Map.<String, String>of(), Map.of("ignore-parse-errors", "true"))) {
+            long[] counts = compare(
+                    "mutated " + options, type, options, messages, FlinkDecodeGoldens.deserializer(type, options));
+            System.out.println("mutated messages " + options + ": " + counts[0] + " messages, " + counts[1] + " rows, "
+                    + counts[2] + " failures, " + counts[3] + " left to Flink");
+            assertTrue(counts[1] > 100, "rows: " + counts[1]);
+        }
     }
 
     @Test
