@@ -13,7 +13,7 @@ use streamfusion_json::{BinaryRows, DecoderOptions, Error, JsonDecoder};
 
 use crate::error::{non_null, throwing, JniError};
 use crate::handles::{Handle, Registry};
-use crate::streamfusion::{copy_bytes, read_strings, region_len};
+use crate::streamfusion::{copy_bytes, read_option_pairs, region_len};
 
 /// A decoder and the rows it reuses.
 struct Decoding {
@@ -90,23 +90,10 @@ pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonDecoder_open<'local
     arrow_schema_address: jlong,
 ) -> jlong {
     throwing(&mut env, |env| {
-        let keys = read_strings(env, &option_keys, "optionKeys")?;
-        let values = read_strings(env, &option_values, "optionValues")?;
-        if keys.len() != values.len() {
-            return Err(JniError::IllegalArgument(format!(
-                "{} option keys but {} option values",
-                keys.len(),
-                values.len()
-            )));
-        }
+        let pairs = read_option_pairs(env, &option_keys, &option_values)?;
         // SAFETY: the address is `ArrowSchema.memoryAddress()` of a struct the Java caller just filled with
         // `Data.exportSchema` and hands over.
-        let handle = unsafe {
-            open_decoder(
-                keys.into_iter().zip(values).collect(),
-                arrow_schema_address as usize,
-            )
-        }?;
+        let handle = unsafe { open_decoder(pairs, arrow_schema_address as usize) }?;
         Ok(handle.into())
     })
 }

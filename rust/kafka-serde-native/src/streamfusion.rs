@@ -67,7 +67,7 @@ fn option_names() -> Vec<&'static str> {
 }
 
 /// Reads a `String[]`, rejecting a null array or element (`name` names the argument).
-pub(crate) fn read_strings(
+fn read_strings(
     env: &mut JNIEnv<'_>,
     array: &JObjectArray<'_>,
     name: &'static str,
@@ -84,6 +84,25 @@ pub(crate) fn read_strings(
         env.delete_local_ref(element)?;
     }
     Ok(out)
+}
+
+/// The options of an `open`: `String[] optionKeys` and `String[] optionValues`, paired in order. Arrays of
+/// different lengths are `IllegalArgumentException`; a null array or element `NullPointerException`.
+pub(crate) fn read_option_pairs(
+    env: &mut JNIEnv<'_>,
+    keys: &JObjectArray<'_>,
+    values: &JObjectArray<'_>,
+) -> Result<Vec<(String, String)>, JniError> {
+    let keys = read_strings(env, keys, "optionKeys")?;
+    let values = read_strings(env, values, "optionValues")?;
+    if keys.len() != values.len() {
+        return Err(JniError::IllegalArgument(format!(
+            "{} option keys but {} option values",
+            keys.len(),
+            values.len()
+        )));
+    }
+    Ok(keys.into_iter().zip(values).collect())
 }
 
 /// The six result arrays as fresh JVM arrays in an `Object[6]`: `byte[] keys, byte[] values,
@@ -142,16 +161,7 @@ pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonEncoder_open<'local
     option_values: JObjectArray<'local>,
 ) -> jlong {
     throwing(&mut env, |env| {
-        let keys = read_strings(env, &option_keys, "optionKeys")?;
-        let values = read_strings(env, &option_values, "optionValues")?;
-        if keys.len() != values.len() {
-            return Err(JniError::IllegalArgument(format!(
-                "{} option keys but {} option values",
-                keys.len(),
-                values.len()
-            )));
-        }
-        Ok(open_encoder(keys.into_iter().zip(values).collect())?.into())
+        Ok(open_encoder(read_option_pairs(env, &option_keys, &option_values)?)?.into())
     })
 }
 

@@ -23,15 +23,14 @@
 //! `fail-on-missing-field` change, is the exact walk's. The rest (BINARY, ARRAY, MAP, MULTISET, numbers written
 //! as strings, escapes, repeated or unknown keys, array roots...) always takes the exact walk.
 
-use arrow_schema::TimeUnit;
-
 use super::column::{Column, RowShape, Value};
 use super::java::{jackson_integer, parse_big_decimal, parse_java_double, parse_java_float};
 use super::lexer::is_identifier_part;
 use super::row::in_unit;
-use super::temporal::{parse_date, parse_time_millis, parse_timestamp, Layout};
+use super::temporal::{
+    parse_date, parse_time_millis, parse_timestamp, time_in_unit, timestamp_layout,
+};
 use super::DecoderOptions;
-use crate::options::TimestampStandard;
 
 /// The deepest nesting of rows the fast path takes (Jackson allows 1000; rows that deep take the exact walk).
 const MAX_DEPTH: usize = 64;
@@ -192,20 +191,10 @@ impl<'a> Fast<'a> {
             Column::Date32 => Value::Int(i64::from(parse_date(self.string(b)?).ok()? as i32)),
             Column::Time(unit) => {
                 let millis = parse_time_millis(self.string(b)?).ok()?;
-                Value::Int(match unit {
-                    TimeUnit::Second => millis / 1000,
-                    TimeUnit::Millisecond => millis,
-                    TimeUnit::Microsecond => millis * 1000,
-                    TimeUnit::Nanosecond => millis * 1_000_000,
-                })
+                Value::Int(time_in_unit(millis, *unit))
             }
             Column::Timestamp { unit, ltz } => {
-                let layout = match (self.options.timestamp_standard(), ltz) {
-                    (TimestampStandard::Sql, false) => Layout::SqlTimestamp,
-                    (TimestampStandard::Sql, true) => Layout::SqlTimestampZ,
-                    (TimestampStandard::Iso8601, false) => Layout::IsoTimestamp,
-                    (TimestampStandard::Iso8601, true) => Layout::IsoTimestampZ,
-                };
+                let layout = timestamp_layout(self.options.timestamp_standard(), *ltz);
                 let (millis, nanos) = parse_timestamp(self.string(b)?, layout)
                     .ok()?
                     .flink_millis();

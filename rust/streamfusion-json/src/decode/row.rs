@@ -15,9 +15,10 @@ use super::java::{
     parse_java_integer, Conv,
 };
 use super::lexer::{Lexer, SyntaxError, Token};
-use super::temporal::{parse_date, parse_time_millis, parse_timestamp, Layout};
+use super::temporal::{
+    parse_date, parse_time_millis, parse_timestamp, time_in_unit, timestamp_layout,
+};
 use super::DecoderOptions;
-use crate::options::TimestampStandard;
 
 /// What became of one message.
 pub(crate) enum Outcome {
@@ -392,20 +393,10 @@ impl RowDecoder {
             Column::Date32 => Value::Int(i64::from(parse_date(&token_text(lx, token)?)? as i32)),
             Column::Time(unit) => {
                 let millis = parse_time_millis(&token_text(lx, token)?)?;
-                Value::Int(match unit {
-                    TimeUnit::Second => millis / 1000,
-                    TimeUnit::Millisecond => millis,
-                    TimeUnit::Microsecond => millis * 1000,
-                    TimeUnit::Nanosecond => millis * 1_000_000,
-                })
+                Value::Int(time_in_unit(millis, *unit))
             }
             Column::Timestamp { unit, ltz } => {
-                let layout = match (self.options.timestamp_standard(), ltz) {
-                    (TimestampStandard::Sql, false) => Layout::SqlTimestamp,
-                    (TimestampStandard::Sql, true) => Layout::SqlTimestampZ,
-                    (TimestampStandard::Iso8601, false) => Layout::IsoTimestamp,
-                    (TimestampStandard::Iso8601, true) => Layout::IsoTimestampZ,
-                };
+                let layout = timestamp_layout(self.options.timestamp_standard(), *ltz);
                 let (millis, nanos) =
                     parse_timestamp(&token_text(lx, token)?, layout)?.flink_millis();
                 Value::Int(in_unit(millis, nanos, *unit).ok_or(Failure::NotExact)?)

@@ -16,13 +16,36 @@
 //! `24:00:00` (nothing after it but zeros) as midnight of the next day; STRICT refuses both. Flink 2.2's TIME
 //! keeps whole seconds (`toSecondOfDay() * 1000`).
 
+use arrow_schema::TimeUnit;
+
 use super::java::Conv;
+use crate::options::TimestampStandard;
 
 /// A date and a time parsed and resolved: days since 1970-01-01 (proleptic Gregorian), nanoseconds of the day.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct DateTime {
     pub(crate) epoch_day: i64,
     pub(crate) nano_of_day: i64,
+}
+
+/// The layout of a TIMESTAMP (`ltz` false) or TIMESTAMP_LTZ (`ltz` true) under `json.timestamp-format.standard`.
+pub(crate) fn timestamp_layout(standard: TimestampStandard, ltz: bool) -> Layout {
+    match (standard, ltz) {
+        (TimestampStandard::Sql, false) => Layout::SqlTimestamp,
+        (TimestampStandard::Sql, true) => Layout::SqlTimestampZ,
+        (TimestampStandard::Iso8601, false) => Layout::IsoTimestamp,
+        (TimestampStandard::Iso8601, true) => Layout::IsoTimestampZ,
+    }
+}
+
+/// Flink's TIME value (milliseconds of the day) in a column's `unit`.
+pub(crate) fn time_in_unit(millis: i64, unit: TimeUnit) -> i64 {
+    match unit {
+        TimeUnit::Second => millis / 1000,
+        TimeUnit::Millisecond => millis,
+        TimeUnit::Microsecond => millis * 1000,
+        TimeUnit::Nanosecond => millis * 1_000_000,
+    }
 }
 
 /// How a text is laid out between date and time, and resolved.
