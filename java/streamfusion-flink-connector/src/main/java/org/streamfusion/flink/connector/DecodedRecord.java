@@ -6,7 +6,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * A fetched Kafka record together with the rows the native decoder made of its value on the split-fetcher thread,
- * for {@link NativeRecordDeserializationSchema} to emit on the task thread instead of decoding the value again. The
+ * for {@link NativeValueDeserializer} to collect on the task thread instead of decoding the value again. The
  * record itself (topic, partition, offset, timestamp, key, value, headers, leader epoch) is the fetched one's, so
  * Flink's record emitter and everything that reads the record see what they would have seen.
  */

@@ -2,7 +2,6 @@ package org.streamfusion.flink.connector;
 
 import java.lang.reflect.Field;
 import java.util.Collection;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.function.Consumer;
@@ -36,7 +35,6 @@ import org.apache.flink.metrics.groups.SourceReaderMetricGroup;
 import org.apache.flink.streaming.api.lineage.LineageVertexProvider;
 import org.apache.flink.streaming.api.lineage.SourceLineageVertex;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.UserCodeClassLoader;
 import org.apache.flink.util.function.SerializableSupplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -50,8 +48,8 @@ import org.streamfusion.flink.NativeRowDataDecoder;
  * consumer and its properties, offsets, commits, boundedness, per-partition watermarks through Flink's own source
  * reader and record emitter); the reader's split reader is a {@link NativeDecodingSplitReader}, which decodes each
  * split's fetch in one native call on the fetcher thread, and the emitter's deserializer a
- * {@link NativeRecordDeserializationSchema}, which emits those rows and hands every other record to the stock
- * source's own deserializer.
+ * {@link NativeRecordDeserializationSchema} around the stock source's own deserializer, whose value deserializer
+ * ({@link NativeValueDeserializer}) collects those rows and decodes every other value as Flink does.
  *
  * <p>The reader is built as {@code KafkaSource.createReader} builds it (flink-connector-kafka 5.0.0), from the
  * stock source's consumer properties, rack id and deserializer, read from its private fields once, here. Where
@@ -73,10 +71,9 @@ public final class NativeKafkaSource
 
     private final KafkaSource<RowData> stock;
     private final String table;
-    /** The value rows' type, or null: no native decoding. */
-    private final RowType valueType;
+    /** The value deserializer inside the stock source's deserializer, or null: no native decoding. */
+    private final NativeValueDeserializer values;
 
-    private final Map<String, String> jsonOptions;
     private final Properties props;
     private final SerializableSupplier<String> rackIdSupplier;
     private final KafkaRecordDeserializationSchema<RowData> deserializer;
@@ -84,16 +81,15 @@ public final class NativeKafkaSource
     /**
      * @param stock the table's stock source
      * @param table the table's name, for the log
-     * @param valueType the type of the rows the value format makes, or null to decode nothing natively
-     * @param jsonOptions the value format's json decoding options
+     * @param values the value deserializer inside the stock source's record deserializer (made by a
+     *     {@link NativeValueFormat}), or null to decode nothing natively
      * @throws IllegalStateException if the stock source's consumer properties, rack id or deserializer cannot be
      *     read (another flink-connector-kafka than this class was built for)
      */
-    NativeKafkaSource(KafkaSource<RowData> stock, String table, RowType valueType, Map<String, String> jsonOptions) {
+    NativeKafkaSource(KafkaSource<RowData> stock, String table, NativeValueDeserializer values) {
         this.stock = stock;
         this.table = table;
-        this.valueType = valueType;
-        this.jsonOptions = Map.copyOf(jsonOptions);
+        this.values = values;
         this.props = field(stock, "props", Properties.class);
         this.rackIdSupplier = field(stock, "rackIdSupplier", SerializableSupplier.class);
         this.deserializer = field(stock, "deserializationSchema", KafkaRecordDeserializationSchema.class);
@@ -124,7 +120,7 @@ public final class NativeKafkaSource
 
     @Override
     public SourceReader<RowData, KafkaPartitionSplit> createReader(SourceReaderContext readerContext) throws Exception {
-        NativeRecordDeserializationSchema emitted = new NativeRecordDeserializationSchema(deserializer);
+        NativeRecordDeserializationSchema emitted = new NativeRecordDeserializationSchema(deserializer, values);
         emitted.open(new DeserializationSchema.InitializationContext() {
             @Override
             public MetricGroup getMetricGroup() {
@@ -164,11 +160,11 @@ public final class NativeKafkaSource
 
     /** A native decoder for one split reader, or null (logged) when this table or task decodes nothing natively. */
     private NativeRowDataDecoder nativeDecoder(int subtask) {
-        if (valueType == null) {
+        if (values == null) {
             return null;
         }
         try {
-            NativeRowDataDecoder decoder = new NativeRowDataDecoder(valueType, jsonOptions);
+            NativeRowDataDecoder decoder = new NativeRowDataDecoder(values.type(), values.jsonOptions());
             LOG.info(
                     "Table '{}', subtask {}: Kafka JSON values are decoded natively, a fetch per split at a time.",
                     table,

@@ -21,7 +21,6 @@ import org.apache.flink.table.connector.source.abilities.SupportsReadingMetadata
 import org.apache.flink.table.connector.source.abilities.SupportsWatermarkPushDown;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.DataType;
-import org.apache.flink.table.types.logical.RowType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,9 +31,10 @@ import org.slf4j.LoggerFactory;
  * a {@link NativeKafkaSource} over the very {@link KafkaSource} the stock source made: same name, uid, watermark
  * strategy, boundedness and parallelism, so a savepoint taken with either connector restores with the other.
  *
- * <p>Values are decoded natively when Flink's deserializer would hand the value format's rows straight through
- * ({@code DynamicKafkaDeserializationSchema}'s shortcut: no key format, no metadata column) and the value format
- * is {@code json} with its default parser; otherwise every record is decoded by the stock deserializer, in the
+ * <p>Values are decoded natively when the value format is {@code json} with its default parser and the value
+ * columns' types are ones the native decoder reads; the stock source's value format is then a
+ * {@link NativeValueFormat}, so key fields, metadata columns and upsert tombstones are still joined to the value
+ * rows by Flink's own record deserializer. Otherwise every record is decoded by the stock deserializers, in the
  * same source, and the log says why, once per table.
  */
 @Internal
@@ -43,8 +43,10 @@ final class NativeKafkaTableSource implements ScanTableSource, SupportsReadingMe
 
     private final DynamicTableSource stock;
     private final String table;
-    private final RowType valueType;
-    private final Map<String, String> jsonOptions;
+    /** The value format in the stock source, or null: no native decoding. */
+    private final NativeValueFormat valueFormat;
+
+    private final boolean keyFormat;
     /** Why values are not decoded natively whatever the columns read, or null. */
     private final String notNative;
 
@@ -53,20 +55,20 @@ final class NativeKafkaTableSource implements ScanTableSource, SupportsReadingMe
     /**
      * @param stock the stock factory's source (a {@code KafkaDynamicSource})
      * @param table the table's name, for the log
-     * @param valueType the value format's row type (the physical row when native decoding applies)
-     * @param jsonOptions the value format's json decoding options, Flink's names without prefix
-     * @param notNative why the table's values are not decoded natively (key format, format...), or null
+     * @param valueFormat the value format put into the stock source, or null when values are not decoded natively
+     * @param keyFormat whether the table has a key format (upsert-kafka tables always have one)
+     * @param notNative why the table's values are not decoded natively (format, parser...), or null
      */
     NativeKafkaTableSource(
             DynamicTableSource stock,
             String table,
-            RowType valueType,
-            Map<String, String> jsonOptions,
+            NativeValueFormat valueFormat,
+            boolean keyFormat,
             String notNative) {
         this.stock = stock;
         this.table = table;
-        this.valueType = valueType;
-        this.jsonOptions = jsonOptions;
+        this.valueFormat = valueFormat;
+        this.keyFormat = keyFormat;
         this.notNative = notNative;
     }
 
@@ -82,6 +84,11 @@ final class NativeKafkaTableSource implements ScanTableSource, SupportsReadingMe
     @Override
     public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
         ScanRuntimeProvider provider = scan().getScanRuntimeProvider(context);
+        NativeValueDeserializer values = valueFormat == null ? null : valueFormat.takeCreated();
+        if (values != null) {
+            // Flink's record deserializer projects the value rows into its own when there is anything to add.
+            values.projectedInto(keyFormat || readsMetadata);
+        }
         if (!(provider instanceof DataStreamScanProvider)) {
             LOG.info(
                     "Table '{}' is read by Flink's own Kafka source: its runtime provider is a {}.",
@@ -90,7 +97,9 @@ final class NativeKafkaTableSource implements ScanTableSource, SupportsReadingMe
             return provider;
         }
         DataStreamScanProvider stockProvider = (DataStreamScanProvider) provider;
-        String why = notNative != null ? notNative : readsMetadata ? "it reads metadata columns" : null;
+        String why = notNative != null
+                ? notNative
+                : values == null ? "the stock source made no value decoder while planning" : values.notNative();
         return new DataStreamScanProvider() {
             @Override
             public DataStream<RowData> produceDataStream(
@@ -111,7 +120,7 @@ final class NativeKafkaTableSource implements ScanTableSource, SupportsReadingMe
                 KafkaSource<RowData> kafka = (KafkaSource<RowData>) source.getSource();
                 NativeKafkaSource ours;
                 try {
-                    ours = new NativeKafkaSource(kafka, table, why == null ? valueType : null, jsonOptions);
+                    ours = new NativeKafkaSource(kafka, table, why == null ? values : null);
                 } catch (IllegalStateException e) {
                     LOG.warn(
                             "Table '{}' is read by Flink's own Kafka source and deserializer: {}",
@@ -171,7 +180,7 @@ final class NativeKafkaTableSource implements ScanTableSource, SupportsReadingMe
     @Override
     public DynamicTableSource copy() {
         NativeKafkaTableSource copy =
-                new NativeKafkaTableSource(stock.copy(), table, valueType, jsonOptions, notNative);
+                new NativeKafkaTableSource(stock.copy(), table, valueFormat, keyFormat, notNative);
         copy.readsMetadata = readsMetadata;
         return copy;
     }
@@ -192,12 +201,12 @@ final class NativeKafkaTableSource implements ScanTableSource, SupportsReadingMe
         NativeKafkaTableSource that = (NativeKafkaTableSource) o;
         return stock.equals(that.stock)
                 && readsMetadata == that.readsMetadata
-                && Objects.equals(jsonOptions, that.jsonOptions)
+                && keyFormat == that.keyFormat
                 && Objects.equals(notNative, that.notNative);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(stock, readsMetadata, jsonOptions, notNative);
+        return Objects.hash(stock, readsMetadata, keyFormat, notNative);
     }
 }

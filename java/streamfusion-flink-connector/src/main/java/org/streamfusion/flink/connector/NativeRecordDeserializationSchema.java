@@ -11,20 +11,29 @@ import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
- * The deserializer Flink's record emitter calls for every record of a {@link NativeKafkaSource}: a record the
- * split reader decoded natively ({@link DecodedRecord}) gives its rows; any other record (every record of a table
- * that is not decoded natively, and a message the native decoder left to Flink) goes to the table's own stock
- * deserializer, on the task thread as in the stock source, so its rows, its failures and their timing are Flink's.
+ * The deserializer Flink's record emitter calls for every record of a {@link NativeKafkaSource}: the table's own
+ * stock record deserializer (Flink's {@code DynamicKafkaDeserializationSchema}: key fields, metadata columns, upsert
+ * tombstones), on the task thread as in the stock source, whose value deserializer is a
+ * {@link NativeValueDeserializer}. For a record the split reader decoded natively ({@link DecodedRecord}) it is told
+ * to collect the rows the record carries; any other record (every record of a table that is not decoded natively,
+ * and a message the native decoder left to Flink) is decoded by Flink's deserializers, so its rows, its failures and
+ * their timing are Flink's.
  */
 @Internal
 final class NativeRecordDeserializationSchema implements KafkaRecordDeserializationSchema<RowData> {
     private static final long serialVersionUID = 1L;
 
     private final KafkaRecordDeserializationSchema<RowData> stock;
+    private final NativeValueDeserializer values;
     private transient Counter flinkMessages;
 
-    NativeRecordDeserializationSchema(KafkaRecordDeserializationSchema<RowData> stock) {
+    /**
+     * @param stock the table's stock record deserializer
+     * @param values the value deserializer inside it, or null when the table's values are never decoded natively
+     */
+    NativeRecordDeserializationSchema(KafkaRecordDeserializationSchema<RowData> stock, NativeValueDeserializer values) {
         this.stock = stock;
+        this.values = values;
     }
 
     /** Opens the stock deserializer, as Flink's {@code KafkaSource.createReader} does. */
@@ -40,11 +49,10 @@ final class NativeRecordDeserializationSchema implements KafkaRecordDeserializat
 
     @Override
     public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<RowData> out) throws IOException {
-        if (record instanceof DecodedRecord) {
-            ((DecodedRecord) record).emit(out);
-            return;
-        }
-        if (flinkMessages != null) {
+        boolean decoded = record instanceof DecodedRecord;
+        if (decoded) {
+            values.next((DecodedRecord) record);
+        } else if (flinkMessages != null) {
             flinkMessages.inc();
         }
         try {
@@ -56,6 +64,10 @@ final class NativeRecordDeserializationSchema implements KafkaRecordDeserializat
                             "Failed to deserialize the record at offset %d of partition %d of topic '%s'",
                             record.offset(), record.partition(), record.topic()),
                     e);
+        } finally {
+            if (decoded) {
+                values.next(null);
+            }
         }
     }
 

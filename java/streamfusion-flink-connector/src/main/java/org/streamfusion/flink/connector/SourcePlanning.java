@@ -12,12 +12,11 @@ import org.apache.flink.formats.json.JsonFormatOptions;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableFactory;
 import org.apache.flink.table.factories.FactoryUtil;
-import org.apache.flink.table.types.logical.RowType;
-import org.streamfusion.flink.FlinkArrowTypes;
 
 /**
  * Plans the read side of a table: which source reads it ({@link NativeKafkaTableSource} over the stock factory's
- * source, always) and whether its values can be decoded natively, from the table's options and columns.
+ * source, always) and whether its values can be decoded natively, from the table's value format and its options
+ * (the value columns' types are checked when the source makes its decoders, {@link NativeValueDeserializer}).
  */
 @Internal
 final class SourcePlanning {
@@ -31,7 +30,8 @@ final class SourcePlanning {
 
     /**
      * The table source of a StreamFusion table: the stock factory's source, its values decoded natively where
-     * that gives the stock rows.
+     * that gives the stock rows (value format {@code json} with its default parser), its value format then
+     * replaced by a {@link NativeValueFormat}.
      *
      * @param stock the stock factory's source for the table
      * @param context the table being read
@@ -43,7 +43,6 @@ final class SourcePlanning {
         boolean plainFormat = options.containsKey(FactoryUtil.FORMAT.key());
         String formatKey = plainFormat ? FactoryUtil.FORMAT.key() : VALUE_FORMAT.key();
         String prefix = plainFormat ? "json." : "value.json.";
-        RowType physical = (RowType) context.getPhysicalRowDataType().getLogicalType();
         Map<String, String> json = new LinkedHashMap<>();
         for (ConfigOption<?> option : JSON_DECODE_OPTIONS) {
             String value = options.get(prefix + option.key());
@@ -51,23 +50,25 @@ final class SourcePlanning {
                 json.put(option.key(), value);
             }
         }
+        String notNative = notNative(options, formatKey, prefix);
+        NativeValueFormat format = null;
+        if (notNative == null) {
+            try {
+                format = NativeValueFormat.replaceValueFormatOf(stock, json);
+            } catch (IllegalStateException e) {
+                notNative = e.getMessage();
+            }
+        }
         return new NativeKafkaTableSource(
                 stock,
                 context.getObjectIdentifier().asSummaryString(),
-                physical,
-                json,
-                notNative(options, formatKey, prefix, physical, upsert));
+                format,
+                upsert || options.containsKey(KEY_FORMAT.key()),
+                notNative);
     }
 
-    /** Why the values of a table with these options and columns are not decoded natively, or null. */
-    private static String notNative(
-            Map<String, String> options, String formatKey, String prefix, RowType physical, boolean upsert) {
-        if (upsert) {
-            return "upsert-kafka rows carry their key fields, decoded from the record key";
-        }
-        if (options.containsKey(KEY_FORMAT.key())) {
-            return "the table has a key format (key fields are decoded from the record key into each row)";
-        }
+    /** Why the values of a table with these options are not decoded natively, or null. */
+    private static String notNative(Map<String, String> options, String formatKey, String prefix) {
         String format = options.get(formatKey);
         if (!"json".equals(format)) {
             return "its value format is '" + format + "', not 'json'";
@@ -75,11 +76,6 @@ final class SourcePlanning {
         String parser = prefix + JsonFormatOptions.DECODE_JSON_PARSER_ENABLED.key();
         if ("false".equalsIgnoreCase(options.getOrDefault(parser, "true").trim())) {
             return "'" + parser + "' = 'false' selects Flink's tree parser, which converts otherwise";
-        }
-        try {
-            FlinkArrowTypes.schema(physical);
-        } catch (IllegalArgumentException e) {
-            return e.getMessage();
         }
         return null;
     }
