@@ -31,8 +31,8 @@
 //!
 //! **Map** (and MULTISET, a map to INT counts): the size in bytes of the key array as a 4-byte int, the key
 //! array, then the value array; in a row or array it is padded to 8 bytes like any variable-length value.
-//! Entries are in the order their keys were first seen: Flink's `HashMap` iterates in its hash order instead,
-//! so the two maps are equal as maps but their bytes may differ.
+//! Entries are in the order Flink's `HashMap` iterates them (hash order, `java_hash`), so the bytes are Flink's
+//! (a message whose map Java would turn into a tree bucket is left to Flink).
 
 use super::column::{Column, RowShape, Value};
 use super::row::RowSink;

@@ -205,8 +205,8 @@ pub(crate) enum Value {
     Decimal(i128),
     Bytes(usize, usize),
     List(Vec<Value>),
-    /// Entries in first-seen key order; a repeated key keeps its first position and takes the last value
-    /// (Flink's `HashMap`, whose order carries no meaning).
+    /// Entries in the order Flink's `HashMap` iterates them (`java_hash`); a repeated key keeps its place and
+    /// takes the last value.
     Map(Vec<(Value, Value)>),
     Row(Vec<Value>),
 }

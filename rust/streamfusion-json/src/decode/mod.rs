@@ -34,6 +34,7 @@ mod column;
 mod fast;
 mod jackson;
 mod java;
+mod java_hash;
 mod lexer;
 mod row;
 mod temporal;

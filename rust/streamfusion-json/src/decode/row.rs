@@ -14,6 +14,7 @@ use super::java::{
     jackson_integer, java_trim, parse_big_decimal, parse_java_double, parse_java_float,
     parse_java_integer, Conv,
 };
+use super::java_hash::{string_data_hash, JavaHashMap, Treeified};
 use super::lexer::{Lexer, SyntaxError, Token};
 use super::temporal::{
     parse_date, parse_time_millis, parse_timestamp, time_in_unit, timestamp_layout,
@@ -419,6 +420,7 @@ impl RowDecoder {
                     return Err(Conv::Fails.into()); // "Illegal JSON map data..."
                 }
                 let mut entries: Vec<(Value, Value)> = Vec::new();
+                let mut map = JavaHashMap::default();
                 while next_in_container(lx)? != Token::EndObject {
                     let k = self.convert_nullable(key, lx)?;
                     lx.next_token()?;
@@ -427,14 +429,18 @@ impl RowDecoder {
                         // A null key (reachable only once a failed value has moved the walk): Arrow has none.
                         return Err(Failure::NotExact);
                     };
-                    let existing = entries.iter_mut().find(
-                        |(e, _)| matches!(e, Value::Bytes(s, e) if self.scratch[*s..*e] == self.scratch[ks..ke]),
-                    );
-                    match existing {
-                        Some(entry) => entry.1 = v,
+                    let scratch = &self.scratch;
+                    let hash = string_data_hash(&scratch[ks..ke]);
+                    let same = |i: usize| matches!(entries[i].0, Value::Bytes(s, e) if scratch[s..e] == scratch[ks..ke]);
+                    match map.put(hash, same).map_err(|Treeified| Failure::NotExact)? {
+                        Some(i) => entries[i].1 = v,
                         None => entries.push((Value::Bytes(ks, ke), v)),
                     }
                 }
+                // The order Flink's HashMap iterates, which toBinaryMap writes.
+                let mut slots: Vec<Option<(Value, Value)>> =
+                    entries.into_iter().map(Some).collect();
+                let entries = map.order().filter_map(|i| slots[i].take()).collect();
                 Value::Map(entries)
             }
             Column::Row(shape) => {
