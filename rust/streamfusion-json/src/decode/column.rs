@@ -61,6 +61,9 @@ pub(crate) enum Column {
 pub(crate) struct RowShape {
     pub(crate) columns: Vec<Column>,
     names: Vec<Box<[u8]>>,
+    /// Per field, whether its name is ASCII without a quote or backslash (a key in the message that names it
+    /// can then only be its bytes, unescaped).
+    plain: Vec<bool>,
     index: HashMap<Box<[u8]>, usize>,
 }
 
@@ -86,11 +89,21 @@ impl RowShape {
             .enumerate()
             .map(|(i, n)| (n, i))
             .collect();
+        let plain = names
+            .iter()
+            .map(|n| n.is_ascii() && !n.iter().any(|&b| b == b'"' || b == b'\\'))
+            .collect();
         Ok(RowShape {
             columns,
             names,
+            plain,
             index,
         })
+    }
+
+    /// The name of field `i` when it is ASCII without a quote or backslash; `None` otherwise or past the last field.
+    pub(crate) fn plain_name(&self, i: usize) -> Option<&[u8]> {
+        self.plain.get(i).copied()?.then(|| &*self.names[i])
     }
 
     /// The position of the field named `name` (UTF-8), trying `hint` first, then every name of a short row, then

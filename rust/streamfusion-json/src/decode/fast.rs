@@ -78,7 +78,7 @@ impl<'a> Fast<'a> {
     ) -> Option<()> {
         let arity = shape.columns.len();
         row.clear();
-        row.resize(arity, Value::Null);
+        row.extend((0..arity).map(|_| Value::Null));
         // Fields named so far (a field named twice is Flink's repeated-key count: the exact walk); a bit mask, or
         // for rows of more than 64 fields a vector.
         let mut named_mask = 0u64;
@@ -98,8 +98,20 @@ impl<'a> Fast<'a> {
                 return None;
             }
             self.pos += 1;
-            let name = self.plain_ascii_string()?;
-            let field = shape.find(name, hint)?;
+            // The key of the field after the last one, as serializers write them: its bytes and the closing quote.
+            let field = match shape.plain_name(hint) {
+                Some(name)
+                    if self.src.get(self.pos..self.pos + name.len()) == Some(name)
+                        && self.src.get(self.pos + name.len()) == Some(&b'"') =>
+                {
+                    self.pos += name.len() + 1;
+                    hint
+                }
+                _ => {
+                    let name = self.plain_ascii_string()?;
+                    shape.find(name, hint)?
+                }
+            };
             let repeated = if arity > 64 {
                 std::mem::replace(&mut named_wide[field], true)
             } else {
@@ -117,7 +129,11 @@ impl<'a> Fast<'a> {
                 return None;
             }
             self.pos += 1;
-            row[field] = self.value(&shape.columns[field], scratch, depth)?;
+            let value = self.value(&shape.columns[field], scratch, depth)?;
+            // The field was null (a field named twice has taken the exact walk): nothing to drop.
+            let null = std::mem::replace(&mut row[field], value);
+            debug_assert!(matches!(null, Value::Null));
+            std::mem::forget(null);
             match self.skip_ws()? {
                 b',' => self.pos += 1,
                 b'}' => {
@@ -164,16 +180,23 @@ impl<'a> Fast<'a> {
                 }
                 Value::Int(v)
             }
-            Column::Int32 => {
-                let (raw, float) = self.number()?;
-                Value::Int(
-                    jackson_integer(raw, float, i64::from(i32::MIN), i64::from(i32::MAX)).ok()?,
-                )
-            }
-            Column::Int64 => {
-                let (raw, float) = self.number()?;
-                Value::Int(jackson_integer(raw, float, i64::MIN, i64::MAX).ok()?)
-            }
+            Column::Int32 => match self.plain_integer() {
+                Some(v) => Value::Int(i64::from(i32::try_from(v).ok()?)),
+                None => {
+                    let (raw, float) = self.number()?;
+                    Value::Int(
+                        jackson_integer(raw, float, i64::from(i32::MIN), i64::from(i32::MAX))
+                            .ok()?,
+                    )
+                }
+            },
+            Column::Int64 => match self.plain_integer() {
+                Some(v) => Value::Int(v),
+                None => {
+                    let (raw, float) = self.number()?;
+                    Value::Int(jackson_integer(raw, float, i64::MIN, i64::MAX).ok()?)
+                }
+            },
             Column::Float32 => Value::F32(parse_java_float(self.number()?.0).ok()?),
             Column::Float64 => Value::F64(parse_java_double(self.number()?.0).ok()?),
             Column::Decimal { precision, scale } => {
@@ -238,6 +261,34 @@ impl<'a> Fast<'a> {
         }
         self.pos += word.len();
         true
+    }
+
+    /// An integer token of at most 18 digits (which an `i64` holds) at the current byte, and its value; `None`,
+    /// reading nothing, for any other token (a fraction or an exponent, a leading zero, more digits...), which
+    /// [`number`](Self::number) reads.
+    #[inline]
+    fn plain_integer(&mut self) -> Option<i64> {
+        let src = self.src;
+        let negative = src.get(self.pos) == Some(&b'-');
+        let start = self.pos + usize::from(negative);
+        let mut p = start;
+        let mut value = 0i64;
+        while let Some(d) = src.get(p).map(|b| b.wrapping_sub(b'0')).filter(|&d| d < 10) {
+            if p - start == 18 {
+                return None;
+            }
+            value = value * 10 + i64::from(d);
+            p += 1;
+        }
+        let digits = p - start;
+        if digits == 0 || (digits > 1 && src[start] == b'0') {
+            return None;
+        }
+        if matches!(src.get(p), Some(b'.' | b'e' | b'E')) {
+            return None;
+        }
+        self.pos = p;
+        Some(if negative { -value } else { value })
     }
 
     /// A number token at the current byte, as Jackson's grammar has it: its text and whether it has a fraction
@@ -389,35 +440,12 @@ fn hex4(digits: &[u8]) -> Option<u32> {
 }
 
 /// From `start` to the first quote or backslash of a string: its position and whether every byte before it is
-/// ASCII; `None` at the end of the input. Eight bytes at a time.
+/// ASCII; `None` at the end of the input.
+#[inline]
 fn scan_to_special(src: &[u8], start: usize) -> Option<(usize, bool)> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut ascii = true;
-    let mut p = start;
-    while let Some(chunk) = src.get(p..p + 8) {
-        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-        let quote = word ^ (ONES * u64::from(b'"'));
-        let backslash = word ^ (ONES * u64::from(b'\\'));
-        // A byte of `x` is zero exactly where `(x - ONES) & !x & HIGHS` has its high bit, up to the first zero
-        // byte (above it the borrow may mark others): the lowest mark is exact.
-        let special =
-            (quote.wrapping_sub(ONES) & !quote | backslash.wrapping_sub(ONES) & !backslash) & HIGHS;
-        if special != 0 {
-            let at = p + (special.trailing_zeros() / 8) as usize;
-            ascii &= src[p..at].is_ascii();
-            return Some((at, ascii));
-        }
-        ascii &= word & HIGHS == 0;
-        p += 8;
-    }
-    for (at, &b) in src.iter().enumerate().skip(p) {
-        match b {
-            b'"' | b'\\' => return Some((at, ascii)),
-            _ => ascii &= b.is_ascii(),
-        }
-    }
-    None
+    let run = src.get(start..)?;
+    let at = memchr::memchr2(b'"', b'\\', run)?;
+    Some((start + at, run[..at].is_ascii()))
 }
 
 #[cfg(test)]

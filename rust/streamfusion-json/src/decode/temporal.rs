@@ -189,13 +189,7 @@ fn resolve_date(year: i64, month: i64, day: i64, smart: bool) -> Result<i64, Con
     {
         return Err(Conv::Fails);
     }
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-    let length = match month {
-        2 if leap => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    };
+    let length = month_length(year, month);
     let day = if day > length {
         if !smart {
             return Err(Conv::Fails);
@@ -205,6 +199,17 @@ fn resolve_date(year: i64, month: i64, day: i64, smart: bool) -> Result<i64, Con
         day
     };
     Ok(epoch_day(year, month, day))
+}
+
+/// The days of `month` (1 to 12) of the proleptic Gregorian `year`.
+fn month_length(year: i64, month: i64) -> i64 {
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    match month {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
 }
 
 /// `LocalDate.toEpochDay`.
@@ -262,6 +267,70 @@ pub(crate) fn parse_time_millis(text: &[u8]) -> Result<i64, Conv> {
 
 /// TIMESTAMP and TIMESTAMP_LTZ: the text parsed with the layout's formatter and resolved.
 pub(crate) fn parse_timestamp(text: &[u8], layout: Layout) -> Result<DateTime, Conv> {
+    match common_timestamp(text, layout) {
+        Some(date_time) => Ok(date_time),
+        None => parse_timestamp_with_formatter(text, layout),
+    }
+}
+
+/// The shape nearly every timestamp has, read without the formatter's machinery: a four-digit year, every field
+/// present with two digits, 1 to 9 fraction digits, the layout's upper-case `T` or space and `Z`, and a valid
+/// date and time (which SMART and STRICT resolve alike). `None` for anything else, which the formatter reads.
+fn common_timestamp(text: &[u8], layout: Layout) -> Option<DateTime> {
+    let (separator, zone) = match layout {
+        Layout::SqlTimestamp => (b' ', false),
+        Layout::SqlTimestampZ => (b' ', true),
+        Layout::IsoTimestamp => (b'T', false),
+        Layout::IsoTimestampZ => (b'T', true),
+    };
+    let t = if zone { text.strip_suffix(b"Z")? } else { text };
+    if t.len() < 19 || t.len() == 20 || t.len() > 29 {
+        return None;
+    }
+    if t[4] != b'-' || t[7] != b'-' || t[10] != separator || t[13] != b':' || t[16] != b':' {
+        return None;
+    }
+    let two = |i: usize| two_digits(t[i], t[i + 1]);
+    let year = two(0)? * 100 + two(2)?;
+    let (month, day) = (two(5)?, two(8)?);
+    let (hour, minute, second) = (two(11)?, two(14)?, two(17)?);
+    if !(1..=12).contains(&month) || day < 1 || day > month_length(year, month) {
+        return None;
+    }
+    if hour > 23 || minute > 59 || second > 59 {
+        return None;
+    }
+    let mut nanos = 0i64;
+    if t.len() > 19 {
+        if t[19] != b'.' {
+            return None;
+        }
+        for &b in &t[20..] {
+            nanos = nanos * 10 + digit(b)?;
+        }
+        nanos *= 10i64.pow(29 - t.len() as u32);
+    }
+    Some(DateTime {
+        epoch_day: epoch_day(year, month, day),
+        nano_of_day: ((hour * 60 + minute) * 60 + second) * 1_000_000_000 + nanos,
+    })
+}
+
+/// The value of two ASCII digits.
+#[inline(always)]
+fn two_digits(tens: u8, ones: u8) -> Option<i64> {
+    Some(digit(tens)? * 10 + digit(ones)?)
+}
+
+/// The value of an ASCII digit.
+#[inline(always)]
+fn digit(b: u8) -> Option<i64> {
+    let d = b.wrapping_sub(b'0');
+    (d < 10).then_some(i64::from(d))
+}
+
+/// TIMESTAMP and TIMESTAMP_LTZ through the port of the layout's `DateTimeFormatter`, and resolved.
+fn parse_timestamp_with_formatter(text: &[u8], layout: Layout) -> Result<DateTime, Conv> {
     let mut c = Cursor { s: text, p: 0 };
     let (y, mo, d) = c.date()?;
     let (h, mi, s, n) = match layout {
@@ -307,6 +376,74 @@ impl DateTime {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The common shape's shortcut agrees with the formatter on every text it takes, and leaves the rest to it.
+    #[test]
+    fn the_common_timestamp_shape_is_read_as_the_formatter_reads_it() {
+        let layouts = [
+            Layout::SqlTimestamp,
+            Layout::SqlTimestampZ,
+            Layout::IsoTimestamp,
+            Layout::IsoTimestampZ,
+        ];
+        let dates = [
+            "2026-01-01",
+            "2024-02-29",
+            "2023-02-29",
+            "2024-02-30",
+            "0000-01-01",
+            "9999-12-31",
+            "2026-04-31",
+            "2026-13-01",
+            "2026-00-10",
+            "2026-12-00",
+            "1900-02-29",
+            "2000-02-29",
+            "2026-1a-01",
+            "+2026-01-01",
+        ];
+        let times = [
+            "00:00:00",
+            "23:59:59",
+            "24:00:00",
+            "23:60:00",
+            "12:34:5x",
+            "12:34",
+            "07:08:09.1",
+            "07:08:09.123456789",
+            "07:08:09.1234567890",
+            "07:08:09.",
+            "07:08:09.12a",
+            "07:08:09,5",
+        ];
+        let mut taken = 0;
+        for layout in layouts {
+            for date in dates {
+                for time in times {
+                    for separator in [" ", "T", "t", "  "] {
+                        for zone in ["", "Z", "z"] {
+                            let text = format!("{date}{separator}{time}{zone}");
+                            let formatter = parse_timestamp_with_formatter(text.as_bytes(), layout);
+                            if let Some(shortcut) = common_timestamp(text.as_bytes(), layout) {
+                                taken += 1;
+                                assert_eq!(Ok(shortcut), formatter, "{text:?} {layout:?}");
+                            }
+                            assert_eq!(
+                                parse_timestamp(text.as_bytes(), layout),
+                                formatter,
+                                "{text:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(
+            taken,
+            4 * 5 * 4,
+            "4 layouts x 5 valid dates x 4 times the shortcut takes"
+        );
+    }
 
     #[test]
     fn dates() {
