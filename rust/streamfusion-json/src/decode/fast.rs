@@ -14,14 +14,15 @@
 //! | TINYINT, SMALLINT | an integer |
 //! | INT, BIGINT | a number |
 //! | FLOAT, DOUBLE, DECIMAL | a number |
-//! | CHAR, VARCHAR | a string without escapes, valid UTF-8 |
-//! | DATE, TIME, TIMESTAMP, TIMESTAMP_LTZ | such a string |
+//! | CHAR, VARCHAR | a string, valid UTF-8, its escapes decoded (not a lone surrogate) |
+//! | DATE, TIME, TIMESTAMP, TIMESTAMP_LTZ | a string without escapes, valid UTF-8 |
 //! | ROW | an object of the same shape |
 //!
 //! Values are converted by the exact walk's own converters (`java`, `temporal`), and a value one of them refuses
 //! gives the message up too, so every failure, and everything `ignore-parse-errors` and
 //! `fail-on-missing-field` change, is the exact walk's. The rest (BINARY, ARRAY, MAP, MULTISET, numbers written
-//! as strings, escapes, repeated or unknown keys, array roots...) always takes the exact walk.
+//! as strings, escapes outside string values, repeated or unknown keys, array roots...) always takes the exact
+//! walk.
 
 use super::column::{Column, RowShape, Value};
 use super::java::{jackson_integer, parse_big_decimal, parse_java_double, parse_java_float};
