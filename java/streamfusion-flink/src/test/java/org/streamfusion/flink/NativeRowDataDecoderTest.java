@@ -168,8 +168,6 @@ class NativeRowDataDecoderTest {
                 type, TimestampFormat.SQL, JsonFormatOptions.MapNullKeyMode.FAIL, "null", false, false);
         writer.open(null);
         Random random = new Random(7);
-        byte[] tokens = "{}[]\",:-.0123456789eEtrufalsn \\x".getBytes(StandardCharsets.UTF_8);
-        String[] values = {"null", "true", "\"x\"", "1.5", "-0", "{}", "[1]", "\"2026-01-01 00:00:00\"", "1e400"};
         List<byte[]> messages = new ArrayList<>();
         for (RowData row : RandomRows.allTypes(11, 600)) {
             GenericRowData generic = new GenericRowData(fields.size());
@@ -179,54 +177,7 @@ class NativeRowDataDecoderTest {
                         f, RowData.createFieldGetter(fields.get(f).getType(), f).getFieldOrNull(binary));
             }
             byte[] json = writer.serialize(generic);
-            int at = json.length == 0 ? 0 : random.nextInt(json.length);
-            byte[] mutated = switch (random.nextInt(6)) {
-                case 0 -> json;
-                case 1 -> java.util.Arrays.copyOf(json, at);
-                case 2 -> {
-                    byte[] copy = json.clone();
-                    copy[at] = tokens[random.nextInt(tokens.length)];
-                    yield copy;
-                }
-                case 3 -> {
-                    byte[] copy = new byte[json.length - 1];
-                    System.arraycopy(json, 0, copy, 0, at);
-                    System.arraycopy(json, at + 1, copy, at, json.length - at - 1);
-                    yield copy;
-                }
-                case 4 -> {
-                    byte[] copy = new byte[json.length + 1];
-                    System.arraycopy(json, 0, copy, 0, at);
-                    copy[at] = tokens[random.nextInt(tokens.length)];
-                    System.arraycopy(json, at, copy, at + 1, json.length - at);
-                    yield copy;
-                }
-                default -> {
-                    // One field's value replaced by another token: a string for a number, a number for a string...
-                    String text = new String(json, StandardCharsets.UTF_8);
-                    String field =
-                            "\"" + fields.get(random.nextInt(fields.size())).getName() + "\":";
-                    int start = text.indexOf(field);
-                    if (start < 0) {
-                        yield json;
-                    }
-                    int valueStart = start + field.length();
-                    int valueEnd = valueStart;
-                    boolean quoted = text.charAt(valueStart) == '"';
-                    valueEnd += quoted ? 1 : 0;
-                    while (valueEnd < text.length()
-                            && (quoted
-                                    ? text.charAt(valueEnd) != '"' || text.charAt(valueEnd - 1) == '\\'
-                                    : text.charAt(valueEnd) != ',' && text.charAt(valueEnd) != '}')) {
-                        valueEnd++;
-                    }
-                    valueEnd += quoted ? 1 : 0;
-                    yield (text.substring(0, valueStart)
-                                    + values[random.nextInt(values.length)]
-                                    + text.substring(Math.min(valueEnd, text.length())))
-                            .getBytes(StandardCharsets.UTF_8);
-                }
-            };
+            byte[] mutated = mutate(json, random, fields);
             messages.add(mutated);
         }
         for (Map<String, String> options : List.of(Map.<String, String>of(), Map.of("ignore-parse-errors", "true"))) {
@@ -236,6 +187,44 @@ class NativeRowDataDecoderTest {
                     + counts[2] + " failures, " + counts[3] + " left to Flink");
             assertTrue(counts[1] > 100, "rows: " + counts[1]);
         }
+    }
+
+    /**
+     * Random row types nested to depth 3 (arrays, maps, multisets and rows of every scalar type, in one another),
+     * 40 random rows of each written by Flink's own serializer, then mutated half of the time: decoded natively and
+     * by Flink with and without {@code ignore-parse-errors}, the same rows (byte for byte, maps in Flink's order)
+     * and the same failures, message for message.
+     */
+    @Test
+    void randomNestedRowTypesWrittenByFlinkGiveFlinksRows() throws Exception {
+        Random random = new Random(19);
+        long[] totals = new long[4];
+        for (int t = 0; t < 40; t++) {
+            RowType type = RandomNestedRows.rowType(random, 3);
+            JsonRowDataSerializationSchema writer = new JsonRowDataSerializationSchema(
+                    type, TimestampFormat.SQL, JsonFormatOptions.MapNullKeyMode.FAIL, "null", false, false);
+            writer.open(null);
+            List<byte[]> messages = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                byte[] json = writer.serialize(RandomNestedRows.row(random, type));
+                messages.add(random.nextBoolean() ? json : mutate(json, random, type.getFields()));
+            }
+            for (Map<String, String> options :
+                    List.of(Map.<String, String>of(), Map.of("ignore-parse-errors", "true"))) {
+                long[] counts = compare(
+                        "random type " + t + " " + type + " " + options,
+                        type,
+                        options,
+                        messages,
+                        FlinkDecodeGoldens.deserializer(type, options));
+                for (int c = 0; c < counts.length; c++) {
+                    totals[c] += counts[c];
+                }
+            }
+        }
+        System.out.println("random nested types: " + totals[0] + " messages, " + totals[1] + " rows, " + totals[2]
+                + " failures, " + totals[3] + " left to Flink");
+        assertTrue(totals[1] > 2000, "rows: " + totals[1]);
     }
 
     /**
@@ -276,6 +265,62 @@ class NativeRowDataDecoderTest {
         }
         long[] counts = compare("maps", type, Map.of(), messages, FlinkDecodeGoldens.deserializer(type, Map.of()));
         assertEquals("120 rows, 0 left to Flink", counts[1] + " rows, " + counts[3] + " left to Flink");
+    }
+
+    /**
+     * {@code json} kept, cut short, with a byte replaced, removed or inserted, or with one field's value swapped for
+     * another JSON token (a string for a number, a number for a string...), at random.
+     */
+    private static byte[] mutate(byte[] json, Random random, List<RowType.RowField> fields) {
+        byte[] tokens = "{}[]\",:-.0123456789eEtrufalsn \\x".getBytes(StandardCharsets.UTF_8);
+        String[] values = {"null", "true", "\"x\"", "1.5", "-0", "{}", "[1]", "\"2026-01-01 00:00:00\"", "1e400"};
+        int at = json.length == 0 ? 0 : random.nextInt(json.length);
+        return switch (random.nextInt(6)) {
+            case 0 -> json;
+            case 1 -> java.util.Arrays.copyOf(json, at);
+            case 2 -> {
+                byte[] copy = json.clone();
+                copy[at] = tokens[random.nextInt(tokens.length)];
+                yield copy;
+            }
+            case 3 -> {
+                byte[] copy = new byte[json.length - 1];
+                System.arraycopy(json, 0, copy, 0, at);
+                System.arraycopy(json, at + 1, copy, at, json.length - at - 1);
+                yield copy;
+            }
+            case 4 -> {
+                byte[] copy = new byte[json.length + 1];
+                System.arraycopy(json, 0, copy, 0, at);
+                copy[at] = tokens[random.nextInt(tokens.length)];
+                System.arraycopy(json, at, copy, at + 1, json.length - at);
+                yield copy;
+            }
+            default -> {
+                // One field's value replaced by another token: a string for a number, a number for a string...
+                String text = new String(json, StandardCharsets.UTF_8);
+                String field = "\"" + fields.get(random.nextInt(fields.size())).getName() + "\":";
+                int start = text.indexOf(field);
+                if (start < 0) {
+                    yield json;
+                }
+                int valueStart = start + field.length();
+                int valueEnd = valueStart;
+                boolean quoted = text.charAt(valueStart) == '"';
+                valueEnd += quoted ? 1 : 0;
+                while (valueEnd < text.length()
+                        && (quoted
+                                ? text.charAt(valueEnd) != '"' || text.charAt(valueEnd - 1) == '\\'
+                                : text.charAt(valueEnd) != ',' && text.charAt(valueEnd) != '}')) {
+                    valueEnd++;
+                }
+                valueEnd += quoted ? 1 : 0;
+                yield (text.substring(0, valueStart)
+                                + values[random.nextInt(values.length)]
+                                + text.substring(Math.min(valueEnd, text.length())))
+                        .getBytes(StandardCharsets.UTF_8);
+            }
+        };
     }
 
     @Test
