@@ -3,8 +3,9 @@
 //! A Java decoder owns one native [`JsonDecoder`] (with the one [`BinaryRows`] it reuses across chunks) through
 //! a `long` handle with an explicit `open` / `decode` / `close` lifecycle (module `handles`). The row type
 //! crosses once, at `open`, as an exported Arrow schema; each `decode` copies a chunk of messages in (one
-//! `byte[]` slab with per-message offsets and lengths), decodes it into Flink binary rows and copies them out
-//! into fresh JVM arrays. This module only converts; `streamfusion_json` decodes.
+//! `byte[]` slab with per-message offsets and lengths; only the part the chunk's messages span, into a buffer the
+//! decoder reuses), decodes it into Flink binary rows and copies them out into fresh JVM arrays. This module only
+//! converts; `streamfusion_json` decodes.
 
 use jni::objects::{JByteArray, JClass, JIntArray, JObject, JObjectArray};
 use jni::sys::{jint, jlong, jobjectArray};
@@ -13,12 +14,13 @@ use streamfusion_json::{BinaryRows, DecoderOptions, Error, JsonDecoder};
 
 use crate::error::{non_null, throwing, JniError};
 use crate::handles::{Handle, Registry};
-use crate::streamfusion::{copy_bytes, read_option_pairs, region_len};
+use crate::streamfusion::{copy_region_into, read_option_pairs, region_len};
 
-/// A decoder and the rows it reuses.
+/// A decoder, the rows it reuses and the copy of the messages it decodes.
 struct Decoding {
     decoder: JsonDecoder,
     rows: BinaryRows,
+    slab: Vec<u8>,
 }
 
 /// The open decoders.
@@ -42,34 +44,47 @@ unsafe fn open_decoder(
     Ok(DECODERS.insert(Decoding {
         decoder,
         rows: BinaryRows::new(),
+        slab: Vec::new(),
     }))
 }
 
-/// The messages of a chunk: message `i` is `lengths[i]` bytes of `slab` from `offsets[i]`, or null for a
-/// negative length. An offset or length outside the slab is [`JniError::OutOfBounds`].
+/// The bytes a chunk's messages span in a slab of `slab_len` bytes, `start..end` (empty when every message is
+/// null): message `i` is `lengths[i]` bytes from `offsets[i]`, or null for a negative length. An offset or length
+/// outside the slab is [`JniError::OutOfBounds`].
+fn span(slab_len: usize, offsets: &[i32], lengths: &[i32]) -> Result<(usize, usize), JniError> {
+    let mut span: Option<(usize, usize)> = None;
+    for (i, (&offset, &length)) in offsets.iter().zip(lengths).enumerate() {
+        if length < 0 {
+            continue;
+        }
+        let start = usize::try_from(offset).ok();
+        let Some((start, end)) = start
+            .and_then(|s| Some((s, s.checked_add(length as usize)?)))
+            .filter(|&(_, end)| end <= slab_len)
+        else {
+            return Err(JniError::OutOfBounds(format!(
+                "message {i}: {length} bytes at offset {offset} are outside the slab's {slab_len} bytes"
+            )));
+        };
+        span = Some(span.map_or((start, end), |(s, e)| (s.min(start), e.max(end))));
+    }
+    Ok(span.unwrap_or((0, 0)))
+}
+
+/// The messages of a chunk in `copy`, the bytes from `base` of the slab their offsets index (inside it: checked
+/// by [`span`]).
 fn messages<'s>(
-    slab: &'s [u8],
+    copy: &'s [u8],
+    base: usize,
     offsets: &[i32],
     lengths: &[i32],
-) -> Result<Vec<Option<&'s [u8]>>, JniError> {
+) -> Vec<Option<&'s [u8]>> {
     offsets
         .iter()
         .zip(lengths)
-        .enumerate()
-        .map(|(i, (&offset, &length))| {
-            if length < 0 {
-                return Ok(None);
-            }
-            let start = usize::try_from(offset).ok();
-            start
-                .and_then(|s| slab.get(s..s.checked_add(length as usize)?))
-                .map(Some)
-                .ok_or_else(|| {
-                    JniError::OutOfBounds(format!(
-                        "message {i}: {length} bytes at offset {offset} are outside the slab's {} bytes",
-                        slab.len()
-                    ))
-                })
+        .map(|(&offset, &length)| {
+            let start = (offset as usize).wrapping_sub(base);
+            (length >= 0).then(|| &copy[start..start + length as usize])
         })
         .collect()
 }
@@ -134,10 +149,11 @@ pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonDecoder_decode<'loc
         let mut lens = vec![0; count as usize];
         env.get_int_array_region(&lengths, first, &mut lens)?;
         let slab_len = env.get_array_length(&slab)? as usize;
-        let data = copy_bytes(env, &slab, slab_len)?;
-        let chunk = messages(&data, &starts, &lens)?;
+        let (start, end) = span(slab_len, &starts, &lens)?;
         let handle = Handle::from(handle);
         DECODERS.with(handle, |decoding| {
+            copy_region_into(env, &slab, start, end - start, &mut decoding.slab)?;
+            let chunk = messages(&decoding.slab, start, &starts, &lens);
             let stop = match decoding.decoder.decode_binary(chunk, &mut decoding.rows) {
                 Ok(()) => None,
                 Err(
@@ -196,11 +212,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn messages_are_cut_from_the_slab() {
-        let slab = b"{\"a\":1}{}";
-        let chunk = messages(slab, &[0, 7, 0, 9], &[7, 2, -1, 0]).expect("inside");
+    fn messages_are_cut_from_the_span_of_the_slab_they_cover() {
+        let slab = b"..{\"a\":1}{}..";
+        let (offsets, lengths) = ([2, 9, 0, 11], [7, 2, -1, 0]);
         assert_eq!(
-            chunk,
+            span(slab.len(), &offsets, &lengths).expect("inside"),
+            (2, 11)
+        );
+        let copy = &slab[2..11];
+        assert_eq!(
+            messages(copy, 2, &offsets, &lengths),
             vec![
                 Some(&b"{\"a\":1}"[..]),
                 Some(&b"{}"[..]),
@@ -208,10 +229,11 @@ mod tests {
                 Some(&b""[..])
             ]
         );
-        for (offset, length) in [(8, 2), (-1, 1), (0, 10), (i32::MAX, i32::MAX)] {
-            let error = messages(slab, &[offset], &[length]).expect_err("outside");
+        assert_eq!(span(slab.len(), &[5], &[-1]).expect("no bytes"), (0, 0));
+        for (offset, length) in [(12, 2), (-1, 1), (0, 14), (i32::MAX, i32::MAX)] {
+            let error = span(slab.len(), &[0, offset], &[1, length]).expect_err("outside");
             assert!(
-                matches!(&error, JniError::OutOfBounds(m) if m.contains("message 0")),
+                matches!(&error, JniError::OutOfBounds(m) if m.contains("message 1")),
                 "{error}"
             );
         }
