@@ -6,6 +6,7 @@ import java.util.Map;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.formats.json.JsonFormatOptions;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
@@ -34,6 +35,8 @@ final class NativeValueDeserializer implements DeserializationSchema<RowData> {
     /** Why the native decoder cannot read these rows, or null. */
     private final String notNative;
 
+    private final boolean ignoreParseErrors;
+
     private boolean projected;
     private transient DecodedRecord pending;
     private transient RowData.FieldGetter[] fields;
@@ -48,6 +51,10 @@ final class NativeValueDeserializer implements DeserializationSchema<RowData> {
         this.flink = flink;
         this.type = type;
         this.jsonOptions = new HashMap<>(jsonOptions);
+        this.ignoreParseErrors = "true"
+                .equalsIgnoreCase(jsonOptions
+                        .getOrDefault(JsonFormatOptions.IGNORE_PARSE_ERRORS.key(), "false")
+                        .trim());
         String why;
         try {
             FlinkArrowTypes.schema(type);
@@ -109,15 +116,25 @@ final class NativeValueDeserializer implements DeserializationSchema<RowData> {
             return;
         }
         pending = null;
-        if (!projected) {
-            decoded.emit(out);
-            return;
+        Collector<RowData> rows = out;
+        if (projected) {
+            if (toGeneric == null) {
+                toGeneric = new ToGeneric();
+            }
+            toGeneric.out = out;
+            rows = toGeneric;
         }
-        if (toGeneric == null) {
-            toGeneric = new ToGeneric();
+        try {
+            decoded.emit(rows);
+        } catch (Throwable t) {
+            // As Flink's JsonParserRowDataDeserializationSchema.deserialize(byte[], Collector), which collects
+            // inside its try: what the collector throws (Flink's record deserializer refuses a null row of a table
+            // that is not upsert-kafka) fails the message with Flink's message, or under ignore-parse-errors ends
+            // it, its later rows dropped.
+            if (!ignoreParseErrors) {
+                throw new IOException(String.format("Failed to deserialize JSON '%s'.", new String(message)), t);
+            }
         }
-        toGeneric.out = out;
-        decoded.emit(toGeneric);
     }
 
     @Override
