@@ -41,7 +41,7 @@ mod temporal;
 
 use std::sync::Arc;
 
-use arrow_array::RecordBatch;
+use arrow_array::{RecordBatch, RecordBatchOptions};
 use arrow_schema::SchemaRef;
 
 use crate::error::{Error, Result};
@@ -287,8 +287,14 @@ impl JsonDecoder {
             rows_per_message.push((self.arrow.len() - before) as u32);
         }
         let null_rows = self.arrow.null_rows().to_vec();
+        let row_count = self.arrow.len();
         let columns = self.arrow.finish();
-        let batch = RecordBatch::try_new(Arc::clone(&self.schema), columns)?;
+        // The row count given, for a row type of no fields (a value of only key columns), whose batch has none.
+        let batch = RecordBatch::try_new_with_options(
+            Arc::clone(&self.schema),
+            columns,
+            &RecordBatchOptions::new().with_row_count(Some(row_count)),
+        )?;
         Ok(DecodedBatch {
             batch,
             rows_per_message,
@@ -353,5 +359,24 @@ fn outcome(index: usize, message: Option<&[u8]>, outcome: Outcome) -> Result<()>
             message: index,
             reason,
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_schema::Schema;
+
+    /// A value of key columns only (`EXCEPT_KEY`): rows of no fields, one per object message, in both forms.
+    #[test]
+    fn rows_of_no_fields_are_counted() {
+        let mut decoder = JsonDecoder::new(Arc::new(Schema::empty()), DecoderOptions::default())
+            .expect("a decoder of no fields");
+        let messages = [Some(&b"{}"[..]), Some(&b"{\"a\":1}"[..]), None];
+        let decoded = decoder.decode(messages).expect("decodes");
+        assert_eq!(decoded.batch().num_rows(), 2);
+        let mut rows = BinaryRows::new();
+        decoder.decode_binary(messages, &mut rows).expect("decodes");
+        assert_eq!(rows.rows(), 2);
     }
 }
