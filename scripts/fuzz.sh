@@ -5,11 +5,11 @@
 # (libFuzzer's stat::number_of_executed_units), the coverage (cov: and ft:) and the corpus size. A crash,
 # leak or timeout fails the run after every target has run; its input is in fuzz/artifacts/TARGET/ and the
 # libFuzzer log in target/fuzz/TARGET.log. --ci: the bounded pass of scripts/test.sh (FUZZ_SECONDS default
-# 25 instead of 300). Needs the nightly toolchain and cargo-fuzz (scripts/setup.sh, run by make test, installs the pinned version); without
+# 12 instead of 300). Needs the nightly toolchain and cargo-fuzz (scripts/setup.sh, run by make test, installs the pinned version); without
 # a nightly toolchain it says so and exits 0, as scripts/miri.sh does.
 set -euo pipefail
 usage() {
-  echo "usage: $0 [--ci] [TARGET...]   (environment: FUZZ_SECONDS per target, default 300, 25 with --ci)" >&2
+  echo "usage: $0 [--ci] [TARGET...]   (environment: FUZZ_SECONDS per target, default 300, 12 with --ci)" >&2
   exit 2
 }
 ci=0
@@ -29,7 +29,7 @@ if ! cargo +nightly --version >/dev/null 2>&1; then
   exit 0
 fi
 require cargo-fuzz "cargo install --locked cargo-fuzz --version $CARGO_FUZZ_VERSION (scripts/setup.sh does)"
-seconds=${FUZZ_SECONDS:-$([ "$ci" = 1 ] && echo 25 || echo 300)}
+seconds=${FUZZ_SECONDS:-$([ "$ci" = 1 ] && echo 12 || echo 300)}
 [[ "$seconds" =~ ^[0-9]+$ ]] && [ "$seconds" -gt 0 ] || { echo "error: FUZZ_SECONDS=$seconds is not a positive number" >&2; exit 2; }
 [ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(cargo +nightly fuzz list --fuzz-dir fuzz)
 # A single allocation larger than AddressSanitizer supports returns null, as a real allocator does, instead

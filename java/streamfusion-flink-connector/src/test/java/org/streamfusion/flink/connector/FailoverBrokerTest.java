@@ -378,7 +378,9 @@ class FailoverBrokerTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void endToEndExactlyOnceReadingAndWritingThroughEachConnector() throws Exception {
-        int ids = 4000;
+        // Enough rows that the subtask with one of the three partitions outlives a completed checkpoint and the
+        // planned failures, even on a loaded machine (1 ms per row while throttled).
+        int ids = 12000;
         String input = inputTopic("failover-input", ids);
         Map<String, Topic> committed = new HashMap<>();
         for (String connector : List.of("kafka", "streamfusion-kafka")) {
