@@ -1,0 +1,746 @@
+//! Java `Double.toString` / `Float.toString` text of JDK 17 and earlier, as Jackson writes FLOAT/DOUBLE for
+//! Flink on those JVMs.
+//!
+//! Up to JDK 18 both methods print the digits of `jdk.internal.math.FloatingDecimal`
+//! (`BinaryToASCIIBuffer.dtoa`, from `sun.misc.FloatingDecimal` of JDK 1.x). They are not always the
+//! shortest decimal that rounds back, the digits JDK 19+ prints ([`super::float`], JDK-4511638):
+//!
+//! | value | JDK 17 | JDK 19+ |
+//! |---|---|---|
+//! | `2e23` | `1.9999999999999998E23` | `2.0E23` |
+//! | `8.41e21` | `8.409999999999999E21` | `8.41E21` |
+//! | `9.5e21` | `9.500000000000001E21` | `9.5E21` |
+//! | `2^62` | `4.6116860184273879E18` | `4.611686018427388E18` |
+//! | `2 * Double.MIN_VALUE` (subnormal) | `1.0E-323` | `9.9E-324` |
+//! | the float `3.2892086E10` | `3.28920863E10` | `3.2892086E10` |
+//!
+//! This module reproduces `FloatingDecimal` step by step, so that its quirks come out the same:
+//!
+//! * integers below 2^63 (binary exponent 0..=62) are printed from their exact value, with the digits below
+//!   the precision of the type rounded half up (`developLongDigits`), so large integers can keep a
+//!   non-shortest digit;
+//! * every other value estimates its decimal exponent from a linear approximation of `log10`
+//!   (`estimateDecExp`) and generates digits `B / S` one at a time until the remainder is within half an ulp
+//!   `M` of either neighbour, using a *symmetric* ulp also below powers of two (halved there once, a "HACK"
+//!   in the original);
+//! * in scientific layout (`|d| < 1e-3` or `>= 1e7`) the stopping test is skipped after the first digit, so
+//!   at least two digits are generated;
+//! * the last digit is rounded up when the remainder passes the midpoint (ties to an even last digit),
+//!   a carry out of `9.99..` leaves trailing zeros in place (`roundup`);
+//! * the digit loop runs in `int`, `long` or big-integer arithmetic depending on the operands' sizes, and the
+//!   three differ: the `int`/`long` loops let the half-ulp overflow (wrapping, two's complement) and stop on
+//!   `B + M > 10S`, the big-integer loop stops on `B + M >= 10S`. All three are kept.
+//!
+//! Floats go through the same routine with their 24-bit significand widened to the double's 53-bit position
+//! and their own significant-bit count. Layout and quoting are those of [`super::float`] (`getChars`).
+//!
+//! Source: OpenJDK 17's `jdk/internal/math/FloatingDecimal.java` (`getBinaryToASCIIConverter`,
+//! `BinaryToASCIIBuffer.dtoa`, `developLongDigits`, `estimateDecExp`, `roundup`, `getChars`) and
+//! `FDBigInteger.java` (whose operations are exact integer arithmetic; here [`Big`]). Pinned by
+//! `tests/data/java_float_to_string_jdk17.txt`, printed by a real JDK 17.
+
+// Wired into the encoder's plan by the `float.java-digits` option.
+#![cfg_attr(not(test), allow(dead_code))]
+
+use std::cmp::Ordering;
+
+use super::float::{write_decimal_java, write_non_finite, Decimal};
+
+/// Appends `v` as Flink's `json` format writes a DOUBLE on JDK 17 and earlier: Java `Double.toString`
+/// (`FloatingDecimal` digits), NaN/±Infinity quoted.
+///
+/// Source of truth: `java.lang.Double.toString(double)` on JDK 17 (verified against OpenJDK 17.0.15, see
+/// `tests/data/java_float_to_string_jdk17.txt`), as called by Jackson's `NumberOutput.toString`; the quoting of
+/// non-finite values is Jackson's `JsonWriteFeature.WRITE_NAN_AS_STRINGS` default.
+pub(crate) fn write_f64_jdk17(out: &mut Vec<u8>, v: f64) {
+    if !v.is_finite() {
+        write_non_finite(out, v.is_nan(), v.is_sign_negative());
+        return;
+    }
+    let bits = v.to_bits();
+    let negative = bits >> 63 != 0;
+    let fraction = bits & ((1 << 52) - 1);
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    // getBinaryToASCIIConverter(double): normalise subnormals so that the hidden bit (2^52) is set.
+    let (fract_bits, bin_exp, n_significant_bits) = if biased == 0 {
+        if fraction == 0 {
+            out.extend_from_slice(if negative { b"-0.0" } else { b"0.0" });
+            return;
+        }
+        let leading_zeros = fraction.leading_zeros() as i32;
+        let shift = leading_zeros - (63 - 52);
+        (fraction << shift, 1 - shift - 1023, 64 - leading_zeros)
+    } else {
+        (fraction | 1 << 52, biased - 1023, 53)
+    };
+    write_digits(
+        out,
+        negative,
+        &dtoa(bin_exp, fract_bits, n_significant_bits),
+    );
+}
+
+/// Appends `v` as Flink's `json` format writes a FLOAT on JDK 17 and earlier: Java `Float.toString`
+/// (`FloatingDecimal` digits), NaN/±Infinity quoted.
+///
+/// Source of truth: `java.lang.Float.toString(float)` on JDK 17 (verified against OpenJDK 17.0.15, see
+/// `tests/data/java_float_to_string_jdk17.txt`), as called by Jackson's `NumberOutput.toString`.
+pub(crate) fn write_f32_jdk17(out: &mut Vec<u8>, v: f32) {
+    if !v.is_finite() {
+        write_non_finite(out, v.is_nan(), v.is_sign_negative());
+        return;
+    }
+    let bits = v.to_bits();
+    let negative = bits >> 31 != 0;
+    let fraction = bits & ((1 << 23) - 1);
+    let biased = ((bits >> 23) & 0xff) as i32;
+    // getBinaryToASCIIConverter(float): as for double, then the significand moves to the double's position.
+    let (fract_bits, bin_exp, n_significant_bits) = if biased == 0 {
+        if fraction == 0 {
+            out.extend_from_slice(if negative { b"-0.0" } else { b"0.0" });
+            return;
+        }
+        let leading_zeros = fraction.leading_zeros() as i32;
+        let shift = leading_zeros - (31 - 23);
+        (fraction << shift, 1 - shift - 127, 32 - leading_zeros)
+    } else {
+        (fraction | 1 << 23, biased - 127, 24)
+    };
+    write_digits(
+        out,
+        negative,
+        &dtoa(
+            bin_exp,
+            u64::from(fract_bits) << (52 - 23),
+            n_significant_bits,
+        ),
+    );
+}
+
+fn write_digits(out: &mut Vec<u8>, negative: bool, d: &Decimal) {
+    if negative {
+        out.push(b'-');
+    }
+    write_decimal_java(out, d);
+}
+
+/// `5^0..=5^26`: `FDBigInteger.LONG_5_POW` (its length bounds the fast path).
+const LONG_5_POW: [u64; 27] = {
+    let mut t = [1u64; 27];
+    let mut i = 1;
+    while i < 27 {
+        t[i] = t[i - 1] * 5;
+        i += 1;
+    }
+    t
+};
+
+/// `FloatingDecimal.N_5_BITS`: the bit length of `5^i`, `i < 27`.
+const N_5_BITS: [i32; 27] = [
+    0, 3, 5, 7, 10, 12, 14, 17, 19, 21, 24, 26, 28, 31, 33, 35, 38, 40, 42, 45, 47, 49, 52, 54, 56,
+    59, 61,
+];
+
+/// `FloatingDecimal.insignificantDigitsNumber`: decimal digits of `2^i` minus one, `i < 64`.
+const INSIGNIFICANT_DIGITS_NUMBER: [i32; 64] = [
+    0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 8, 8, 8, 9, 9,
+    9, 9, 10, 10, 10, 11, 11, 11, 12, 12, 12, 12, 13, 13, 13, 14, 14, 14, 15, 15, 15, 15, 16, 16,
+    16, 17, 17, 17, 18, 18, 18, 19,
+];
+
+/// `insignificantDigitsForPow2`: how many low decimal digits of an integer are below the precision of a
+/// type when the integer exceeds it by the factor `2^(p2 + 1)`.
+fn insignificant_digits_for_pow2(p2: i32) -> i32 {
+    if p2 > 1 && p2 < 64 {
+        INSIGNIFICANT_DIGITS_NUMBER[p2 as usize]
+    } else {
+        0
+    }
+}
+
+/// `estimateDecExp`: `floor(log10(d))` from a linear approximation of `log10` of the significand, in the
+/// original's double arithmetic (never too low, sometimes one too high; the digit loop corrects that).
+// The original's constants, not `LOG10_2`: the estimate must be the same double.
+#[allow(clippy::approx_constant)]
+fn estimate_dec_exp(fract_bits: u64, bin_exp: i32) -> i32 {
+    let d2 = f64::from_bits((1023u64 << 52) | (fract_bits & ((1 << 52) - 1)));
+    let d = (d2 - 1.5) * 0.289529654 + 0.176091259 + f64::from(bin_exp) * 0.301029995663981;
+    // The original floors through the bit pattern; for these magnitudes that is `floor`.
+    d.floor() as i32
+}
+
+/// The digits `0.d1d2...dn * 10^dec_exponent` being built, with `BinaryToASCIIBuffer`'s `roundup`.
+struct Digits {
+    digits: [u8; 20],
+    len: usize,
+    /// `decExponent`: the position of the decimal point relative to the first digit.
+    dec_exponent: i32,
+}
+
+impl Digits {
+    fn push(&mut self, q: u8) {
+        // At most 18 digits come out of the loops (the half-ulp grows tenfold a digit); the guard only keeps
+        // an impossible 21st digit from panicking.
+        if self.len < self.digits.len() {
+            self.digits[self.len] = b'0'.wrapping_add(q);
+            self.len += 1;
+        }
+    }
+
+    /// `roundup`: adds one to the last digit; a carry out of all nines makes `1` followed by the zeros
+    /// the nines became (the digit count is kept) and one more decimal exponent.
+    fn roundup(&mut self) {
+        let mut i = self.len - 1;
+        while self.digits[i] == b'9' && i > 0 {
+            self.digits[i] = b'0';
+            i -= 1;
+        }
+        if self.digits[i] == b'9' {
+            self.dec_exponent += 1;
+            self.digits[0] = b'1';
+        } else {
+            self.digits[i] += 1;
+        }
+    }
+
+    fn into_decimal(self) -> Decimal {
+        Decimal {
+            digits: self.digits,
+            len: self.len,
+            point: self.dec_exponent,
+        }
+    }
+}
+
+/// `developLongDigits(0, lvalue, insignificant)`: the digits of the integer `value`, its lowest
+/// `insignificant` digits rounded half up away first, trailing zeros dropped.
+fn develop_long_digits(mut value: u64, insignificant: i32) -> Decimal {
+    let mut dec_exponent = 0;
+    if insignificant != 0 {
+        let pow10 = LONG_5_POW[insignificant as usize] << insignificant;
+        let residue = value % pow10;
+        value /= pow10;
+        dec_exponent += insignificant;
+        if residue >= pow10 >> 1 {
+            value += 1;
+        }
+    }
+    let mut reversed = [0u8; 20];
+    let mut n = 0;
+    let mut c = value % 10;
+    value /= 10;
+    while c == 0 {
+        dec_exponent += 1;
+        c = value % 10;
+        value /= 10;
+    }
+    while value != 0 {
+        reversed[n] = b'0' + c as u8;
+        n += 1;
+        dec_exponent += 1;
+        c = value % 10;
+        value /= 10;
+    }
+    reversed[n] = b'0' + c as u8;
+    n += 1;
+    let mut digits = [0u8; 20];
+    for (to, from) in digits.iter_mut().zip(reversed[..n].iter().rev()) {
+        *to = *from;
+    }
+    Decimal {
+        digits,
+        len: n,
+        point: dec_exponent + 1,
+    }
+}
+
+/// Where the digit loop stopped: the last remainder was within half an ulp of the lower (`low`) or of the
+/// upper (`high`) neighbour; `low_digit_difference` is the sign of `2 * remainder - 10S` when both hold.
+struct Stop {
+    low: bool,
+    high: bool,
+    low_digit_difference: i64,
+}
+
+/// The digit loop of `dtoa` in fixed-width two's complement arithmetic (`int` or `long` in the original),
+/// overflow of the half-ulp `m` included.
+macro_rules! fixed_width_digits {
+    ($name:ident, $t:ty) => {
+        fn $name(mut b: $t, s: $t, mut m: $t, dec_exp: &mut i32, out: &mut Digits) -> Stop {
+            let tens = s.wrapping_mul(10);
+            // The first iteration is unrolled: a zero first digit means the exponent estimate was one too high.
+            let q = b / s;
+            b = (b % s).wrapping_mul(10);
+            m = m.wrapping_mul(10);
+            let mut low = b < m;
+            let mut high = b.wrapping_add(m) > tens;
+            if q == 0 && !high {
+                *dec_exp -= 1;
+            } else {
+                out.push(q as u8);
+            }
+            // Java's scientific layout has a digit after the point: generate a second one.
+            if *dec_exp < -3 || *dec_exp >= 8 {
+                low = false;
+                high = false;
+            }
+            while !low && !high {
+                let q = b / s;
+                b = (b % s).wrapping_mul(10);
+                m = m.wrapping_mul(10);
+                if m > 0 {
+                    low = b < m;
+                    high = b.wrapping_add(m) > tens;
+                } else {
+                    // The original's "hack -- m might overflow": stop with both set.
+                    low = true;
+                    high = true;
+                }
+                out.push(q as u8);
+            }
+            Stop {
+                low,
+                high,
+                low_digit_difference: i64::from((b << 1).wrapping_sub(tens)),
+            }
+        }
+    };
+}
+
+fixed_width_digits!(digits_i32, i32);
+fixed_width_digits!(digits_i64, i64);
+
+/// `BinaryToASCIIBuffer.dtoa(binExp, fractBits, nSignificantBits, true)`: the digits Java prints for
+/// `fract_bits * 2^(bin_exp - 52)`, where `fract_bits` has bit 52 set and `n_significant_bits` is the
+/// precision of the value's type at its exponent (53 or 24, fewer for subnormals).
+fn dtoa(bin_exp: i32, fract_bits: u64, n_significant_bits: i32) -> Decimal {
+    let tail_zeros = fract_bits.trailing_zeros() as i32;
+    let n_fract_bits = 53 - tail_zeros;
+    let n_tiny_bits = (n_fract_bits - bin_exp - 1).max(0);
+    // The original's fast path is guarded by `-21 <= binExp <= 62` and a size test that always passes when
+    // `nTinyBits == 0`; its other branch (values with a fraction) is commented out there.
+    if (-21..=62).contains(&bin_exp) && n_tiny_bits == 0 {
+        // An integer below 2^63: its own digits, those below the type's precision rounded away.
+        let insignificant = if bin_exp > n_significant_bits {
+            insignificant_digits_for_pow2(bin_exp - n_significant_bits - 1)
+        } else {
+            0
+        };
+        let value = if bin_exp >= 52 {
+            fract_bits << (bin_exp - 52)
+        } else {
+            fract_bits >> (52 - bin_exp)
+        };
+        return develop_long_digits(value, insignificant);
+    }
+
+    // d = B / S * 10^dec_exp with 1 <= B / S < 10 (if the estimate is right), M half an ulp scaled like B;
+    // each kept as powers of 2 and 5.
+    let mut dec_exp = estimate_dec_exp(fract_bits, bin_exp);
+    let b5 = (-dec_exp).max(0);
+    let mut b2 = b5 + n_tiny_bits + bin_exp;
+    let s5 = dec_exp.max(0);
+    let mut s2 = s5 + n_tiny_bits;
+    let m5 = b5;
+    let mut m2 = b2 - n_significant_bits;
+
+    let fract_bits = fract_bits >> tail_zeros;
+    b2 -= n_fract_bits - 1;
+    let common2 = b2.min(s2);
+    b2 -= common2;
+    s2 -= common2;
+    m2 -= common2;
+    // The original's "HACK" for exact powers of two: the next smaller value is half as far away.
+    if n_fract_bits == 1 {
+        m2 -= 1;
+    }
+    if m2 < 0 {
+        b2 -= m2;
+        s2 -= m2;
+        m2 = 0;
+    }
+
+    let mut out = Digits {
+        digits: [0; 20],
+        len: 0,
+        dec_exponent: 0,
+    };
+    let n5_bits = |p5: i32| {
+        if p5 < 27 {
+            N_5_BITS[p5 as usize]
+        } else {
+            p5 * 3
+        }
+    };
+    let b_bits = n_fract_bits + b2 + n5_bits(b5);
+    let ten_s_bits = s2 + 1 + n5_bits(s5 + 1);
+    let stop = if b_bits < 64 && ten_s_bits < 64 {
+        if b_bits < 32 && ten_s_bits < 32 {
+            let pow5 = |p: i32| LONG_5_POW[p as usize] as i32;
+            digits_i32(
+                (fract_bits as i32 * pow5(b5)) << b2,
+                pow5(s5) << s2,
+                pow5(m5) << m2,
+                &mut dec_exp,
+                &mut out,
+            )
+        } else {
+            let pow5 = |p: i32| LONG_5_POW[p as usize] as i64;
+            digits_i64(
+                (fract_bits as i64 * pow5(b5)) << b2,
+                pow5(s5) << s2,
+                pow5(m5) << m2,
+                &mut dec_exp,
+                &mut out,
+            )
+        }
+    } else {
+        digits_big(fract_bits, b5, b2, s5, s2, m5, m2, &mut dec_exp, &mut out)
+    };
+
+    out.dec_exponent = dec_exp + 1;
+    // The last digit is rounded on where the loop stopped.
+    if stop.high
+        && out.len > 0
+        && (!stop.low
+            || stop.low_digit_difference > 0
+            || (stop.low_digit_difference == 0 && out.digits[out.len - 1] & 1 != 0))
+    {
+        out.roundup();
+    }
+    out.into_decimal()
+}
+
+/// The digit loop of `dtoa` in big-integer arithmetic (`FDBigInteger` in the original): `B`, `S`, `M` are
+/// `fract * 5^b5 * 2^b2`, `5^s5 * 2^s2`, `5^m5 * 2^m2`; the stopping test is `B + M >= 10S` here.
+#[allow(clippy::too_many_arguments)]
+fn digits_big(
+    fract: u64,
+    b5: i32,
+    b2: i32,
+    s5: i32,
+    s2: i32,
+    m5: i32,
+    m2: i32,
+    dec_exp: &mut i32,
+    out: &mut Digits,
+) -> Stop {
+    let s = Big::pow52(s5, s2);
+    let mut b = Big::from_u64(fract);
+    b.mul_pow5(b5);
+    b.shl(b2);
+    // M and 10S are kept pre-multiplied by 10, as the remainder is after each step.
+    let mut m = Big::pow52(m5 + 1, m2 + 1);
+    let ten_s = Big::pow52(s5 + 1, s2 + 1);
+
+    let q = b.quo_rem_times_10(&s);
+    let mut low = b.cmp(&m) == Ordering::Less;
+    let mut high = ten_s.cmp_sum(&b, &m) != Ordering::Greater;
+    if q == 0 && !high {
+        *dec_exp -= 1;
+    } else {
+        out.push(q);
+    }
+    if *dec_exp < -3 || *dec_exp >= 8 {
+        low = false;
+        high = false;
+    }
+    while !low && !high {
+        let q = b.quo_rem_times_10(&s);
+        m.mul_small(10);
+        low = b.cmp(&m) == Ordering::Less;
+        high = ten_s.cmp_sum(&b, &m) != Ordering::Greater;
+        out.push(q);
+    }
+    let low_digit_difference = if high && low {
+        b.shl(1);
+        match b.cmp(&ten_s) {
+            Ordering::Less => -1,
+            Ordering::Equal => 0,
+            Ordering::Greater => 1,
+        }
+    } else {
+        0
+    };
+    Stop {
+        low,
+        high,
+        low_digit_difference,
+    }
+}
+
+/// Limbs of [`Big`]: 1,536 bits. The largest operand is about 10 * 2^805 (`S` for `Double.MIN_VALUE`).
+const LIMBS: usize = 48;
+
+/// A non-negative integer of at most `32 * LIMBS` bits, little-endian 32-bit limbs, on the stack.
+#[derive(Clone)]
+struct Big {
+    limbs: [u32; LIMBS],
+    /// Limbs in use; `limbs[len..]` are zero.
+    len: usize,
+}
+
+impl Big {
+    fn from_u64(v: u64) -> Self {
+        let mut big = Big {
+            limbs: [0; LIMBS],
+            len: 2,
+        };
+        big.limbs[0] = v as u32;
+        big.limbs[1] = (v >> 32) as u32;
+        big.trim();
+        big
+    }
+
+    /// `5^p5 * 2^p2`.
+    fn pow52(p5: i32, p2: i32) -> Self {
+        let mut big = Big::from_u64(1);
+        big.mul_pow5(p5);
+        big.shl(p2);
+        big
+    }
+
+    fn trim(&mut self) {
+        while self.len > 0 && self.limbs[self.len - 1] == 0 {
+            self.len -= 1;
+        }
+    }
+
+    fn mul_small(&mut self, k: u32) {
+        let mut carry = 0u64;
+        for limb in &mut self.limbs[..self.len] {
+            let p = u64::from(*limb) * u64::from(k) + carry;
+            *limb = p as u32;
+            carry = p >> 32;
+        }
+        if carry != 0 {
+            self.limbs[self.len] = carry as u32;
+            self.len += 1;
+        }
+    }
+
+    fn mul_pow5(&mut self, mut p5: i32) {
+        // 5^13 is the largest power of five below 2^32.
+        while p5 >= 13 {
+            self.mul_small(1_220_703_125);
+            p5 -= 13;
+        }
+        if p5 > 0 {
+            self.mul_small(LONG_5_POW[p5 as usize] as u32);
+        }
+    }
+
+    fn shl(&mut self, bits: i32) {
+        if self.len == 0 || bits == 0 {
+            return;
+        }
+        let (words, bits) = ((bits / 32) as usize, bits % 32);
+        let mut new_len = self.len + words;
+        if bits != 0 {
+            self.limbs[new_len] = 0;
+            new_len += 1;
+            for i in (0..self.len).rev() {
+                let v = self.limbs[i];
+                self.limbs[i + words + 1] |= v >> (32 - bits);
+                self.limbs[i + words] = v << bits;
+            }
+        } else {
+            for i in (0..self.len).rev() {
+                self.limbs[i + words] = self.limbs[i];
+            }
+        }
+        self.limbs[..words].fill(0);
+        self.len = new_len;
+        self.trim();
+    }
+
+    fn cmp(&self, other: &Big) -> Ordering {
+        self.len.cmp(&other.len).then_with(|| {
+            self.limbs[..self.len]
+                .iter()
+                .rev()
+                .cmp(other.limbs[..other.len].iter().rev())
+        })
+    }
+
+    /// `self` compared with `x + y` (`FDBigInteger.addAndCmp`).
+    fn cmp_sum(&self, x: &Big, y: &Big) -> Ordering {
+        let mut sum = x.clone();
+        let len = x.len.max(y.len);
+        let mut carry = 0u64;
+        for i in 0..len {
+            let t = u64::from(sum.limbs[i]) + u64::from(y.limbs[i]) + carry;
+            sum.limbs[i] = t as u32;
+            carry = t >> 32;
+        }
+        sum.len = len;
+        if carry != 0 {
+            sum.limbs[len] = carry as u32;
+            sum.len += 1;
+        }
+        self.cmp(&sum)
+    }
+
+    /// `self -= k * s`; the caller knows the result is not negative.
+    fn sub_mul_small(&mut self, s: &Big, k: u32) {
+        let mut borrow = 0i64;
+        let mut carry = 0u64;
+        for i in 0..self.len {
+            let p = u64::from(s.limbs[i]) * u64::from(k) + carry;
+            carry = p >> 32;
+            let t = i64::from(self.limbs[i]) - i64::from(p as u32) + borrow;
+            self.limbs[i] = t as u32;
+            borrow = t >> 32;
+        }
+        debug_assert!(borrow == 0 && carry == 0, "subtraction went negative");
+        self.trim();
+    }
+
+    /// `FDBigInteger.quoRemIteration`: returns `q = self / s` (a decimal digit) and leaves `10 * (self % s)`.
+    fn quo_rem_times_10(&mut self, s: &Big) -> u8 {
+        // Estimate q from the top 64 bits at the scale of s's top 60 bits: it is the quotient or one more.
+        let shift = (s.bit_len() as i32 - 60).max(0);
+        let top = |v: &Big| {
+            let mut t = v.clone();
+            t.shr(shift);
+            u64::from(t.limbs[0]) | u64::from(t.limbs[1]) << 32
+        };
+        let estimate = top(self) / top(s).max(1);
+        let mut q = estimate.saturating_sub(1) as u32;
+        self.sub_mul_small(s, q);
+        while self.cmp(s) != Ordering::Less {
+            self.sub_mul_small(s, 1);
+            q += 1;
+        }
+        self.mul_small(10);
+        debug_assert!(q < 10, "digit {q} out of range");
+        q as u8
+    }
+
+    fn bit_len(&self) -> usize {
+        if self.len == 0 {
+            0
+        } else {
+            self.len * 32 - self.limbs[self.len - 1].leading_zeros() as usize
+        }
+    }
+
+    fn shr(&mut self, bits: i32) {
+        let (words, bits) = ((bits / 32) as usize, bits % 32);
+        if words >= self.len {
+            self.len = 0;
+            self.limbs = [0; LIMBS];
+            return;
+        }
+        for i in 0..self.len - words {
+            let lo = self.limbs[i + words] >> bits;
+            let hi = if bits != 0 && i + words + 1 < self.len {
+                self.limbs[i + words + 1] << (32 - bits)
+            } else {
+                0
+            };
+            self.limbs[i] = lo | hi;
+        }
+        self.limbs[self.len - words..self.len].fill(0);
+        self.len -= words;
+        self.trim();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::flink::float::tests::check_java_table;
+
+    fn f64_text(v: f64) -> String {
+        let mut out = Vec::new();
+        write_f64_jdk17(&mut out, v);
+        String::from_utf8(out).expect("utf-8")
+    }
+
+    fn f32_text(v: f32) -> String {
+        let mut out = Vec::new();
+        write_f32_jdk17(&mut out, v);
+        String::from_utf8(out).expect("utf-8")
+    }
+
+    #[test]
+    fn known_jdk17_digits() {
+        for (v, want) in [
+            (2e23, "1.9999999999999998E23"),
+            (1e23, "9.999999999999999E22"),
+            (8.41e21, "8.409999999999999E21"),
+            (9.5e21, "9.500000000000001E21"),
+            (4.611_686_018_427_388E18, "4.6116860184273879E18"),
+            (f64::from_bits(2), "1.0E-323"),
+            (9.007199254740993E15, "9.007199254740992E15"),
+            (2e-3, "0.002"),
+            (1e22, "1.0E22"),
+            (f64::from_bits(1), "4.9E-324"),
+            (1.0e-322, "1.0E-322"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (1.0, "1.0"),
+            (-0.0, "-0.0"),
+            (f64::NAN, "\"NaN\""),
+            (f64::NEG_INFINITY, "\"-Infinity\""),
+        ] {
+            assert_eq!(f64_text(v), want, "f64 bits {:016x}", v.to_bits());
+        }
+        for (v, want) in [
+            (f32::from_bits(0x50f5_10ad), "3.28920863E10"),
+            (f32::from_bits(0x4d4c_46eb), "2.14199984E8"),
+            (2e23, "2.0E23"),
+            (0.1, "0.1"),
+            (f32::MIN_POSITIVE, "1.17549435E-38"),
+            (f32::from_bits(1), "1.4E-45"),
+        ] {
+            assert_eq!(f32_text(v), want, "f32 bits {:08x}", v.to_bits());
+        }
+    }
+
+    /// Edges, powers of two and ten, subnormals, random values and thousands of values whose text differs
+    /// between JDK 17 and JDK 25, as JDK 17 prints them (generator: `tests/data/JavaFloatToString.java`).
+    #[test]
+    fn matches_jdk17_table() {
+        let table = include_str!("../../tests/data/java_float_to_string_jdk17.txt");
+        assert!(check_java_table(table, f64_text, f32_text) > 20_000);
+    }
+
+    /// A one-off check against a larger table printed by JDK 17 (e.g. the 4,000,000 lines of
+    /// `java JavaFloatToString.java candidates`): `JDK17_FLOAT_TABLE=/tmp/c17.txt cargo test ... -- --ignored`.
+    #[test]
+    #[ignore = "needs a table printed by a JDK 17 in JDK17_FLOAT_TABLE"]
+    fn matches_a_jdk17_table_file() {
+        let path = std::env::var("JDK17_FLOAT_TABLE").expect("JDK17_FLOAT_TABLE");
+        let table = std::fs::read_to_string(path).expect("readable table");
+        let checked = check_java_table(&table, f64_text, f32_text);
+        eprintln!("{checked} lines match");
+    }
+
+    #[test]
+    fn big_shifts_and_quotients() {
+        let mut b = Big::from_u64(0x1234_5678_9abc_def0);
+        b.shl(100);
+        b.shr(100);
+        assert_eq!(
+            b.cmp(&Big::from_u64(0x1234_5678_9abc_def0)),
+            Ordering::Equal
+        );
+        let s = Big::pow52(300, 7);
+        let mut x = s.clone();
+        x.mul_small(7);
+        let mut y = s.clone();
+        y.mul_small(3);
+        let mut sum = x.clone();
+        sum.mul_small(1);
+        assert_eq!(
+            Big::pow52(300, 7).cmp_sum(&s, &Big::from_u64(0)),
+            Ordering::Equal
+        );
+        let mut r = x.clone();
+        r.sub_mul_small(&y, 2); // 7s - 6s = s
+        assert_eq!(r.cmp(&s), Ordering::Equal);
+        assert_eq!(x.quo_rem_times_10(&s), 7);
+        assert_eq!(x.len, 0, "7s = 7 * s exactly, remainder 0");
+    }
+}
