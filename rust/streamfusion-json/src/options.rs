@@ -4,6 +4,7 @@
 //! |---|---|---|---|
 //! | `mode` | `flink`, `plain` | `flink` | ours: Flink's `json` format or arrow-json's writer |
 //! | `flink.version` | `1.19`, `1.20`, `2.0`, `2.1`, `2.2`, `2.3` | `2.2` | ours: behaviours that changed between releases |
+//! | `float.java-digits` | `jdk19`, `jdk17` | `jdk19` | ours: the digits of the JDK that runs Flink (FLOAT, DOUBLE) |
 //! | `timestamp-format.standard` | `SQL`, `ISO-8601` (case-sensitive) | `SQL` | Flink `JsonFormatOptions` |
 //! | `map-null-key.mode` | `FAIL`, `DROP`, `LITERAL` (any case) | `FAIL` | Flink `JsonFormatOptions` |
 //! | `map-null-key.literal` | any string | `null` | Flink `JsonFormatOptions` |
@@ -98,6 +99,11 @@ pub const OPTIONS: &[OptionSpec] = &[
         "the Flink release reproduced where releases differ (Flink versions, below)",
     ),
     OptionSpec::new(
+        "float.java-digits",
+        "jdk19",
+        "FLOAT and DOUBLE digits of `Float`/`Double.toString` on JDK 19+ or on JDK 17 (Floats and the JDK, below)",
+    ),
+    OptionSpec::new(
         "timestamp-format.standard",
         "SQL",
         "`2024-01-02 03:04:05.5` vs `2024-01-02T03:04:05.5`",
@@ -188,6 +194,33 @@ impl FlinkVersion {
     }
 }
 
+/// `float.java-digits`: whose `Double.toString` / `Float.toString` digits FLOAT and DOUBLE are written with.
+///
+/// Flink's `json` format writes them with the JDK's own methods (through Jackson), and the digits changed in
+/// JDK 19 (JDK-4511638); the layout (`0.001`, `1.0E7`, quoted `"NaN"`) did not. Pick the JDK of the Flink job
+/// whose bytes must be matched; the JVM front ends pick the JVM they run on (docs/json-format.md, Floats and
+/// the JDK).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum JavaFloatDigits {
+    /// `jdk19` (default): JDK 19 and later, the shortest decimal that rounds back (Raffaello Giulietti's
+    /// algorithm), at least two digits; `2e23` is `2.0E23`.
+    #[default]
+    Jdk19,
+    /// `jdk17`: JDK 18 and earlier, `FloatingDecimal`'s digits (verified against JDK 17), sometimes longer or
+    /// with another last digit; `2e23` is `1.9999999999999998E23`, the float `3.2892086E10` is `3.28920863E10`.
+    Jdk17,
+}
+
+impl JavaFloatDigits {
+    fn parse(text: &str) -> Option<Self> {
+        Some(match text {
+            "jdk19" => Self::Jdk19,
+            "jdk17" => Self::Jdk17,
+            _ => return None,
+        })
+    }
+}
+
 /// `timestamp-format.standard`: how TIMESTAMP and TIMESTAMP_LTZ are written (DATE and TIME are the same under both).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TimestampStandard {
@@ -231,6 +264,8 @@ pub struct EncoderOptions {
     mode: Mode,
     /// `flink.version`.
     flink_version: FlinkVersion,
+    /// `float.java-digits`.
+    float_digits: JavaFloatDigits,
     /// `timestamp-format.standard`.
     timestamp_standard: TimestampStandard,
     /// `map-null-key.mode`.
@@ -258,6 +293,7 @@ impl Default for EncoderOptions {
         Self {
             mode: Mode::Flink,
             flink_version: FlinkVersion::default(),
+            float_digits: JavaFloatDigits::Jdk19,
             timestamp_standard: TimestampStandard::Sql,
             map_null_key_mode: MapNullKeyMode::Fail,
             map_null_key_literal: "null".to_owned(),
@@ -283,6 +319,13 @@ impl EncoderOptions {
     /// Default [`FlinkVersion::V2_2`].
     pub fn with_flink_version(mut self, version: FlinkVersion) -> Self {
         self.flink_version = version;
+        self
+    }
+
+    /// Sets `float.java-digits` (ours): whose `Double.toString` / `Float.toString` digits FLOAT and DOUBLE get,
+    /// JDK 19+ or JDK 17. Default [`JavaFloatDigits::Jdk19`]. Flink mode only (plain mode writes arrow-json's).
+    pub fn with_float_digits(mut self, digits: JavaFloatDigits) -> Self {
+        self.float_digits = digits;
         self
     }
 
@@ -369,6 +412,11 @@ impl EncoderOptions {
     /// `flink.version`: the Flink release reproduced where releases differ.
     pub fn flink_version(&self) -> FlinkVersion {
         self.flink_version
+    }
+
+    /// `float.java-digits`: the JDK whose FLOAT and DOUBLE digits are written.
+    pub fn float_digits(&self) -> JavaFloatDigits {
+        self.float_digits
     }
 
     /// `timestamp-format.standard`: how TIMESTAMP and TIMESTAMP_LTZ are written.
@@ -480,6 +528,11 @@ impl EncoderOptions {
                             key,
                             format!("`{value}` is not one of 1.19, 1.20, 2.0, 2.1, 2.2, 2.3"),
                         )
+                    })?)
+                }
+                "float.java-digits" => {
+                    o.with_float_digits(JavaFloatDigits::parse(value).ok_or_else(|| {
+                        invalid(key, format!("`{value}` is not one of jdk19, jdk17"))
                     })?)
                 }
                 // Flink validates against the exact strings (JsonFormatOptionsUtil).
@@ -595,6 +648,7 @@ mod tests {
             ("value.fields-include", "except_key"),
             ("changelog.row-kind-column", "op"),
             ("flink.version", "2.3"),
+            ("float.java-digits", "jdk17"),
         ])
         .unwrap();
         assert_eq!(o.timestamp_standard, TimestampStandard::Iso8601);
@@ -606,6 +660,7 @@ mod tests {
         assert_eq!(o.value_fields_include, ValueFieldsInclude::ExceptKey);
         assert_eq!(o.row_kind_column.as_deref(), Some("op"));
         assert_eq!(o.flink_version, FlinkVersion::V2_3);
+        assert_eq!(o.float_digits, JavaFloatDigits::Jdk17);
     }
 
     #[test]
@@ -613,6 +668,7 @@ mod tests {
         let built = EncoderOptions::default()
             .with_mode(Mode::Plain)
             .with_flink_version(FlinkVersion::V1_20)
+            .with_float_digits(JavaFloatDigits::Jdk17)
             .with_timestamp_standard(TimestampStandard::Iso8601)
             .with_map_null_key_mode(MapNullKeyMode::Literal)
             .with_map_null_key_literal("N/A")
@@ -626,6 +682,7 @@ mod tests {
         let parsed = EncoderOptions::from_pairs([
             ("mode", "plain"),
             ("flink.version", "1.20"),
+            ("float.java-digits", "jdk17"),
             ("timestamp-format.standard", "ISO-8601"),
             ("map-null-key.mode", "LITERAL"),
             ("map-null-key.literal", "N/A"),
@@ -641,6 +698,7 @@ mod tests {
         assert_eq!(built, parsed);
         assert_eq!(built.mode(), Mode::Plain);
         assert_eq!(built.flink_version(), FlinkVersion::V1_20);
+        assert_eq!(built.float_digits(), JavaFloatDigits::Jdk17);
         assert_eq!(built.timestamp_standard(), TimestampStandard::Iso8601);
         assert_eq!(built.map_null_key_mode(), MapNullKeyMode::Literal);
         assert_eq!(built.map_null_key_literal(), "N/A");
@@ -714,7 +772,7 @@ mod tests {
         // The text the Rust and Java tests and docs were written against.
         assert_eq!(
             names.join(", "),
-            "mode, flink.version, timestamp-format.standard, map-null-key.mode, map-null-key.literal, \
+            "mode, flink.version, float.java-digits, timestamp-format.standard, map-null-key.mode, map-null-key.literal, \
              encode.decimal-as-plain-number, encode.ignore-null-fields, key.fields, key.fields-prefix, \
              value.fields-include, changelog.row-kind-column, plain.explicit-nulls"
         );
@@ -819,5 +877,6 @@ mod tests {
         .contains("1.20"));
         assert!(err(&[("changelog.row-kind-column", "op")]).contains("key.fields"));
         assert!(err(&[("flink.version", "1.18")]).contains("not one of 1.19"));
+        assert!(err(&[("float.java-digits", "17")]).contains("`17` is not one of jdk19, jdk17"));
     }
 }

@@ -144,9 +144,9 @@ pub(crate) fn bind<'a>(
             scalar::integer(array)
         }
         Ty::IntervalYearMonth => scalar::integer(array),
-        Ty::F16 => scalar::float_from_f16(array),
-        Ty::F32 => scalar::float(array),
-        Ty::F64 => scalar::double(array),
+        Ty::F16(digits) => scalar::float_from_f16(array, *digits),
+        Ty::F32(digits) => scalar::float(array, *digits),
+        Ty::F64(digits) => scalar::double(array, *digits),
         Ty::Decimal => scalar::decimal(path, array, cx),
         Ty::Str => {
             let (enc, verbatim) = string::string(array);

@@ -39,9 +39,6 @@
 //! `FDBigInteger.java` (whose operations are exact integer arithmetic; here [`Big`]). Pinned by
 //! `tests/data/java_float_to_string_jdk17.txt`, printed by a real JDK 17.
 
-// Wired into the encoder's plan by the `float.java-digits` option.
-#![cfg_attr(not(test), allow(dead_code))]
-
 use std::cmp::Ordering;
 
 use super::float::{write_decimal_java, write_non_finite, Decimal};

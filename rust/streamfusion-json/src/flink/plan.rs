@@ -6,7 +6,9 @@ use arrow_schema::{DataType, Field, IntervalUnit, TimeUnit};
 use super::decimal::DecimalStyle;
 use crate::error::{Error, Result};
 use crate::escape::write_jackson_str;
-use crate::options::{EncoderOptions, FlinkVersion, MapNullKeyMode, TimestampStandard};
+use crate::options::{
+    EncoderOptions, FlinkVersion, JavaFloatDigits, MapNullKeyMode, TimestampStandard,
+};
 use crate::out::Padded;
 
 /// The Flink logical type a column is written as.
@@ -16,12 +18,12 @@ pub(crate) enum Ty {
     Bool,
     /// TINYINT..BIGINT (and UInt8..UInt32, which widen losslessly).
     Int,
-    /// FLOAT from Float16 (widened to f32).
-    F16,
-    /// FLOAT.
-    F32,
-    /// DOUBLE.
-    F64,
+    /// FLOAT from Float16 (widened to f32), with the digits of that JDK's `Float.toString`.
+    F16(JavaFloatDigits),
+    /// FLOAT, with the digits of that JDK's `Float.toString`.
+    F32(JavaFloatDigits),
+    /// DOUBLE, with the digits of that JDK's `Double.toString`.
+    F64(JavaFloatDigits),
     /// DECIMAL(p, s): precision and scale come from the array's type, the style from the options.
     Decimal,
     /// CHAR / VARCHAR / STRING.
@@ -77,6 +79,7 @@ pub(crate) struct TypeOptions {
     pub(crate) ignore_null_fields: bool,
     pub(crate) map_null_key: MapNullKeyMode,
     pub(crate) map_null_key_literal: String,
+    pub(crate) float_digits: JavaFloatDigits,
 }
 
 impl TypeOptions {
@@ -99,6 +102,7 @@ impl TypeOptions {
             ignore_null_fields: o.ignore_null_fields(),
             map_null_key: o.map_null_key_mode(),
             map_null_key_literal: o.map_null_key_literal().to_owned(),
+            float_digits: o.float_digits(),
         }
     }
 }
@@ -174,9 +178,9 @@ pub(crate) fn plan_type(path: &str, dt: &DataType, o: &TypeOptions) -> Result<Ty
                 "Flink has no unsigned 64-bit type; cast to Int64 or Decimal128(20, 0)",
             ))
         }
-        D::Float16 => Ty::F16,
-        D::Float32 => Ty::F32,
-        D::Float64 => Ty::F64,
+        D::Float16 => Ty::F16(o.float_digits),
+        D::Float32 => Ty::F32(o.float_digits),
+        D::Float64 => Ty::F64(o.float_digits),
         D::Decimal32(p, s) | D::Decimal64(p, s) | D::Decimal128(p, s) | D::Decimal256(p, s) => {
             if *s < 0 || *s as u8 > *p || *p > 38 {
                 return Err(unsupported(

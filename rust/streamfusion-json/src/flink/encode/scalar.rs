@@ -9,6 +9,8 @@ use super::{from_fn, BoxEnc, Enc};
 use crate::flink::bind::{Cx, Failure};
 use crate::flink::decimal::{write_decimal, DecimalStyle};
 use crate::flink::float::{write_f32, write_f64};
+use crate::flink::float_jdk17::{write_f32_jdk17, write_f64_jdk17};
+use crate::options::JavaFloatDigits;
 use crate::out::write_i64;
 
 /// BOOLEAN.
@@ -41,22 +43,35 @@ where
     from_fn(move |idx, out| write_i64(out, a.value(idx).into()))
 }
 
-/// FLOAT from Float16 (widened to f32).
-pub(crate) fn float_from_f16<'a>(array: &'a dyn Array) -> BoxEnc<'a> {
+// FLOAT and DOUBLE: the JDK's digits are chosen here, once per column and batch, never per value.
+
+/// FLOAT from Float16 (widened to f32), with `digits`' `Float.toString`.
+pub(crate) fn float_from_f16<'a>(array: &'a dyn Array, digits: JavaFloatDigits) -> BoxEnc<'a> {
     let a = array.as_primitive::<Float16Type>();
-    from_fn(move |idx, out| write_f32(out, a.value(idx).to_f32()))
+    match digits {
+        JavaFloatDigits::Jdk19 => from_fn(move |idx, out| write_f32(out, a.value(idx).to_f32())),
+        JavaFloatDigits::Jdk17 => {
+            from_fn(move |idx, out| write_f32_jdk17(out, a.value(idx).to_f32()))
+        }
+    }
 }
 
-/// FLOAT.
-pub(crate) fn float<'a>(array: &'a dyn Array) -> BoxEnc<'a> {
+/// FLOAT, with `digits`' `Float.toString`.
+pub(crate) fn float<'a>(array: &'a dyn Array, digits: JavaFloatDigits) -> BoxEnc<'a> {
     let a = array.as_primitive::<Float32Type>();
-    from_fn(move |idx, out| write_f32(out, a.value(idx)))
+    match digits {
+        JavaFloatDigits::Jdk19 => from_fn(move |idx, out| write_f32(out, a.value(idx))),
+        JavaFloatDigits::Jdk17 => from_fn(move |idx, out| write_f32_jdk17(out, a.value(idx))),
+    }
 }
 
-/// DOUBLE.
-pub(crate) fn double<'a>(array: &'a dyn Array) -> BoxEnc<'a> {
+/// DOUBLE, with `digits`' `Double.toString`.
+pub(crate) fn double<'a>(array: &'a dyn Array, digits: JavaFloatDigits) -> BoxEnc<'a> {
     let a = array.as_primitive::<Float64Type>();
-    from_fn(move |idx, out| write_f64(out, a.value(idx)))
+    match digits {
+        JavaFloatDigits::Jdk19 => from_fn(move |idx, out| write_f64(out, a.value(idx))),
+        JavaFloatDigits::Jdk17 => from_fn(move |idx, out| write_f64_jdk17(out, a.value(idx))),
+    }
 }
 
 /// DECIMAL(p, s) from Decimal32..Decimal256; precision and scale come from the array's type, the style from
@@ -140,5 +155,70 @@ where
                 ),
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use arrow_array::types::Float64Type;
+    use arrow_array::{ArrayRef, Float32Array, Float64Array, ListArray, RecordBatch};
+    use arrow_schema::DataType;
+
+    use crate::{EncoderOptions, JavaFloatDigits, JsonEncoder};
+
+    /// `float.java-digits` reaches every FLOAT and DOUBLE column, nested ones too; the texts are those of
+    /// `tests/data/java_float_to_string_jdk17.txt` and `..._jdk25.txt` (printed by the JDKs).
+    #[test]
+    fn float_digits_follow_the_option_in_every_column() {
+        let batch = RecordBatch::try_from_iter([
+            (
+                "d",
+                Arc::new(Float64Array::from(vec![2e23, 1.5])) as ArrayRef,
+            ),
+            (
+                "f",
+                Arc::new(Float32Array::from(vec![f32::from_bits(0x50f5_10ad), 0.1])),
+            ),
+            (
+                "h",
+                arrow_cast::cast(&Float32Array::from(vec![0.5, 65504.0]), &DataType::Float16)
+                    .unwrap(),
+            ),
+            (
+                "l",
+                Arc::new(ListArray::from_iter_primitive::<Float64Type, _, _>([
+                    Some([Some(9.5e21)]),
+                    Some([Some(-0.0)]),
+                ])),
+            ),
+        ])
+        .unwrap();
+        let encode = |options: EncoderOptions| {
+            let records = JsonEncoder::new(options).unwrap().encode(&batch).unwrap();
+            (0..2)
+                .map(|row| String::from_utf8(records.value(row).unwrap().to_vec()).unwrap())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            encode(EncoderOptions::default()),
+            [
+                r#"{"d":2.0E23,"f":3.2892086E10,"h":0.5,"l":[9.5E21]}"#,
+                r#"{"d":1.5,"f":0.1,"h":65504.0,"l":[-0.0]}"#,
+            ]
+        );
+        let jdk17 = EncoderOptions::default().with_float_digits(JavaFloatDigits::Jdk17);
+        assert_eq!(
+            EncoderOptions::from_pairs([("float.java-digits", "jdk17")]).unwrap(),
+            jdk17
+        );
+        assert_eq!(
+            encode(jdk17),
+            [
+                r#"{"d":1.9999999999999998E23,"f":3.28920863E10,"h":0.5,"l":[9.500000000000001E21]}"#,
+                r#"{"d":1.5,"f":0.1,"h":65504.0,"l":[-0.0]}"#,
+            ]
+        );
     }
 }

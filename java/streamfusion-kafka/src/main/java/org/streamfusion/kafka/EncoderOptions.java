@@ -18,6 +18,12 @@ public final class EncoderOptions {
     public static final String MODE = "mode";
     /** {@code flink.version}: the Flink release reproduced where releases differ, {@code 1.19} to {@code 2.3}. */
     public static final String FLINK_VERSION = "flink.version";
+    /**
+     * {@code float.java-digits}: whose {@code Float}/{@code Double.toString} digits FLOAT and DOUBLE are written
+     * with, {@code jdk19} (default: JDK 19 and later, shortest) or {@code jdk17} (JDK 18 and earlier,
+     * {@code FloatingDecimal}). The Flink front ends set it from the JVM they run on.
+     */
+    public static final String FLOAT_JAVA_DIGITS = "float.java-digits";
     /** Flink's {@code timestamp-format.standard}: {@code SQL} (default) or {@code ISO-8601}. */
     public static final String TIMESTAMP_FORMAT_STANDARD = "timestamp-format.standard";
     /** Flink's {@code map-null-key.mode}: {@code FAIL} (default), {@code DROP} or {@code LITERAL}. */
@@ -46,6 +52,7 @@ public final class EncoderOptions {
     public static final List<String> NAMES = List.of(
             MODE,
             FLINK_VERSION,
+            FLOAT_JAVA_DIGITS,
             TIMESTAMP_FORMAT_STANDARD,
             MAP_NULL_KEY_MODE,
             MAP_NULL_KEY_LITERAL,

@@ -34,9 +34,9 @@ import org.bijou64.NativeLibrary;
  * prefixes): {@code timestamp-format.standard}, {@code map-null-key.mode}, {@code map-null-key.literal},
  * {@code encode.decimal-as-plain-number}, {@code encode.ignore-null-fields}, {@code key.fields},
  * {@code key.fields-prefix}, {@code value.fields-include}, plus {@code mode}, {@code flink.version},
- * {@code changelog.row-kind-column} and {@code plain.explicit-nulls} ({@code docs/json-format.md}); their names
- * are the constants of {@link EncoderOptions}. They are parsed once, by the constructor; an unknown name or a bad
- * value throws there.
+ * {@code float.java-digits}, {@code changelog.row-kind-column} and {@code plain.explicit-nulls}
+ * ({@code docs/json-format.md}); their names are the constants of {@link EncoderOptions}. They are parsed once, by
+ * the constructor; an unknown name or a bad value throws there.
  *
  * <p><b>Plan.</b> The first batch's schema fixes the plan (field encoders, key/value projections); every
  * later batch must have the same schema, else {@link StreamFusionException} of kind
