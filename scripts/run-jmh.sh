@@ -3,7 +3,8 @@
 # against the bijou64 serdes (pure Java and JNI) per record, the bulk slab calls (Java vs JNI, 16 to 65,536
 # values), and the fixed cost of one JNI crossing, over the sequential, uniform and boundary distributions;
 # and StreamFusion's JSON paths (org.streamfusion.benchmarks) against Flink's serializer per row, batches of 1
-# to 8192 Nexmark bid and q9 rows, with the crossover batch size and the fixed cost of one crossing.
+# to 8192 Nexmark bid and q9 rows, with the crossover batch size and the fixed cost of one crossing, and the
+# native JSON decoder against Flink's deserializer per message (JsonDecodeBenchmark).
 # Builds java/benchmarks when its jar is missing or older than the sources, runs it, writes
 # perf/jmh/results-<UTC>.json, and prints JMH's table followed by the ratio tables (same run, same machine).
 set -euo pipefail
@@ -19,7 +20,7 @@ usage: scripts/run-jmh.sh [--quick] [--rebuild] [JMH args...]
                 scripts/run-jmh.sh BulkBenchmark -p size=4096      only the bulk benchmark, one size
                 scripts/run-jmh.sh -p distribution=uniform -i 10   one distribution, ten iterations
                 scripts/run-jmh.sh -prof gc PerRecord              with allocation rates
-                scripts/run-jmh.sh org.streamfusion.benchmarks     only StreamFusion (about 6 minutes)
+                scripts/run-jmh.sh org.streamfusion.benchmarks     only StreamFusion (about 12 minutes)
               (java -jar java/benchmarks/target/benchmarks.jar -h lists every JMH option)
 
 defaults: -f 1 -wi 3 -w 1s -i 5 -r 1s -foe true -rf json -rff perf/jmh/results-<UTC>.json

@@ -58,8 +58,11 @@ import org.streamfusion.perf.NexmarkRows;
         })
 @State(Scope.Thread)
 public class JsonDecodeBenchmark {
-    /** The row shape: {@code bid} (7 columns, ~190 bytes of JSON) or {@code q9} (17 columns, ~600 bytes). */
-    @Param({"bid", "q9"})
+    /**
+     * The row shape: {@code bid} (7 columns, 245 bytes of JSON on average), {@code auction} (10 columns, 474
+     * bytes), {@code person} (8 columns, 326 bytes) or {@code q9} (17 columns, 747 bytes).
+     */
+    @Param({"bid", "auction", "person", "q9"})
     public String shape;
 
     /** Messages per chunk (a Kafka fetch per split holds up to {@code max.poll.records}, 500 by default). */

@@ -16,7 +16,8 @@ import org.apache.flink.table.types.logical.VarCharType;
 
 /**
  * Seeded Nexmark-shaped Flink rows, the same shapes as the Rust criterion benchmark
- * ({@code rust/streamfusion-json/benches/json_batch.rs}): bids, and q9's winning bid joined to its auction.
+ * ({@code rust/streamfusion-json/benches/json_batch.rs}): bids, and q9's winning bid joined to its auction; and
+ * Nexmark's auctions and persons (the columns of Nexmark's {@code auction} and {@code person} tables).
  * Rows are {@code BinaryRowData}, the form a Flink sink receives them in from the network stack.
  */
 public final class NexmarkRows {
@@ -68,6 +69,22 @@ public final class NexmarkRows {
                 "bid_extra"
             });
 
+    /** Nexmark auctions: the first ten columns of {@link #Q9} (id to extra). */
+    public static final RowType AUCTION = new RowType(Q9.getFields().subList(0, 10));
+
+    /**
+     * Nexmark persons: id BIGINT; name, emailAddress, creditCard, city, state VARCHAR; dateTime TIMESTAMP(3);
+     * extra VARCHAR.
+     */
+    public static final RowType PERSON = RowType.of(
+            new LogicalType[] {
+                new BigIntType(), string(), string(), string(), string(), string(), new TimestampType(3), string()
+            },
+            new String[] {"id", "name", "emailAddress", "creditCard", "city", "state", "dateTime", "extra"});
+
+    private static final String[] CITIES = {"Phoenix", "Los Angeles", "San Francisco", "Boise", "Portland", "Bend"};
+    private static final String[] STATES = {"AZ", "CA", "ID", "OR", "WA", "WY"};
+
     private static final String[] CHANNELS = {"Google", "Facebook", "Baidu", "Apple"};
     /** 2026-11-29T00:00:00Z in epoch milliseconds. */
     private static final long START_MS = 1_795_910_400_000L;
@@ -79,7 +96,7 @@ public final class NexmarkRows {
     }
 
     /**
-     * @param shape {@code bid} or {@code q9}
+     * @param shape {@code bid}, {@code q9}, {@code auction} or {@code person}
      * @return the row type of that shape
      * @throws IllegalArgumentException for another name
      */
@@ -89,15 +106,19 @@ public final class NexmarkRows {
                 return BID;
             case "q9":
                 return Q9;
+            case "auction":
+                return AUCTION;
+            case "person":
+                return PERSON;
             default:
-                throw new IllegalArgumentException("unknown shape " + shape + ": expected bid or q9");
+                throw new IllegalArgumentException("unknown shape " + shape + ": expected bid, q9, auction or person");
         }
     }
 
     /**
      * {@code n} rows of {@code shape}, deterministic for a seed.
      *
-     * @param shape {@code bid} or {@code q9}
+     * @param shape {@code bid}, {@code q9}, {@code auction} or {@code person}
      * @param seed the random seed
      * @param first the index of the first row (event times advance 10 ms per row from 2026-11-29T00:00Z)
      * @param n how many rows
@@ -109,7 +130,15 @@ public final class NexmarkRows {
         SplittableRandom r = new SplittableRandom(seed ^ first);
         List<RowData> rows = new ArrayList<>(n);
         for (long i = first; i < first + n; i++) {
-            GenericRowData row = type == BID ? bid(r, i, 0) : q9(r, i);
+            GenericRowData row;
+            if (type == BID) {
+                row = bid(r, i, 0);
+            } else if (type == PERSON) {
+                row = person(r, i);
+            } else {
+                GenericRowData joined = q9(r, i);
+                row = type == Q9 ? joined : auction(joined);
+            }
             rows.add(binary.toBinaryRow(row).copy());
         }
         return rows;
@@ -149,6 +178,30 @@ public final class NexmarkRows {
             bid.getField(6)
         };
         return GenericRowData.of(fields);
+    }
+
+    private static GenericRowData auction(GenericRowData q9) {
+        GenericRowData row = new GenericRowData(10);
+        for (int f = 0; f < 10; f++) {
+            row.setField(f, q9.getField(f));
+        }
+        return row;
+    }
+
+    private static GenericRowData person(SplittableRandom r, long i) {
+        String first = text(r, 4, 8);
+        String last = text(r, 5, 10);
+        return GenericRowData.of(
+                1000L + i,
+                StringData.fromString(first + " " + last),
+                StringData.fromString(first + "@" + last + ".com"),
+                StringData.fromString(String.format(
+                        "%04d %04d %04d %04d",
+                        r.nextInt(10_000), r.nextInt(10_000), r.nextInt(10_000), r.nextInt(10_000))),
+                StringData.fromString(CITIES[r.nextInt(CITIES.length)]),
+                StringData.fromString(STATES[r.nextInt(STATES.length)]),
+                TimestampData.fromEpochMillis(START_MS + i * 10 + r.nextInt(10)),
+                StringData.fromString(text(r, 100, 180)));
     }
 
     private static String text(SplittableRandom r, int min, int max) {

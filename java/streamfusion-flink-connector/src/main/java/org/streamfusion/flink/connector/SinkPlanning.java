@@ -6,6 +6,7 @@ import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOp
 import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.SINK_BUFFER_FLUSH_INTERVAL;
 import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.SINK_BUFFER_FLUSH_MAX_ROWS;
 import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.SINK_PARALLELISM;
+import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.SINK_PARTITIONER;
 import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.TOPIC;
 import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.TOPIC_PATTERN;
 import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.TRANSACTIONAL_ID_PREFIX;
@@ -19,6 +20,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
@@ -28,22 +30,27 @@ import org.apache.flink.formats.json.JsonFormatOptions;
 import org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.ValueFieldsStrategy;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.factories.DynamicTableFactory;
 import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.RowType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.streamfusion.flink.RowDataJsonEncoder;
 import org.streamfusion.kafka.EncoderOptions;
 
 /**
  * The planning shared by {@link StreamFusionKafkaTableFactory} and {@link StreamFusionUpsertKafkaTableFactory}:
- * rejects what StreamFusion does not do (yet) with a {@link ValidationException} naming the option and the stock
- * connector to use instead, lets Flink's own factory ({@code KafkaDynamicTableFactory} /
- * {@code UpsertKafkaDynamicTableFactory}) validate every Flink option exactly as it would for the stock
- * connector, and translates the options into a {@link SinkSpec}.
+ * lets Flink's own factory ({@code KafkaDynamicTableFactory} / {@code UpsertKafkaDynamicTableFactory}) validate
+ * every Flink option exactly as it would for the stock connector, decides whether StreamFusion writes the table
+ * natively ({@link #notNative}) and translates the options into a {@link SinkSpec}. A table it does not write
+ * natively is written by the stock sink ({@link #flinkWritten}): never refused where the stock connector takes
+ * it.
  */
 @Internal
 final class SinkPlanning {
+    private static final Logger LOG = LoggerFactory.getLogger(SinkPlanning.class);
     /** The {@code json} encode options, by their names without a {@code json.} prefix. */
     static final List<ConfigOption<?>> JSON_ENCODE_OPTIONS = List.of(
             JsonFormatOptions.TIMESTAMP_FORMAT,
@@ -76,38 +83,71 @@ final class SinkPlanning {
         this.options = context.getCatalogTable().getOptions();
     }
 
-    /** A {@link ValidationException} in Flink's style that names what is unsupported and the stock connector. */
-    ValidationException unsupported(String what) {
-        return new ValidationException(String.format(
-                "%s is not supported by the '%s' connector (table '%s'). " + "Use 'connector' = '%s' for this table.",
-                what, identifier, context.getObjectIdentifier().asSummaryString(), stockIdentifier));
-    }
-
     /**
-     * Rejects what both connectors leave to the stock one: another format than {@code json},
-     * {@code topic-pattern}, unknown {@code streamfusion.} options. (A list of topics is supported, as the stock
-     * sink supports it: the {@code topic} metadata column picks each row's topic.) (Metadata columns are
-     * checked by the planner against {@link StreamFusionKafkaDynamicSink#listWritableMetadata()}.)
+     * Why StreamFusion does not write this table natively, or empty when it does. Called after Flink's factory
+     * has validated the table. Not native: a key or value format other than {@code json}; {@code topic-pattern};
+     * a custom {@code sink.partitioner} class; key and value json options that differ; a column type or layout the
+     * encoder does not write ({@link RowDataJsonEncoder}). (A list of topics is native, as the stock sink takes
+     * it: the {@code topic} metadata column picks each row's topic; metadata columns are checked by the planner
+     * against {@link StreamFusionKafkaDynamicSink#listWritableMetadata()}.)
+     *
+     * @param keyProjection positions of the key fields in the physical row, in key order (empty: no key)
+     * @param upsert the upsert connector
+     * @return the reason, as a phrase that follows "because"
      */
-    void rejectCommonUnsupported() {
-        String valueFormat = options.containsKey(FactoryUtil.FORMAT.key())
-                ? options.get(FactoryUtil.FORMAT.key())
-                : options.get(VALUE_FORMAT.key());
-        String valueFormatKey =
-                options.containsKey(FactoryUtil.FORMAT.key()) ? FactoryUtil.FORMAT.key() : VALUE_FORMAT.key();
+    Optional<String> notNative(int[] keyProjection, boolean upsert) {
+        boolean plainFormat = options.containsKey(FactoryUtil.FORMAT.key());
+        String valueFormatKey = plainFormat ? FactoryUtil.FORMAT.key() : VALUE_FORMAT.key();
+        String valueFormat = options.get(valueFormatKey);
         if (valueFormat != null && !valueFormat.equals(JSON)) {
-            throw unsupported(
-                    String.format("Option '%s' = '%s' (only the 'json' format is)", valueFormatKey, valueFormat));
+            return Optional.of(String.format("'%s' = '%s' (StreamFusion writes 'json')", valueFormatKey, valueFormat));
         }
         String keyFormat = options.get(KEY_FORMAT.key());
         if (keyFormat != null && !keyFormat.equals(JSON)) {
-            throw unsupported(
-                    String.format("Option '%s' = '%s' (only the 'json' format is)", KEY_FORMAT.key(), keyFormat));
+            return Optional.of(String.format("'%s' = '%s' (StreamFusion writes 'json')", KEY_FORMAT.key(), keyFormat));
         }
         if (options.containsKey(TOPIC_PATTERN.key())) {
-            throw unsupported(String.format("Option '%s'", TOPIC_PATTERN.key()));
+            return Optional.of(String.format("of '%s'", TOPIC_PATTERN.key()));
         }
-        rejectUnknownOwnOptions();
+        String partitioner = options.getOrDefault(SINK_PARTITIONER.key(), "").trim();
+        if (!partitioner.isEmpty()
+                && !partitioner.equals(PARTITIONER_DEFAULT)
+                && !partitioner.equals(PARTITIONER_FIXED)
+                && !partitioner.equals(PARTITIONER_ROUND_ROBIN)) {
+            return Optional.of(
+                    String.format("'%s' = '%s' is a custom partitioner class", SINK_PARTITIONER.key(), partitioner));
+        }
+        Optional<String> differing = differingJsonOptions();
+        if (differing.isPresent()) {
+            return differing;
+        }
+        // The encoder checks the layout against the row type and every column type.
+        RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
+        try (RowDataJsonEncoder check = new RowDataJsonEncoder(rowType, encoderOptions(keyProjection, upsert))) {
+            check.nativeAvailable();
+        } catch (IllegalArgumentException e) {
+            return Optional.of("the encoder does not write the table's schema or layout: " + e.getMessage());
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The stock factory's sink for a table StreamFusion does not write natively, with a log line that says why and
+     * the {@code numFlinkRows} metric ({@link FlinkWrittenFormat}).
+     *
+     * @param stock the sink Flink's factory made of {@link #stockContext()}
+     * @param reason from {@link #notNative}
+     * @return {@code stock}
+     */
+    DynamicTableSink flinkWritten(DynamicTableSink stock, String reason) {
+        String table = context.getObjectIdentifier().asSummaryString();
+        LOG.info(
+                "Table '{}' is written by Flink's own '{}' sink, not natively by '{}', because {}.",
+                table,
+                stockIdentifier,
+                identifier,
+                reason);
+        return FlinkWrittenFormat.countValuesOf(stock, table, reason);
     }
 
     /** Rejects a {@code streamfusion.} option that is none of {@link #OWN_OPTIONS} (a typo, in Flink's words). */
@@ -148,24 +188,82 @@ final class SinkPlanning {
                 context.isTemporary());
     }
 
-    /** The encoder options for {@code json} (the value format's, which must equal the key format's). */
-    private Map<String, String> jsonEncodeOptions() {
-        String valuePrefix = options.containsKey(FactoryUtil.FORMAT.key()) ? "json." : "value.json.";
-        Map<String, String> value = formatOptions(valuePrefix);
-        if (options.containsKey(KEY_FORMAT.key())) {
-            Map<String, String> key = formatOptions("key.json.");
-            for (ConfigOption<?> option : JSON_ENCODE_OPTIONS) {
-                if (!value.get(option.key()).equals(key.get(option.key()))) {
-                    throw unsupported(String.format(
-                            "Different key and value json options ('%s' = '%s', '%s' = " + "'%s')",
-                            "key.json." + option.key(),
-                            key.get(option.key()),
-                            valuePrefix + option.key(),
-                            value.get(option.key())));
-                }
+    private String valueJsonPrefix() {
+        return options.containsKey(FactoryUtil.FORMAT.key()) ? "json." : "value.json.";
+    }
+
+    /** The first json encode option whose key and value settings differ, as a reason for {@link #notNative}. */
+    private Optional<String> differingJsonOptions() {
+        if (!options.containsKey(KEY_FORMAT.key())) {
+            return Optional.empty();
+        }
+        Map<String, String> value = formatOptions(valueJsonPrefix());
+        Map<String, String> key = formatOptions("key.json.");
+        for (ConfigOption<?> option : JSON_ENCODE_OPTIONS) {
+            if (!value.get(option.key()).equals(key.get(option.key()))) {
+                return Optional.of(String.format(
+                        "its key and value json options differ ('%s' = '%s', '%s' = '%s')",
+                        "key.json." + option.key(),
+                        key.get(option.key()),
+                        valueJsonPrefix() + option.key(),
+                        value.get(option.key())));
             }
         }
-        return value;
+        return Optional.empty();
+    }
+
+    /**
+     * The encoder options of a table written natively: the value format's json options (equal to the key
+     * format's), the key layout, upsert, and {@code streamfusion.native.min-batch-rows}.
+     */
+    private Map<String, String> encoderOptions(int[] keyProjection, boolean upsert) {
+        Configuration conf = Configuration.fromMap(options);
+        RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
+        Map<String, String> encoder = new LinkedHashMap<>(formatOptions(valueJsonPrefix()));
+        List<String> keyFields = new ArrayList<>();
+        for (int position : keyProjection) {
+            keyFields.add(rowType.getFieldNames().get(position));
+        }
+        if (!keyFields.isEmpty()) {
+            encoder.put(EncoderOptions.KEY_FIELDS, String.join(";", keyFields));
+            conf.getOptional(KEY_FIELDS_PREFIX)
+                    .ifPresent(prefix -> encoder.put(EncoderOptions.KEY_FIELDS_PREFIX, prefix));
+            encoder.put(
+                    EncoderOptions.VALUE_FIELDS_INCLUDE,
+                    conf.get(VALUE_FIELDS_INCLUDE) == ValueFieldsStrategy.EXCEPT_KEY ? "EXCEPT_KEY" : "ALL");
+        }
+        if (upsert) {
+            encoder.put(RowDataJsonEncoder.CHANGELOG_MODE, "upsert");
+        }
+        encoder.put(
+                RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS,
+                Integer.toString(ownOption(conf, StreamFusionOptions.NATIVE_MIN_BATCH_ROWS)));
+        return encoder;
+    }
+
+    /**
+     * Checks the values of the {@code streamfusion.} options, whether or not the table is written natively.
+     *
+     * @throws ValidationException for a value out of range or not of the option's type
+     */
+    void checkOwnOptions() {
+        Configuration conf = Configuration.fromMap(options);
+        int batchRows = ownOption(conf, StreamFusionOptions.BATCH_ROWS);
+        if (batchRows < 1) {
+            throw new ValidationException(String.format(
+                    "Option '%s' = '%d' must be at least 1 (rows).", StreamFusionOptions.BATCH_ROWS.key(), batchRows));
+        }
+        Duration linger = ownOption(conf, StreamFusionOptions.LINGER);
+        if (linger.toMillis() < 1) {
+            throw new ValidationException(String.format(
+                    "Option '%s' = '%s' must be at least 1 ms.", StreamFusionOptions.LINGER.key(), linger));
+        }
+        int minNative = ownOption(conf, StreamFusionOptions.NATIVE_MIN_BATCH_ROWS);
+        if (minNative < 0) {
+            throw new ValidationException(String.format(
+                    "Option '%s' = '%d' must be at least 0 (rows).",
+                    StreamFusionOptions.NATIVE_MIN_BATCH_ROWS.key(), minNative));
+        }
     }
 
     /** The effective value (given or default) of each json encode option under {@code prefix}, as text. */
@@ -185,65 +283,22 @@ final class SinkPlanning {
     }
 
     /**
-     * Builds the spec; Flink's factory has validated every Flink option before this is called. For upsert,
+     * Builds the spec of a table written natively ({@link #notNative} empty, {@link #checkOwnOptions} passed);
+     * Flink's factory has validated every Flink option before this is called. For upsert,
      * {@code sink.buffer-flush.max-rows} / {@code .interval} reduce by key when both are greater than zero.
      *
      * @param keyProjection positions of the key fields in the physical row, in key order (empty: no key)
      * @param fixedPartitioner {@code sink.partitioner=fixed}
      * @param upsert the upsert connector
      * @return the spec
-     * @throws ValidationException for a {@code streamfusion.} option out of range, or a schema or layout the
-     *     encoder rejects (naming the stock connector)
      */
     SinkSpec spec(int[] keyProjection, boolean fixedPartitioner, boolean upsert) {
         Configuration conf = Configuration.fromMap(options);
-        DataType physical = context.getPhysicalRowDataType();
-        RowType rowType = (RowType) physical.getLogicalType();
-
-        Map<String, String> encoder = new LinkedHashMap<>(jsonEncodeOptions());
-        List<String> keyFields = new ArrayList<>();
-        for (int position : keyProjection) {
-            keyFields.add(rowType.getFieldNames().get(position));
-        }
-        if (!keyFields.isEmpty()) {
-            encoder.put(EncoderOptions.KEY_FIELDS, String.join(";", keyFields));
-            conf.getOptional(KEY_FIELDS_PREFIX)
-                    .ifPresent(prefix -> encoder.put(EncoderOptions.KEY_FIELDS_PREFIX, prefix));
-            encoder.put(
-                    EncoderOptions.VALUE_FIELDS_INCLUDE,
-                    conf.get(VALUE_FIELDS_INCLUDE) == ValueFieldsStrategy.EXCEPT_KEY ? "EXCEPT_KEY" : "ALL");
-        }
-        if (upsert) {
-            encoder.put(RowDataJsonEncoder.CHANGELOG_MODE, "upsert");
-        }
-
+        RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
         int batchRows = ownOption(conf, StreamFusionOptions.BATCH_ROWS);
-        if (batchRows < 1) {
-            throw new ValidationException(String.format(
-                    "Option '%s' = '%d' must be at least 1 (rows).", StreamFusionOptions.BATCH_ROWS.key(), batchRows));
-        }
         Duration linger = ownOption(conf, StreamFusionOptions.LINGER);
-        if (linger.toMillis() < 1) {
-            throw new ValidationException(String.format(
-                    "Option '%s' = '%s' must be at least 1 ms.", StreamFusionOptions.LINGER.key(), linger));
-        }
-        int minNative = ownOption(conf, StreamFusionOptions.NATIVE_MIN_BATCH_ROWS);
-        if (minNative < 0) {
-            throw new ValidationException(String.format(
-                    "Option '%s' = '%d' must be at least 0 (rows).",
-                    StreamFusionOptions.NATIVE_MIN_BATCH_ROWS.key(), minNative));
-        }
-        encoder.put(RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS, Integer.toString(minNative));
-
-        // The encoder checks the layout against the row type and every column type now, at planning.
-        try (RowDataJsonEncoder check = new RowDataJsonEncoder(rowType, encoder)) {
-            check.nativeAvailable();
-        } catch (IllegalArgumentException e) {
-            throw unsupported("The table's schema or layout (" + e.getMessage() + ")");
-        }
-
         SinkSpec.Builder spec = SinkSpec.builder(rowType)
-                .setEncoderOptions(encoder)
+                .setEncoderOptions(encoderOptions(keyProjection, upsert))
                 .setKeyProjection(keyProjection)
                 .setTopics(conf.get(TOPIC))
                 .setProducerProperties(producerProperties(options))

@@ -143,7 +143,10 @@ public final class StreamFusionKafkaSink {
          * @return the sink
          * @throws NullPointerException without a row type
          * @throws ValidationException for any option the table sink rejects (Flink's message, wrapped by Flink's
-         *     {@code FactoryUtil} in a {@code ValidationException} naming the table {@code streamfusion_kafka_sink})
+         *     {@code FactoryUtil} in a {@code ValidationException} naming the table {@code streamfusion_kafka_sink}),
+         *     and for options the table factory leaves to Flink's own sink (another format, {@code topic-pattern},
+         *     a custom partitioner class, differing key and value json options, a column type the encoder does
+         *     not write: the message names which)
          */
         public StreamFusionKafkaSink build() {
             DynamicTableSink planned = FactoryUtil.createDynamicTableSink(
@@ -154,7 +157,16 @@ public final class StreamFusionKafkaSink {
                     new Configuration(),
                     StreamFusionKafkaSink.class.getClassLoader(),
                     true);
-            return new StreamFusionKafkaSink((StreamFusionKafkaDynamicSink) planned, uidPrefix);
+            if (!(planned instanceof StreamFusionKafkaDynamicSink sink)) {
+                // The table factory plans Flink's own sink for such a table; a DataStream job builds Flink's
+                // KafkaSink itself.
+                throw new ValidationException(String.format(
+                        "StreamFusionKafkaSink writes only rows it encodes natively, and these options are "
+                                + "written by Flink's own Kafka sink because %s. Build Flink's KafkaSink (with "
+                                + "JsonRowDataSerializationSchema) for this stream.",
+                        FlinkWrittenFormat.reasonOf(planned).orElse("the table is not native")));
+            }
+            return new StreamFusionKafkaSink(sink, uidPrefix);
         }
     }
 }

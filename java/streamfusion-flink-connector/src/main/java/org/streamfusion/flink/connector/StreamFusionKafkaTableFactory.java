@@ -16,10 +16,11 @@ import org.apache.flink.table.connector.sink.DynamicTableSink;
  * Flink spells them, and Flink's own factory validates them (same messages for the same mistakes); the records
  * are the stock sink's (key, value, partition), made in batches and written by Flink's own {@code KafkaSink}.
  *
- * <p><b>Not supported (yet)</b>, each a {@link org.apache.flink.table.api.ValidationException} at planning that
- * names it and says to use {@code 'connector' = 'kafka'}: a format other than {@code json} (value or key),
- * {@code topic-pattern}, a custom {@code sink.partitioner} class, key and value json options that differ, and a
- * column type the encoder does not write. The writable metadata columns {@code timestamp}
+ * <p><b>Written by Flink's own sink</b> (the stock factory's {@code KafkaDynamicSink}, the stock records; one INFO
+ * line names the reason, and the writer's {@code streamfusion.numFlinkRows} metric counts the rows, see
+ * {@link SinkPlanning#notNative}): a table with a format other than {@code json} (value or key),
+ * {@code topic-pattern}, a custom {@code sink.partitioner} class, key and value json options that differ, or a
+ * column type the encoder does not write. Nothing the stock sink accepts is refused. The writable metadata columns {@code timestamp}
  * ({@code TIMESTAMP_LTZ(3)}, the record timestamp) and {@code headers} ({@code MAP<STRING, BYTES>}) are written
  * as the stock sink writes them. {@code topic} may be a list ({@code 'topic' = 'a;b'}), as in the stock sink:
  * then the writable {@code topic} metadata column ({@code STRING NOT NULL}) picks each row's topic, which must be
@@ -49,35 +50,28 @@ public final class StreamFusionKafkaTableFactory extends StockOptionsFactory<Kaf
      * Plans the sink.
      *
      * @param context the table being written
-     * @return the sink
+     * @return the sink: StreamFusion's, or Flink's own for a table StreamFusion does not write natively (see the
+     *     class comment)
      * @throws org.apache.flink.table.api.ValidationException for any option Flink's {@code kafka} sink rejects
-     *     (its own message), and for what StreamFusion does not support (see the class comment)
+     *     (its own message), and for an unknown or bad {@code streamfusion.} option
      */
     @Override
     public DynamicTableSink createDynamicTableSink(Context context) {
         SinkPlanning planning = new SinkPlanning(IDENTIFIER, stock().factoryIdentifier(), context);
-        planning.rejectCommonUnsupported();
-        Configuration options = Configuration.fromMap(context.getCatalogTable().getOptions());
-        Optional<String> partitioner = options.getOptional(SINK_PARTITIONER);
-        boolean fixed = partitioner.map(SinkPlanning.PARTITIONER_FIXED::equals).orElse(false);
-        if (partitioner.isPresent()
-                && !fixed
-                && !partitioner.get().equals(SinkPlanning.PARTITIONER_DEFAULT)
-                && !partitioner.get().equals(SinkPlanning.PARTITIONER_ROUND_ROBIN)
-                && !partitioner.get().isEmpty()) {
-            throw planning.unsupported(String.format(
-                    "Option '%s' = '%s' (a custom partitioner class; '%s', '%s' " + "and '%s' are supported)",
-                    SINK_PARTITIONER.key(),
-                    partitioner.get(),
-                    SinkPlanning.PARTITIONER_DEFAULT,
-                    SinkPlanning.PARTITIONER_FIXED,
-                    SinkPlanning.PARTITIONER_ROUND_ROBIN));
-        }
+        planning.rejectUnknownOwnOptions();
+        planning.checkOwnOptions();
         // Flink's own validation of every Flink option, exactly as for 'kafka'.
-        stock().createDynamicTableSink(planning.stockContext());
-
+        DynamicTableSink stock = stock().createDynamicTableSink(planning.stockContext());
+        Configuration options = Configuration.fromMap(context.getCatalogTable().getOptions());
         int[] keyProjection = SinkPlanning.keyProjection(
                 options.get(KafkaConnectorOptions.KEY_FIELDS), context.getPhysicalRowDataType());
+        Optional<String> notNative = planning.notNative(keyProjection, false);
+        if (notNative.isPresent()) {
+            return planning.flinkWritten(stock, notNative.get());
+        }
+        boolean fixed = options.getOptional(SINK_PARTITIONER)
+                .map(SinkPlanning.PARTITIONER_FIXED::equals)
+                .orElse(false);
         return new StreamFusionKafkaDynamicSink(planning.spec(keyProjection, fixed, false), IDENTIFIER);
     }
 }

@@ -1,5 +1,6 @@
 package org.streamfusion.flink.connector;
 
+import java.util.Optional;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.streaming.connectors.kafka.table.UpsertKafkaDynamicTableFactory;
@@ -19,9 +20,9 @@ import org.apache.flink.table.connector.sink.DynamicTableSink;
  * emitted on size, on a processing-time timer, before a checkpoint barrier and at end of input (see
  * {@link BatchingEncoderOperator}); only the final value per key matches the stock sink's order-wise.
  *
- * <p><b>Not supported (yet)</b>, each a {@link org.apache.flink.table.api.ValidationException} naming it and
- * saying to use {@code 'connector' = 'upsert-kafka'}: everything {@link StreamFusionKafkaTableFactory} lists as
- * unsupported (another format, {@code topic-pattern}...). The {@code topic} (with a list of topics),
+ * <p><b>Written by Flink's own {@code upsert-kafka} sink</b>, with the stock records, a log line and the
+ * {@code numFlinkRows} metric: every table {@link StreamFusionKafkaTableFactory} lists as not native (another
+ * format, {@code topic-pattern}...). The {@code topic} (with a list of topics),
  * {@code timestamp} and {@code headers} metadata columns are written as upsert-kafka writes them (tombstones
  * included). A table read through {@code streamfusion-upsert-kafka} is read by the stock {@code upsert-kafka} source
  * (its changelog, tombstones as DELETEs), with every option it accepts ({@link StockOptionsFactory}).
@@ -46,14 +47,16 @@ public final class StreamFusionUpsertKafkaTableFactory extends StockOptionsFacto
      * @param context the table being written
      * @return the sink
      * @throws org.apache.flink.table.api.ValidationException for any option Flink's {@code upsert-kafka} sink
-     *     rejects (its own message, e.g. a missing PRIMARY KEY), and for what StreamFusion does not support
+     *     rejects (its own message, e.g. a missing PRIMARY KEY), and for an unknown or bad {@code streamfusion.}
+     *     option
      */
     @Override
     public DynamicTableSink createDynamicTableSink(Context context) {
         SinkPlanning planning = new SinkPlanning(IDENTIFIER, stock().factoryIdentifier(), context);
-        planning.rejectCommonUnsupported();
+        planning.rejectUnknownOwnOptions();
+        planning.checkOwnOptions();
         // Flink's own validation of every Flink option, exactly as for 'upsert-kafka'.
-        stock().createDynamicTableSink(planning.stockContext());
+        DynamicTableSink stock = stock().createDynamicTableSink(planning.stockContext());
 
         // As UpsertKafkaDynamicTableFactory.createKeyValueProjections: the primary key is the key.fields.
         int[] keyProjection = SinkPlanning.keyProjection(
@@ -63,6 +66,10 @@ public final class StreamFusionUpsertKafkaTableFactory extends StockOptionsFacto
                         .orElseThrow()
                         .getColumns(),
                 context.getPhysicalRowDataType());
+        Optional<String> notNative = planning.notNative(keyProjection, true);
+        if (notNative.isPresent()) {
+            return planning.flinkWritten(stock, notNative.get());
+        }
         return new StreamFusionKafkaDynamicSink(planning.spec(keyProjection, false, true), IDENTIFIER);
     }
 }

@@ -7,22 +7,30 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.connector.kafka.sink.KafkaPartitioner;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.StatementSet;
+import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
@@ -45,10 +53,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class SinkParityBrokerTest {
     private static final int PARTITIONS = 3;
 
+    /** Keeps every job's metrics after it ends. */
+    private static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
+
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
             .setNumberTaskManagers(1)
             .setNumberSlotsPerTaskManager(2)
+            .setConfiguration(METRICS.addToConfiguration(new Configuration()))
             .build());
 
     private static Admin admin;
@@ -129,6 +141,97 @@ class SinkParityBrokerTest {
                 assertEquals(s.get(i), o.get(i), what + ": partition " + p + ", record " + i);
             }
         }
+    }
+
+    /**
+     * Rows to partition {@code id % partitions}, {@code id} the first field of the row: a custom
+     * {@code sink.partitioner} class, instantiated by name.
+     */
+    public static final class IdPartitioner implements KafkaPartitioner<RowData> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public int partition(RowData record, byte[] key, byte[] value, String targetTopic, int[] partitions) {
+            return partitions[(int) Math.floorMod(record.getLong(0), (long) partitions.length)];
+        }
+    }
+
+    @Test
+    void tablesStreamFusionDoesNotWriteNativelyAreWrittenByFlinksOwnSink() throws Exception {
+        int rows = 500;
+        Job job = job(false);
+        StreamTableEnvironment tEnv = job.tEnv();
+        createSource(job, rows);
+        String flat = "id BIGINT, name STRING, price DECIMAL(10, 2), score DOUBLE, flag BOOLEAN, ts TIMESTAMP(3), "
+                + "birthday DATE, payload BYTES";
+        String flatSelect = "SELECT id, name, price, score, flag, ts, birthday, payload FROM src";
+        // Each: columns, SELECT, table options; all four are Flink's own sink's under streamfusion-kafka too.
+        Map<String, String[]> tables = new LinkedHashMap<>();
+        tables.put("avro", new String[] {
+            flat, flatSelect, ", 'key.format' = 'json', 'key.fields' = 'id', 'value.format' = 'avro'"
+        });
+        tables.put("partitioner", new String[] {
+            flat, flatSelect, ", 'format' = 'json', 'sink.partitioner' = '" + IdPartitioner.class.getName() + "'"
+        });
+        tables.put("keyoptions", new String[] {
+            flat,
+            flatSelect,
+            ", 'key.format' = 'json', 'key.fields' = 'id;ts', 'value.format' = 'json', "
+                    + "'key.json.timestamp-format.standard' = 'ISO-8601'"
+        });
+        tables.put("nested", new String[] {
+            "id BIGINT, tags ARRAY<STRING>, attrs MAP<STRING, BIGINT>, point ROW<x DOUBLE, label STRING>",
+            "SELECT id, ARRAY[k_region, name], MAP['id', id, 'num', CAST(num AS BIGINT)], ROW(score, name) FROM src",
+            ", 'key.format' = 'json', 'key.fields' = 'id', 'value.format' = 'json'"
+        });
+        StatementSet set = tEnv.createStatementSet();
+        Map<String, String[]> topics = new LinkedHashMap<>();
+        for (Map.Entry<String, String[]> table : tables.entrySet()) {
+            String name = table.getKey();
+            String[] spec = table.getValue();
+            String stockTopic = TestBroker.createTopic(admin, "flink-written-" + name + "-stock", PARTITIONS);
+            String oursTopic = TestBroker.createTopic(admin, "flink-written-" + name + "-ours", PARTITIONS);
+            createTable(tEnv, name + "_stock", spec[0], "kafka", stockTopic, spec[2]);
+            createTable(tEnv, name + "_ours", spec[0], "streamfusion-kafka", oursTopic, spec[2]);
+            set.addInsertSql("INSERT INTO " + name + "_stock " + spec[1]);
+            set.addInsertSql("INSERT INTO " + name + "_ours " + spec[1]);
+            topics.put(name, new String[] {stockTopic, oursTopic});
+        }
+        TableResult result = set.execute();
+        result.await();
+
+        for (Map.Entry<String, String[]> table : topics.entrySet()) {
+            assertSameRecords(
+                    TestBroker.read(table.getValue()[0], PARTITIONS),
+                    TestBroker.read(table.getValue()[1], PARTITIONS),
+                    rows,
+                    table.getKey());
+        }
+        // The custom partitioner placed every row by its id.
+        Map<Integer, List<String>> partitioned = TestBroker.read(topics.get("partitioner")[1], PARTITIONS);
+        for (int p = 0; p < PARTITIONS; p++) {
+            for (String record : partitioned.get(p)) {
+                long id = Long.parseLong(record.replaceAll("^null => \\{\"id\":(\\d+),.*", "$1"));
+                assertEquals(p, id % PARTITIONS, record);
+            }
+        }
+        // The key options are the key's own: ISO-8601 timestamps in the key, SQL ones in the value.
+        String keyed =
+                TestBroker.read(topics.get("keyoptions")[1], PARTITIONS).get(0).get(0);
+        assertTrue(
+                keyed.matches("\\{\"id\":\\d+,\"ts\":\"2025-12-\\d\\dT[^\"]*\"} => .*\"ts\":\"2025-12-\\d\\d \\d.*"),
+                keyed);
+        // Every row of our four tables counted as Flink's, and no native encoder in the job.
+        JobID id = result.getJobClient().orElseThrow().getJobID();
+        assertEquals(4L * rows, counter(id, FlinkWrittenFormat.NUM_FLINK_ROWS));
+        assertTrue(METRICS.findMetrics(id, "streamfusion.numBatches").isEmpty());
+    }
+
+    /** The sum over the job's subtasks of the counter {@code streamfusion.<name>}. */
+    private static long counter(JobID job, String name) {
+        Map<String, Metric> found = METRICS.findMetrics(job, "streamfusion." + name);
+        assertTrue(!found.isEmpty(), "no metric streamfusion." + name + " in job " + job);
+        return found.values().stream().mapToLong(m -> ((Counter) m).getCount()).sum();
     }
 
     @Test

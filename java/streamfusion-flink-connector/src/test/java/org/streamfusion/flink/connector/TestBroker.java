@@ -3,10 +3,13 @@ package org.streamfusion.flink.connector;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -121,7 +124,16 @@ final class TestBroker {
             }
             consumer.assign(all);
             consumer.seekToBeginning(all);
-            Map<TopicPartition, Long> end = consumer.endOffsets(all);
+            // The log end offsets: under read_committed the position reaches them once every transaction in the
+            // log is decided. (A read_committed consumer's endOffsets is the last stable offset, which can still
+            // trail a transaction the job has committed: the broker writes the commit markers after EndTxn.)
+            Map<TopicPartition, Long> end;
+            Properties uncommitted = new Properties();
+            uncommitted.putAll(props);
+            uncommitted.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+            try (KafkaConsumer<byte[], byte[]> offsets = new KafkaConsumer<>(uncommitted)) {
+                end = offsets.endOffsets(all);
+            }
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (all.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
                 if (System.nanoTime() > deadline) {
@@ -135,7 +147,18 @@ final class TestBroker {
         return records;
     }
 
+    /** The bytes as text where they are UTF-8 (JSON), else as {@code 0x} and hex (e.g. Avro), exactly either way. */
     private static String text(byte[] bytes) {
-        return bytes == null ? "null" : new String(bytes, StandardCharsets.UTF_8);
+        if (bytes == null) {
+            return "null";
+        }
+        try {
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            return "0x" + HexFormat.of().formatHex(bytes);
+        }
     }
 }
