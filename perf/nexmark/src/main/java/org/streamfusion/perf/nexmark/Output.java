@@ -62,7 +62,16 @@ public record Output(long records, long[] rowDigests, long rawHash, Map<String, 
             }
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            // The log end offsets: a read_committed consumer's own endOffsets is the last stable offset, which can
+            // still trail the job's last committed transaction (the broker writes the markers after EndTxn).
+            Map<TopicPartition, Long> end;
+            Properties uncommitted = new Properties();
+            uncommitted.putAll(props);
+            uncommitted.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+            try (KafkaConsumer<byte[], byte[]> offsets =
+                    new KafkaConsumer<>(uncommitted, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+                end = offsets.endOffsets(partitions);
+            }
             long idle = 0;
             while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
                 var batch = consumer.poll(Duration.ofMillis(500));
