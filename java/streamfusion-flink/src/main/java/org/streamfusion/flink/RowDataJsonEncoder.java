@@ -35,18 +35,19 @@ import org.streamfusion.kafka.NativeJsonEncoder;
  * ({@code FlinkPerRowEncoder}), because below that size the fixed cost of filling vectors and crossing JNI is
  * more than the per-row work it saves. The default threshold, {@value #DEFAULT_NATIVE_MIN_BATCH_ROWS}, is
  * the crossover measured by the JMH benchmark {@code RowDataJsonBenchmark} ({@code docs/benchmarks.md}). Both
- * paths give Flink's bytes on JDK 19 and later (the test suite checks each against Flink's serializer); a batch
- * holding a value an Arrow column cannot hold exactly ({@link UnrepresentableValueException}) is written by
- * Flink's serializer whatever its size. Known differences, whatever the path: on JDK 17 and 18 Flink prints
- * other (equal-valued) digits for some doubles than the native path, which follows JDK 19+; a string that is
- * not valid UTF-8 is rejected natively ({@code INVALID_VALUE}) where Flink writes U+FFFD; a lone UTF-16
- * surrogate built with {@code StringData.fromString} becomes {@code ?} natively (Flink's UTF-8 encoding) where
+ * paths give Flink's bytes (the test suite checks each against Flink's serializer, on JDK 17 and on JDK 25:
+ * FLOAT and DOUBLE get the digits of the running JVM's {@code Float.toString} / {@code Double.toString}, see
+ * {@code float.java-digits} below); a batch holding a value an Arrow column cannot hold exactly
+ * ({@link UnrepresentableValueException}) is written by Flink's serializer whatever its size. Known differences,
+ * whatever the path: a string that is not valid UTF-8 is rejected natively ({@code INVALID_VALUE}) where Flink
+ * writes U+FFFD; a lone UTF-16 surrogate built with {@code StringData.fromString} becomes {@code ?} natively (Flink's UTF-8 encoding) where
  * Flink's serializer escapes it. When the native library is not available every batch takes the JVM path.
  *
  * <p><b>Options.</b> Flink's names, as for {@link NativeJsonEncoder} ({@link EncoderOptions},
  * {@code docs/json-format.md}): {@code timestamp-format.standard}, {@code map-null-key.mode},
  * {@code map-null-key.literal}, {@code encode.decimal-as-plain-number}, {@code encode.ignore-null-fields},
- * {@code key.fields}, {@code key.fields-prefix}, {@code value.fields-include}, {@code flink.version}; plus
+ * {@code key.fields}, {@code key.fields-prefix}, {@code value.fields-include}, {@code flink.version},
+ * {@code float.java-digits}; plus
  * <ul>
  *   <li>{@code changelog.mode}: {@code insert-only} (default; the row kind is ignored, as the {@code kafka}
  *       connector does) or {@code upsert} (as {@code upsert-kafka} writes: {@code -U} and {@code -D} rows become
@@ -57,7 +58,10 @@ import org.streamfusion.kafka.NativeJsonEncoder;
  *       ({@link #NATIVE_HANDOFF}).</li>
  * </ul>
  * {@code flink.version} defaults to the release of the Flink on the classpath, and may only be set to that
- * release, since small batches are written by that Flink's serializer. {@code mode=plain} and
+ * release, since small batches are written by that Flink's serializer. For the same reason
+ * {@code float.java-digits} defaults to the digits of the running JVM, whose {@code Double.toString} Flink's
+ * serializer calls ({@code jdk17} below JDK 19, whose digits differ for some values, JDK-4511638; {@code jdk19}
+ * from JDK 19 on), and may only be set to that. {@code mode=plain} and
  * {@code changelog.row-kind-column} do not apply to RowData (use {@code changelog.mode}) and are rejected.
  *
  * <p><b>Two ways to call it.</b> {@link #encode(List)} takes a whole batch of rows the caller holds.
@@ -65,9 +69,8 @@ import org.streamfusion.kafka.NativeJsonEncoder;
  * binary form, or into the Arrow vectors) at once and not referenced afterwards, so the caller may reuse the
  * instance (Flink's object reuse) and need not buffer rows; {@code flush()} then encodes the batch in one JNI crossing. The same rules
  * choose the path, with the same bytes: a batch of fewer than {@code native.min-batch-rows} rows, or every batch
- * when the native library is missing or {@code native.min-batch-rows} is {@code Integer.MAX_VALUE} (how the
- * connector sends FLOAT/DOUBLE tables to Flink's serializer on JDK 17/18), is written by Flink's serializer. For
- * that, the encoder keeps copies ({@code RowDataSerializer.copy}) of exactly the rows it may have to give Flink's
+ * when the native library is missing or {@code native.min-batch-rows} is {@code Integer.MAX_VALUE}, is written
+ * by Flink's serializer. For that, the encoder keeps copies ({@code RowDataSerializer.copy}) of exactly the rows it may have to give Flink's
  * serializer: the first {@code native.min-batch-rows} - 1 rows of each batch (dropped once the batch reaches the
  * threshold); every row when the native path is off; and, after a value an Arrow column cannot hold
  * ({@link UnrepresentableValueException}, raised by either handoff: the columns are Arrow's either way), that
@@ -186,6 +189,7 @@ public final class RowDataJsonEncoder implements AutoCloseable {
                     + "(mode=flink)");
         }
         checkFlinkVersion(copy);
+        checkFloatDigits(copy, Runtime.version().feature());
 
         Configuration layout = Configuration.fromMap(copy);
         List<String> keyFields = layout.get(KEY_FIELDS);
@@ -281,6 +285,33 @@ public final class RowDataJsonEncoder implements AutoCloseable {
             throw new IllegalArgumentException("option flink.version=" + requested + " but Flink " + runtime
                     + " is on the classpath, and its serializer writes the batches smaller than "
                     + NATIVE_MIN_BATCH_ROWS + ": leave flink.version out (it defaults to " + runtime + ")");
+        }
+    }
+
+    /** The first JDK whose {@code Double.toString} prints the shortest digits that round back (JDK-4511638). */
+    static final int FIRST_JDK_WITH_SHORTEST_DIGITS = 19;
+
+    /**
+     * @param jdkFeature a JVM's feature release, as {@code Runtime.version().feature()} (17, 21, 25...)
+     * @return the {@code float.java-digits} value of that JVM's {@code Float}/{@code Double.toString}:
+     *     {@code jdk17} before JDK 19 ({@code FloatingDecimal}), else {@code jdk19}
+     */
+    static String floatDigits(int jdkFeature) {
+        return jdkFeature < FIRST_JDK_WITH_SHORTEST_DIGITS ? "jdk17" : "jdk19";
+    }
+
+    /**
+     * {@code float.java-digits} must be the running JVM's ({@link #floatDigits}), whose {@code Double.toString}
+     * Flink's serializer calls for small batches: set when absent, refused when it names another JDK's.
+     */
+    static void checkFloatDigits(Map<String, String> options, int jdkFeature) {
+        String runtime = floatDigits(jdkFeature);
+        String requested = options.putIfAbsent(EncoderOptions.FLOAT_JAVA_DIGITS, runtime);
+        if (requested != null && !requested.equals(runtime)) {
+            throw new IllegalArgumentException("option " + EncoderOptions.FLOAT_JAVA_DIGITS + "=" + requested
+                    + " but this JVM (JDK " + jdkFeature + ") prints " + runtime + " digits, and Flink's serializer "
+                    + "writes the batches smaller than " + NATIVE_MIN_BATCH_ROWS + " with them: leave "
+                    + EncoderOptions.FLOAT_JAVA_DIGITS + " out (it defaults to " + runtime + ")");
         }
     }
 

@@ -47,6 +47,7 @@ import org.apache.flink.table.types.logical.VarCharType;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.generators.Generate;
 import org.streamfusion.kafka.EncodedBatch;
+import org.streamfusion.kafka.EncoderOptions;
 import org.streamfusion.kafka.NativeJsonEncoder;
 import org.streamfusion.kafka.StreamFusionException;
 
@@ -59,6 +60,11 @@ import org.streamfusion.kafka.StreamFusionException;
  * A failure prints the shrunk input and the seed ({@code qt().withFixedSeed(seed)} replays it).
  */
 class EncoderProperties {
+    /** The options of a bare {@link NativeJsonEncoder}: FLOAT and DOUBLE with the digits of the JVM running Flink's serializer here. */
+    private static final Map<String, String> RUNNING_JDK_DIGITS = Map.of(
+            EncoderOptions.FLOAT_JAVA_DIGITS,
+            RowDataJsonEncoder.floatDigits(Runtime.version().feature()));
+
     private static final RowType ALL = RandomRows.ALL_TYPES;
 
     @Test
@@ -179,7 +185,7 @@ class EncoderProperties {
         RowDataSerializer serializer = new RowDataSerializer(ALL);
         int[] outcomes = new int[3];
         try (BufferAllocator allocator = new RootAllocator();
-                NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of())) {
+                NativeJsonEncoder encoder = new NativeJsonEncoder(RUNNING_JDK_DIGITS)) {
             qt().withExamples(3_000)
                     .forAll(Generate.longRange(0, Long.MAX_VALUE), Generate.range(1, 4), Generate.range(0, 3))
                     .checkAssert((seed, n, how) -> {
@@ -333,7 +339,7 @@ class EncoderProperties {
         FlinkReference reference = unchecked(() -> new FlinkReference(SIMPLE, Map.of()));
         int[] refused = new int[1];
         try (BufferAllocator allocator = new RootAllocator();
-                NativeJsonEncoder encoder = new NativeJsonEncoder(Map.of())) {
+                NativeJsonEncoder encoder = new NativeJsonEncoder(RUNNING_JDK_DIGITS)) {
             qt().withExamples(3_000)
                     .forAll(Generate.longRange(0, Long.MAX_VALUE), Generate.range(1, 40), Generate.range(0, 5))
                     .checkAssert((seed, n, how) -> {

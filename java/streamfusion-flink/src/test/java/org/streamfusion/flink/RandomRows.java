@@ -94,6 +94,13 @@ final class RandomRows {
         123456.789,
         Double.MAX_VALUE,
         Double.MIN_VALUE,
+        // Digits that differ between JDK 17 and JDK 19+ (1.9999999999999998E23 vs 2.0E23 ...).
+        2.0e23,
+        1.0e23,
+        9.5e21,
+        0x1p62,
+        9.007199254740993e15,
+        Double.MIN_VALUE * 2,
         Double.NaN,
         Double.POSITIVE_INFINITY,
         Double.NEGATIVE_INFINITY
@@ -120,10 +127,14 @@ final class RandomRows {
                 r.nextBoolean(),
                 (byte) r.nextInt(),
                 (short) r.nextInt(),
-                (float) DOUBLES[r.nextInt(DOUBLES.length)] * (r.nextBoolean() ? 1 : 3.7f),
-                r.nextBoolean()
-                        ? DOUBLES[r.nextInt(DOUBLES.length)]
-                        : r.nextGaussian() * Math.pow(10, r.nextInt(40) - 20),
+                r.nextInt(4) == 0
+                        ? Float.intBitsToFloat(r.nextInt())
+                        : (float) DOUBLES[r.nextInt(DOUBLES.length)] * (r.nextBoolean() ? 1 : 3.7f),
+                switch (r.nextInt(3)) {
+                    case 0 -> DOUBLES[r.nextInt(DOUBLES.length)];
+                    case 1 -> Double.longBitsToDouble(r.nextLong());
+                    default -> r.nextGaussian() * Math.pow(10, r.nextInt(40) - 20);
+                },
                 StringData.fromString(new String(new char[] {(char) ('a' + r.nextInt(26)), 'b', 'c'})),
                 text(r).getBytes(StandardCharsets.UTF_8),
                 decimal(r, 10, 2),

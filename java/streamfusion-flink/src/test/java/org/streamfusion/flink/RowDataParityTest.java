@@ -11,6 +11,10 @@ import java.util.Map;
 import org.apache.flink.formats.json.JsonRowDataSerializationSchema;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.DoubleType;
+import org.apache.flink.table.types.logical.FloatType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -99,6 +103,93 @@ class RowDataParityTest {
 
     private static String text(byte[] bytes) {
         return bytes == null ? "null" : new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * FLOAT and DOUBLE through both handoffs, against Flink's serializer on the JVM the
+     * test runs on (JDK 17 or JDK 25: the encoder picks that JVM's digits): values whose text differs between
+     * JDK 17 and JDK 19+, edges, subnormals, integers near 2^62 and random bit patterns.
+     */
+    @org.junit.jupiter.api.Test
+    void floatsAndDoublesHaveTheRunningJdksDigits() throws Exception {
+        RowType type = RowType.of(
+                new LogicalType[] {new FloatType(), new DoubleType(), new DoubleType()}, new String[] {"f", "d", "m"});
+        List<Double> doubles = new ArrayList<>(List.of(
+                2.0e23,
+                1.0e23,
+                9.007199254740993e15,
+                9.5e21,
+                8.41e21,
+                0x1p62,
+                0x1.fffffffffffffp62,
+                5.0e-324,
+                1.0e-323,
+                Double.MIN_NORMAL,
+                Math.nextDown(Double.MIN_NORMAL),
+                Double.MAX_VALUE,
+                -Double.MIN_VALUE,
+                1.0e7,
+                Math.nextDown(1.0e7),
+                1.0e-3,
+                Math.nextDown(1.0e-3),
+                0.1 + 0.2,
+                -0.0,
+                Double.NaN,
+                Double.NEGATIVE_INFINITY));
+        java.util.Random r = new java.util.Random(SEED);
+        for (int i = 0; i < 3000; i++) {
+            doubles.add(Double.longBitsToDouble(r.nextLong()));
+            doubles.add((double) (r.nextLong() >>> r.nextInt(64)));
+            doubles.add(Double.parseDouble((1 + r.nextInt(9999)) + "E" + (r.nextInt(640) - 325)));
+        }
+        List<RowData> rows = new ArrayList<>();
+        for (int i = 0; i < doubles.size(); i++) {
+            double d = doubles.get(i);
+            float f = i % 2 == 0 ? (float) d : Float.intBitsToFloat(r.nextInt());
+            rows.add(GenericRowData.of(f, d, -d));
+        }
+        FlinkReference reference = new FlinkReference(type, Map.of());
+        for (String handoff : List.of("binary-rows", "arrow")) {
+            try (RowDataJsonEncoder encoder = new RowDataJsonEncoder(
+                    type,
+                    Map.of(
+                            RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS,
+                            "0",
+                            RowDataJsonEncoder.NATIVE_HANDOFF,
+                            handoff))) {
+                assertEquals(
+                        Runtime.version().feature() < 19 ? "jdk17" : "jdk19",
+                        RowDataJsonEncoder.floatDigits(Runtime.version().feature()));
+                EncodedBatch batch = encoder.encode(rows);
+                assertEquals(1, encoder.nativeBatches(), "the native path wrote the batch");
+                for (int i = 0; i < rows.size(); i++) {
+                    FlinkReference.assertSame(
+                            reference.value(rows.get(i)),
+                            batch.value(i),
+                            "JDK " + Runtime.version().feature() + ", " + handoff + ", row " + i + " (" + rows.get(i)
+                                    + ")");
+                }
+            }
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void floatDigitsFollowTheJvmAndRefuseAnotherJdks() {
+        assertEquals("jdk17", RowDataJsonEncoder.floatDigits(17));
+        assertEquals("jdk17", RowDataJsonEncoder.floatDigits(18));
+        assertEquals("jdk19", RowDataJsonEncoder.floatDigits(19));
+        assertEquals("jdk19", RowDataJsonEncoder.floatDigits(25));
+        Map<String, String> options = new java.util.HashMap<>();
+        RowDataJsonEncoder.checkFloatDigits(options, 17);
+        assertEquals(Map.of("float.java-digits", "jdk17"), options);
+        RowDataJsonEncoder.checkFloatDigits(options, 17);
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class, () -> RowDataJsonEncoder.checkFloatDigits(options, 21));
+        assertEquals(
+                "option float.java-digits=jdk17 but this JVM (JDK 21) prints jdk19 digits, and Flink's serializer "
+                        + "writes the batches smaller than native.min-batch-rows with them: leave float.java-digits "
+                        + "out (it defaults to jdk19)",
+                e.getMessage());
     }
 
     @org.junit.jupiter.api.Test

@@ -21,8 +21,6 @@ import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.utils.ProjectedRowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
-import org.apache.flink.table.types.logical.LogicalType;
-import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.streamfusion.flink.RowDataJsonEncoder;
@@ -61,15 +59,10 @@ import org.streamfusion.kafka.EncodedBatch;
  * map's entries in its order, skipping an entry whose key or value is null (a null map: no headers). They apply
  * to tombstones too. The encoder sees only the physical fields.
  *
- * <p><b>FLOAT and DOUBLE on JDK 17 and 18.</b> Flink's serializer prints a FLOAT or DOUBLE with the JVM's
- * {@code Float.toString} / {@code Double.toString}, whose digits changed in JDK 19 (JDK-4511638: the shortest
- * decimal that rounds back); the native encoder prints JDK 19+'s digits. So where the task's JVM is older than
- * 19 ({@code Runtime.version().feature() < 19}) and the table's physical row has a FLOAT or DOUBLE anywhere
- * (nested types included), {@link #open} tells the encoder to write every batch with Flink's serializer
- * ({@code native.min-batch-rows} = {@code Integer.MAX_VALUE}) and logs it once: the bytes are then Flink's on that
- * JVM (e.g. {@code 2.0E23} is written {@code 1.9999999999999998E23} on JDK 17, as the stock sink writes it), and
- * {@code numNativeBatches} stays 0. The check runs in the task, so it follows the JVM the job runs on, not the
- * one that planned it. See {@link #encoderOptions(SinkSpec, int)}.
+ * <p><b>FLOAT and DOUBLE</b> get the digits of the task JVM's {@code Float.toString} / {@code Double.toString},
+ * as Flink's serializer writes them there, on the native path too: {@link RowDataJsonEncoder} sets
+ * {@code float.java-digits} from the JVM it runs on (JDK 17's {@code FloatingDecimal} digits below JDK 19, e.g.
+ * {@code 2.0E23} is written {@code 1.9999999999999998E23} on JDK 17, as the stock sink writes it).
  *
  * <p><b>Metrics</b> (group {@code streamfusion} of the operator's metric group, per task): counters
  * {@code numBatches}, {@code numNativeBatches}, {@code numRows}, {@code numKeyBytes}, {@code numValueBytes},
@@ -83,10 +76,6 @@ import org.streamfusion.kafka.EncodedBatch;
 public final class BatchingEncoderOperator extends AbstractStreamOperator<EncodedRecord>
         implements OneInputStreamOperator<RowData, EncodedRecord>, BoundedOneInput {
     private static final long serialVersionUID = 1L;
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(BatchingEncoderOperator.class);
-    /** The first JDK whose {@code Double.toString} prints the shortest digits that round back (JDK-4511638). */
-    static final int FIRST_JDK_WITH_SHORTEST_DIGITS = 19;
-
     private final SinkSpec spec;
 
     private transient RowDataJsonEncoder encoder;
@@ -121,17 +110,7 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
     @Override
     public void open() throws Exception {
         super.open();
-        int jdk = Runtime.version().feature();
-        Map<String, String> options = encoderOptions(spec, jdk);
-        if (options != spec.encoderOptions) {
-            LOG.info(
-                    "JDK {} prints other digits for some FLOAT/DOUBLE values than JDK 19+, which the native "
-                            + "encoder follows, and {} has such a column: every batch of this task is written by Flink's "
-                            + "serializer (the stock sink's bytes on this JVM).",
-                    jdk,
-                    spec.rowType);
-        }
-        encoder = new RowDataJsonEncoder(spec.rowType, options);
+        encoder = new RowDataJsonEncoder(spec.rowType, spec.encoderOptions);
         copier = getExecutionConfig().isObjectReuseEnabled() ? new RowDataSerializer(spec.consumedRowType) : null;
         if (spec.hasMetadata()) {
             physicalView = ProjectedRowData.from(
@@ -160,35 +139,9 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
         encodeNanos = group.counter("encodeTimeNanos");
     }
 
-    /**
-     * The options the task's encoder gets: the spec's, except on a JVM whose {@code Double.toString} /
-     * {@code Float.toString} are not JDK 19+'s (feature release below 19) when the physical row type has a FLOAT
-     * or DOUBLE anywhere ({@link #hasFloatingPoint}): then {@code native.min-batch-rows} is
-     * {@code Integer.MAX_VALUE}, so every batch goes through Flink's serializer and the JVM prints the numbers.
-     *
-     * @param spec the planned sink
-     * @param jdkFeature the JVM's feature release, as {@code Runtime.version().feature()} (17, 21, 25...)
-     * @return {@code spec.encoderOptions()} itself when nothing changes, else a modified copy
-     */
-    static Map<String, String> encoderOptions(SinkSpec spec, int jdkFeature) {
-        if (jdkFeature >= FIRST_JDK_WITH_SHORTEST_DIGITS || !hasFloatingPoint(spec.rowType)) {
-            return spec.encoderOptions;
-        }
-        Map<String, String> options = new LinkedHashMap<>(spec.encoderOptions);
-        options.put(RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS, Integer.toString(Integer.MAX_VALUE));
-        return options;
-    }
-
-    /**
-     * @param type a logical type
-     * @return true when {@code type} is FLOAT or DOUBLE or has one among its children, at any depth (ARRAY,
-     *     MAP, MULTISET, ROW, DISTINCT and structured types)
-     */
-    static boolean hasFloatingPoint(LogicalType type) {
-        if (type.is(LogicalTypeRoot.FLOAT) || type.is(LogicalTypeRoot.DOUBLE)) {
-            return true;
-        }
-        return type.getChildren().stream().anyMatch(BatchingEncoderOperator::hasFloatingPoint);
+    /** @return the batches this task encoded natively so far (the {@code numNativeBatches} counter) */
+    long nativeBatches() {
+        return nativeBatches.getCount();
     }
 
     /**

@@ -11,6 +11,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.flink.formats.common.TimestampFormat;
+import org.apache.flink.formats.json.JsonFormatOptions;
+import org.apache.flink.formats.json.JsonRowDataSerializationSchema;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
@@ -18,6 +21,8 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.DoubleType;
+import org.apache.flink.table.types.logical.FloatType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
@@ -88,38 +93,46 @@ class BatchingEncoderOperatorTest {
         return bytes == null ? "null" : new String(bytes, StandardCharsets.UTF_8);
     }
 
+    /**
+     * FLOAT and DOUBLE are encoded natively on every JDK, with the running JVM's digits: the records
+     * are what Flink's {@link JsonRowDataSerializationSchema} writes on this JVM (JDK 17 or JDK 25), values whose
+     * text differs between the two JDKs included.
+     */
     @Test
-    void floatOrDoubleAnywhereOnJdkBelow19TakesFlinksSerializerForEveryBatch() {
-        RowType doubles = RowType.of(
-                new LogicalType[] {new BigIntType(false), new org.apache.flink.table.types.logical.DoubleType()},
-                new String[] {"id", "score"});
-        RowType nested = RowType.of(
-                new LogicalType[] {
-                    new BigIntType(false),
-                    new org.apache.flink.table.types.logical.ArrayType(
-                            RowType.of(new org.apache.flink.table.types.logical.FloatType()))
-                },
-                new String[] {"id", "a"});
-        SinkSpec withDoubles = SinkSpec.builder(doubles)
-                .setEncoderOptions(Map.of("native.min-batch-rows", "16"))
+    void floatsAndDoublesAreEncodedNativelyWithFlinksBytesOnThisJdk() throws Exception {
+        RowType type = RowType.of(
+                new LogicalType[] {new BigIntType(false), new DoubleType(), new FloatType()},
+                new String[] {"id", "score", "f"});
+        SinkSpec spec = SinkSpec.builder(type)
+                .setEncoderOptions(Map.of("native.min-batch-rows", "1"))
                 .setTopic("t")
                 .setProducerProperties(producerProperties())
-                .setBatchRows(100)
-                .setLingerMillis(100)
+                .setBatchRows(64)
+                .setLingerMillis(60_000)
                 .build();
-        String max = Integer.toString(Integer.MAX_VALUE);
-        assertEquals(
-                max, BatchingEncoderOperator.encoderOptions(withDoubles, 17).get("native.min-batch-rows"));
-        assertEquals(
-                max, BatchingEncoderOperator.encoderOptions(withDoubles, 18).get("native.min-batch-rows"));
-        assertEquals(
-                "16", BatchingEncoderOperator.encoderOptions(withDoubles, 19).get("native.min-batch-rows"));
-        assertEquals(
-                "16", BatchingEncoderOperator.encoderOptions(withDoubles, 25).get("native.min-batch-rows"));
-        // Without FLOAT/DOUBLE the spec's options are used on every JDK.
-        assertEquals(Map.of(), BatchingEncoderOperator.encoderOptions(spec(8, 100, false), 17));
-        assertTrue(BatchingEncoderOperator.hasFloatingPoint(nested), "FLOAT inside ARRAY<ROW<...>>");
-        assertTrue(!BatchingEncoderOperator.hasFloatingPoint(TYPE), "BIGINT, VARCHAR");
+        double[] doubles = {2.0e23, 1.0e23, 9.007199254740993e15, 9.5e21, 0x1p62, 5.0e-324, 1.0e-323, 0.1, 1.0e7};
+        java.util.Random random = new java.util.Random(20261206L);
+        List<RowData> rows = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            double d = i < doubles.length ? doubles[i] : Double.longBitsToDouble(random.nextLong());
+            float f = i % 2 == 0 ? (float) d : Float.intBitsToFloat(random.nextInt());
+            rows.add(GenericRowData.of((long) i, d, f));
+        }
+        JsonRowDataSerializationSchema flink = new JsonRowDataSerializationSchema(
+                type, TimestampFormat.SQL, JsonFormatOptions.MapNullKeyMode.FAIL, "null", false, false);
+        flink.open(null);
+        List<String> expected = new ArrayList<>();
+        for (RowData row : rows) {
+            expected.add("null => " + text(flink.serialize(row)));
+        }
+        try (OneInputStreamOperatorTestHarness<RowData, EncodedRecord> h = harness(spec)) {
+            h.open();
+            for (RowData row : rows) {
+                h.processElement(row, 0);
+            }
+            assertEquals(expected, output(h), "JDK " + Runtime.version().feature());
+            assertEquals(1, ((BatchingEncoderOperator) h.getOneInputOperator()).nativeBatches(), "native path");
+        }
     }
 
     @Test

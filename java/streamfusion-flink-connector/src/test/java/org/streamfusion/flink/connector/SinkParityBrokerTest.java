@@ -294,7 +294,8 @@ class SinkParityBrokerTest {
      * FLOAT and DOUBLE values whose text differs between JDK 17/18 and JDK 19+ ({@code Double.toString} of
      * {@code 95 * 1.0E20} is {@code 9.500000000000001E21} on JDK 17 and {@code 9.5E21} on JDK 25; 157 of these
      * 1000 doubles and 893 of the floats differ): on the JVM the test runs on, ours writes what the stock sink
-     * writes, in batches large enough for the native path (which on JDK 17 must not be taken).
+     * writes, in batches large enough for the native path, which writes the running JVM's digits
+     * ({@code float.java-digits}).
      */
     @Test
     void floatAndDoubleTextIsTheJvmsOnEveryJdk() throws Exception {

@@ -78,9 +78,6 @@ class TypeCorpusParityBrokerTest {
             + "ts3 TIMESTAMP(3), ts6 TIMESTAMP(6), ts9 TIMESTAMP(9), ltz0 TIMESTAMP_LTZ(0), ltz3 TIMESTAMP_LTZ(3), "
             + "ltz6 TIMESTAMP_LTZ(6), ltz9 TIMESTAMP_LTZ(9)";
 
-    /** The corpus without FLOAT and DOUBLE, so that on JDK 17 too these sinks take the native path. */
-    static final String COLUMNS_WITHOUT_FLOATING_POINT = COLUMNS.replace("flt FLOAT, dbl DOUBLE, ", "");
-
     /**
      * One layout variant: a pair of sinks (stock and ours) over the same rows.
      *
@@ -127,7 +124,7 @@ class TypeCorpusParityBrokerTest {
                     "prefix-exceptkey-alo",
                     "kafka",
                     "streamfusion-kafka",
-                    COLUMNS_WITHOUT_FLOATING_POINT,
+                    COLUMNS,
                     ", 'key.format' = 'json', 'key.fields' = 'k_id;k_name', 'key.fields-prefix' = 'k_', "
                             + "'value.format' = 'json', 'value.fields-include' = 'EXCEPT_KEY', "
                             + "'sink.delivery-guarantee' = 'at-least-once'",
@@ -148,8 +145,7 @@ class TypeCorpusParityBrokerTest {
                     "upsert-prefix-plain-eo",
                     "upsert-kafka",
                     "streamfusion-upsert-kafka",
-                    COLUMNS_WITHOUT_FLOATING_POINT.replace("k_id BIGINT", "k_id BIGINT NOT NULL")
-                            + ", PRIMARY KEY (k_id) NOT ENFORCED",
+                    COLUMNS.replace("k_id BIGINT", "k_id BIGINT NOT NULL") + ", PRIMARY KEY (k_id) NOT ENFORCED",
                     ", 'key.format' = 'json', 'key.fields-prefix' = 'k_', 'value.format' = 'json', "
                             + "'value.fields-include' = 'EXCEPT_KEY', 'key.json.encode.decimal-as-plain-number' = 'true', "
                             + "'value.json.encode.decimal-as-plain-number' = 'true', "
