@@ -24,7 +24,8 @@ use arrow_buffer::{
 };
 use arrow_schema::{DataType, Field, Fields, IntervalUnit, Schema, TimeUnit};
 use streamfusion_json::{
-    EncoderOptions, FlinkVersion, MapNullKeyMode, Mode, TimestampStandard, ValueFieldsInclude,
+    EncoderOptions, FlinkVersion, JavaFloatDigits, MapNullKeyMode, Mode, TimestampStandard,
+    ValueFieldsInclude,
 };
 
 /// Nesting levels below a column (a list of structs of lists is 3).
@@ -167,7 +168,12 @@ fn flink_options(u: &mut Unstructured<'_>, o: EncoderOptions) -> Result<EncoderO
         .with_decimal_as_plain_number(u.arbitrary()?)
         .with_ignore_null_fields(version >= FlinkVersion::V1_20 && u.arbitrary()?)
         .with_map_null_key_mode(map_null_key)
-        .with_map_null_key_literal(*u.choose(NAMES)?))
+        .with_map_null_key_literal(*u.choose(NAMES)?)
+        .with_float_digits(if u.arbitrary()? {
+            JavaFloatDigits::Jdk17
+        } else {
+            JavaFloatDigits::Jdk19
+        }))
 }
 
 /// A Utf8 or Int8 row-kind column: mostly `+I -U +U -D` (0..=3), sometimes anything, sometimes null.

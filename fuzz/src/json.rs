@@ -2,7 +2,9 @@
 //!
 //! - **No panic**, whatever the batch: an [`Error`](streamfusion_json::Error) is a valid answer (a type Flink
 //!   has no mapping for, a value it cannot hold, a row kind that is none, ...).
-//! - **Flink mode**: every key and value written is one JSON object that `serde_json` parses.
+//! - **Flink mode**: every key and value written is one JSON object that `serde_json` parses; every FLOAT and
+//!   DOUBLE of a top-level Float32/Float64 column, written alone with the case's `float.java-digits` (JDK 19+ or
+//!   JDK 17 digits), parses back to the same value (NaN and ±Infinity quoted), and has Java's shape.
 //! - **Plain mode**: every record is byte-identical to arrow-json's `LineDelimitedWriter` line for the same row
 //!   over the key and value projections (without the newline), and the encoder fails exactly when the writer
 //!   does (for a batch of no rows, which the writer does not look at, plain mode may refuse an unsupported
@@ -12,10 +14,12 @@
 
 use std::sync::Arc;
 
-use arrow_array::{RecordBatch, RecordBatchOptions};
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Float32Type, Float64Type};
+use arrow_array::{Array, ArrayRef, RecordBatch, RecordBatchOptions};
 use arrow_json::writer::LineDelimited;
 use arrow_json::WriterBuilder;
-use arrow_schema::Schema;
+use arrow_schema::{DataType, Field, Schema};
 use streamfusion_json::{EncodedRecords, Error, JsonEncoder, Mode};
 
 use crate::batch::Case;
@@ -50,6 +54,9 @@ pub fn check(case: &Case) {
             _ => check_plain(case, result.as_ref().ok()),
         }
     }
+    if !plain {
+        check_float_round_trip(case);
+    }
     let Ok(records) = result else { return };
     assert_eq!(records.len(), case.batch.num_rows());
     if !plain {
@@ -82,6 +89,77 @@ pub fn check(case: &Case) {
                 records[1..],
                 "the slice from row 1 encodes differently"
             );
+        }
+    }
+}
+
+/// Each top-level Float32/Float64 column written alone (`{"v":...}`) with the case's options' float digits: a
+/// finite value's text has Java's shape and parses back to the same bits, a NaN or an infinity is quoted.
+fn check_float_round_trip(case: &Case) {
+    let options =
+        streamfusion_json::EncoderOptions::default().with_float_digits(case.options.float_digits());
+    for column in case.batch.columns() {
+        if !matches!(column.data_type(), DataType::Float32 | DataType::Float64) {
+            continue;
+        }
+        let field = Field::new("v", column.data_type().clone(), true);
+        let single = RecordBatch::try_new(
+            Arc::new(Schema::new(vec![field])),
+            vec![ArrayRef::clone(column)],
+        )
+        .expect("one column");
+        let mut encoder = JsonEncoder::new(options.clone()).expect("default options");
+        let records = encoder.encode(&single).expect("a float column encodes");
+        for (row, (_, value)) in records.iter().enumerate() {
+            let json = value.expect("a value per row");
+            let text = std::str::from_utf8(json)
+                .ok()
+                .and_then(|t| t.strip_prefix("{\"v\":"))
+                .and_then(|t| t.strip_suffix('}'))
+                .unwrap_or_else(|| panic!("not {{\"v\":...}}: {}", String::from_utf8_lossy(json)));
+            if column.is_null(row) {
+                assert_eq!(text, "null");
+                continue;
+            }
+            let (finite, same) = match column.data_type() {
+                DataType::Float32 => {
+                    let v = column.as_primitive::<Float32Type>().value(row);
+                    (
+                        v.is_finite(),
+                        text.parse::<f32>().map(f32::to_bits) == Ok(v.to_bits()),
+                    )
+                }
+                _ => {
+                    let v = column.as_primitive::<Float64Type>().value(row);
+                    (
+                        v.is_finite(),
+                        text.parse::<f64>().map(f64::to_bits) == Ok(v.to_bits()),
+                    )
+                }
+            };
+            if finite {
+                assert!(
+                    same,
+                    "{text} ({:?}) does not parse back to row {row}'s value",
+                    options.float_digits()
+                );
+                let body = text.strip_prefix('-').unwrap_or(text);
+                let mantissa = body.split('E').next().unwrap_or(body);
+                let (int, frac) = mantissa
+                    .split_once('.')
+                    .expect("Java float text has a point");
+                assert!(
+                    !int.is_empty()
+                        && !frac.is_empty()
+                        && int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()),
+                    "{text}: not Java's shape"
+                );
+            } else {
+                assert!(
+                    matches!(text, "\"NaN\"" | "\"Infinity\"" | "\"-Infinity\""),
+                    "{text}: a non-finite value is quoted"
+                );
+            }
         }
     }
 }
