@@ -23,8 +23,9 @@
 //!   (`estimateDecExp`) and generates digits `B / S` one at a time until the remainder is within half an ulp
 //!   `M` of either neighbour, using a *symmetric* ulp also below powers of two (halved there once, a "HACK"
 //!   in the original);
-//! * in scientific layout (`|d| < 1e-3` or `>= 1e7`) the stopping test is skipped after the first digit, so
-//!   at least two digits are generated;
+//! * for `|d| < 1e-3` or `|d| >= 1e8` (the original's test for its scientific layout, one decade off at the
+//!   top: the layout switches at `1e7`) the stopping test is skipped after the first digit, so at least two
+//!   digits are generated;
 //! * the last digit is rounded up when the remainder passes the midpoint (ties to an even last digit),
 //!   a carry out of `9.99..` leaves trailing zeros in place (`roundup`);
 //! * the digit loop runs in `int`, `long` or big-integer arithmetic depending on the operands' sizes, and the
@@ -276,7 +277,8 @@ macro_rules! fixed_width_digits {
             } else {
                 out.push(q as u8);
             }
-            // Java's scientific layout has a digit after the point: generate a second one.
+            // A second digit is forced where the original takes the layout to be scientific (its test,
+            // `decExp < -3 || decExp >= 8`, kept as it is).
             if *dec_exp < -3 || *dec_exp >= 8 {
                 low = false;
                 high = false;
@@ -422,13 +424,32 @@ fn digits_big(
     dec_exp: &mut i32,
     out: &mut Digits,
 ) -> Stop {
-    let s = Big::pow52(s5, s2);
-    let mut b = Big::from_u64(fract);
-    b.mul_pow5(b5);
+    // M and 10S are kept pre-multiplied by 10, as the remainder is after each step. One power of five is
+    // computed: `b5` and `s5` are never both non-zero, and `m5 == b5`.
+    debug_assert!((b5 == 0 || s5 == 0) && m5 == b5);
+    let mut pow5 = Big::from_u64(1);
+    pow5.mul_pow5(b5.max(s5));
+    let (mut b, mut s, mut m, mut ten_s);
+    if s5 > 0 {
+        s = pow5.clone();
+        ten_s = pow5;
+        ten_s.mul_small(5);
+        b = Big::from_u64(fract);
+        m = Big::from_u64(5);
+    } else {
+        b = pow5.clone();
+        b.mul_small_u64(fract);
+        m = pow5;
+        m.mul_small(5);
+        s = Big::from_u64(1);
+        ten_s = Big::from_u64(5);
+    }
     b.shl(b2);
-    // M and 10S are kept pre-multiplied by 10, as the remainder is after each step.
-    let mut m = Big::pow52(m5 + 1, m2 + 1);
-    let ten_s = Big::pow52(s5 + 1, s2 + 1);
+    s.shl(s2);
+    m.shl(m2 + 1);
+    ten_s.shl(s2 + 1);
+    let s = s;
+    let ten_s = ten_s;
 
     let q = b.quo_rem_times_10(&s);
     let mut low = b.cmp(&m) == Ordering::Less;
@@ -490,6 +511,7 @@ impl Big {
     }
 
     /// `5^p5 * 2^p2`.
+    #[cfg(test)]
     fn pow52(p5: i32, p2: i32) -> Self {
         let mut big = Big::from_u64(1);
         big.mul_pow5(p5);
@@ -512,6 +534,30 @@ impl Big {
         }
         if carry != 0 {
             self.limbs[self.len] = carry as u32;
+            self.len += 1;
+        }
+    }
+
+    fn mul_small_u64(&mut self, k: u64) {
+        let (lo, hi) = (k as u32, (k >> 32) as u32);
+        if hi == 0 {
+            self.mul_small(lo);
+            return;
+        }
+        let mut high = self.clone();
+        high.mul_small(hi);
+        high.shl(32);
+        self.mul_small(lo);
+        let len = self.len.max(high.len);
+        let mut carry = 0u64;
+        for i in 0..len {
+            let t = u64::from(self.limbs[i]) + u64::from(high.limbs[i]) + carry;
+            self.limbs[i] = t as u32;
+            carry = t >> 32;
+        }
+        self.len = len;
+        if carry != 0 {
+            self.limbs[len] = carry as u32;
             self.len += 1;
         }
     }
@@ -560,22 +606,25 @@ impl Big {
         })
     }
 
-    /// `self` compared with `x + y` (`FDBigInteger.addAndCmp`).
+    /// `self` compared with `x + y` (`FDBigInteger.addAndCmp`): the sign of `self - x - y`, in one pass from
+    /// the low limb with a signed borrow, nothing copied.
     fn cmp_sum(&self, x: &Big, y: &Big) -> Ordering {
-        let mut sum = x.clone();
-        let len = x.len.max(y.len);
-        let mut carry = 0u64;
+        let len = self.len.max(x.len).max(y.len);
+        let mut borrow = 0i64;
+        let mut nonzero = false;
         for i in 0..len {
-            let t = u64::from(sum.limbs[i]) + u64::from(y.limbs[i]) + carry;
-            sum.limbs[i] = t as u32;
-            carry = t >> 32;
+            let t =
+                i64::from(self.limbs[i]) - i64::from(x.limbs[i]) - i64::from(y.limbs[i]) + borrow;
+            nonzero |= t & 0xffff_ffff != 0;
+            borrow = t >> 32;
         }
-        sum.len = len;
-        if carry != 0 {
-            sum.limbs[len] = carry as u32;
-            sum.len += 1;
+        if borrow < 0 {
+            Ordering::Less
+        } else if nonzero {
+            Ordering::Greater
+        } else {
+            Ordering::Equal
         }
-        self.cmp(&sum)
     }
 
     /// `self -= k * s`; the caller knows the result is not negative.
@@ -596,13 +645,8 @@ impl Big {
     /// `FDBigInteger.quoRemIteration`: returns `q = self / s` (a decimal digit) and leaves `10 * (self % s)`.
     fn quo_rem_times_10(&mut self, s: &Big) -> u8 {
         // Estimate q from the top 64 bits at the scale of s's top 60 bits: it is the quotient or one more.
-        let shift = (s.bit_len() as i32 - 60).max(0);
-        let top = |v: &Big| {
-            let mut t = v.clone();
-            t.shr(shift);
-            u64::from(t.limbs[0]) | u64::from(t.limbs[1]) << 32
-        };
-        let estimate = top(self) / top(s).max(1);
+        let shift = s.bit_len().saturating_sub(60);
+        let estimate = self.low_u64_after_shr(shift) / s.low_u64_after_shr(shift).max(1);
         let mut q = estimate.saturating_sub(1) as u32;
         self.sub_mul_small(s, q);
         while self.cmp(s) != Ordering::Less {
@@ -622,6 +666,20 @@ impl Big {
         }
     }
 
+    /// The low 64 bits of `self >> shift`.
+    fn low_u64_after_shr(&self, shift: usize) -> u64 {
+        let (word, bits) = (shift / 32, shift % 32);
+        let limb = |i: usize| u64::from(if i < self.len { self.limbs[i] } else { 0 });
+        let window = limb(word) | limb(word + 1) << 32;
+        let above = limb(word + 2);
+        if bits == 0 {
+            window
+        } else {
+            window >> bits | above << (64 - bits)
+        }
+    }
+
+    #[cfg(test)]
     fn shr(&mut self, bits: i32) {
         let (words, bits) = ((bits / 32) as usize, bits % 32);
         if words >= self.len {
@@ -712,6 +770,109 @@ mod tests {
         let table = std::fs::read_to_string(path).expect("readable table");
         let checked = check_java_table(&table, f64_text, f32_text);
         eprintln!("{checked} lines match");
+    }
+
+    /// JDK 17's digits are never fewer than the shortest's and always read back as the same value.
+    #[test]
+    fn random_bits_round_trip_and_are_never_shorter_than_shortest() {
+        let mut state = 0x005e_ed17_u64;
+        let mut next = || {
+            // splitmix64
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let digits = |t: &str| {
+            let m = t.trim_start_matches('-').split('E').next().unwrap_or("");
+            m.replace('.', "").trim_matches('0').len()
+        };
+        for _ in 0..200_000 {
+            let bits = next();
+            let v = f64::from_bits(bits);
+            if v.is_finite() {
+                let t = f64_text(v);
+                assert_eq!(t.parse::<f64>().map(f64::to_bits), Ok(bits), "f64 {t}");
+                let mut shortest = Vec::new();
+                crate::flink::float::write_f64(&mut shortest, v);
+                let shortest = String::from_utf8(shortest).expect("utf-8");
+                assert!(
+                    digits(&t) >= digits(&shortest),
+                    "{t} shorter than {shortest}"
+                );
+            }
+            let v = f32::from_bits(bits as u32);
+            if v.is_finite() {
+                let t = f32_text(v);
+                assert_eq!(
+                    t.parse::<f32>().map(f32::to_bits),
+                    Ok(bits as u32),
+                    "f32 {t}"
+                );
+            }
+        }
+    }
+
+    /// A one-off exhaustive check of every float: the per-block FNV-1a hashes of `java JavaFloatToString.java
+    /// f32-hash` run on JDK 17 (a file of lines `<block hex> <hash hex>`), computed here over the same texts:
+    /// `JDK17_F32_HASHES=/tmp/f32hash17.txt cargo test ... matches_jdk17_on_every_float -- --ignored`.
+    #[test]
+    #[ignore = "needs the f32-hash output of a JDK 17 in JDK17_F32_HASHES; minutes of CPU"]
+    fn matches_jdk17_on_every_float() {
+        let path = std::env::var("JDK17_F32_HASHES").expect("JDK17_F32_HASHES");
+        let want = std::fs::read_to_string(path).expect("readable hashes");
+        let want: Vec<(u32, u64)> = want
+            .lines()
+            .map(|line| {
+                let (block, hash) = line.split_once(' ').expect("`block hash`");
+                (
+                    u32::from_str_radix(block, 16).expect("hex block"),
+                    u64::from_str_radix(hash, 16).expect("hex hash"),
+                )
+            })
+            .collect();
+        assert_eq!(want.len(), 256, "one hash per block of 2^24 floats");
+        let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let got: Vec<(u32, u64)> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads)
+                .map(|t| {
+                    scope.spawn(move || {
+                        let mut out = Vec::new();
+                        let mut text = Vec::with_capacity(32);
+                        for block in (0..256u32).filter(|b| *b as usize % threads == t) {
+                            let mut h = 0xcbf2_9ce4_8422_2325u64;
+                            for i in 0..1u32 << 24 {
+                                text.clear();
+                                write_f32_jdk17(&mut text, f32::from_bits(block << 24 | i));
+                                for &b in &text {
+                                    h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+                                }
+                                h = (h ^ u64::from(b'\n')).wrapping_mul(0x100_0000_01b3);
+                            }
+                            out.push((block, h));
+                        }
+                        out
+                    })
+                })
+                .collect();
+            let mut all: Vec<(u32, u64)> = workers
+                .into_iter()
+                .flat_map(|w| w.join().expect("worker"))
+                .collect();
+            all.sort_unstable();
+            all
+        });
+        let differing: Vec<u32> = want
+            .iter()
+            .zip(&got)
+            .filter(|(w, g)| w != g)
+            .map(|(w, _)| w.0)
+            .collect();
+        assert!(
+            differing.is_empty(),
+            "blocks whose texts differ: {differing:02x?}"
+        );
     }
 
     #[test]
