@@ -46,6 +46,25 @@ public final class FlinkArrowTypes {
     }
 
     /**
+     * The Arrow schema of {@code rowType} ({@link #schema(RowType)}), with a nullable Int8 row-kind column last
+     * when {@code rowKindColumn} is not null (the encoder's {@code changelog.row-kind-column}).
+     *
+     * @throws IllegalArgumentException naming the first field whose type has no Arrow mapping, or for a
+     *     {@code rowKindColumn} that is also a field name
+     */
+    public static Schema schema(RowType rowType, String rowKindColumn) {
+        List<Field> fields = fields(rowType, "");
+        if (rowKindColumn != null) {
+            if (rowType.getFieldNames().contains(rowKindColumn)) {
+                throw new IllegalArgumentException(
+                        "the row-kind column name `" + rowKindColumn + "` is also a field of " + rowType);
+            }
+            fields.add(new Field(rowKindColumn, FieldType.nullable(new ArrowType.Int(8, true)), null));
+        }
+        return new Schema(fields);
+    }
+
+    /**
      * The Arrow type of a type that is not nested (no ARRAY, MAP, MULTISET or ROW).
      *
      * @throws IllegalArgumentException for a type without a mapping, or a nested one

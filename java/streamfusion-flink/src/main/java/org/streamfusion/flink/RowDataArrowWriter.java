@@ -23,8 +23,6 @@ import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.MemorySegment;
@@ -205,7 +203,8 @@ public final class RowDataArrowWriter implements AutoCloseable {
     /**
      * The Arrow schema of {@code rowType}'s rows: one nullable field per Flink field, of the type the class
      * comment gives it, and the Int8 row-kind column last when {@code rowKindColumn} is not null. The schema
-     * of this writer's root, and the one {@link RowDataBinaryWriter} sends with its binary rows.
+     * of this writer's root: {@link FlinkArrowTypes#schema(RowType, String)} of a row type without nested
+     * fields, which {@link RowDataBinaryWriter} sends with its binary rows.
      *
      * @param rowType the rows' type (field names become the Arrow field names)
      * @param rowKindColumn the name of the row-kind column, or null for none
@@ -214,19 +213,8 @@ public final class RowDataArrowWriter implements AutoCloseable {
      *     {@code rowKindColumn} that is also a field name
      */
     static Schema schema(RowType rowType, String rowKindColumn) {
-        List<RowType.RowField> fields = rowType.getFields();
-        List<Field> arrowFields = new ArrayList<>(fields.size() + 1);
-        for (RowType.RowField field : fields) {
-            arrowFields.add(new Field(field.getName(), FieldType.nullable(arrowType(field)), null));
-        }
-        if (rowKindColumn != null) {
-            if (rowType.getFieldNames().contains(rowKindColumn)) {
-                throw new IllegalArgumentException(
-                        "the row-kind column name `" + rowKindColumn + "` is also a field of " + rowType);
-            }
-            arrowFields.add(new Field(rowKindColumn, FieldType.nullable(new ArrowType.Int(8, true)), null));
-        }
-        return new Schema(arrowFields);
+        checkSupported(rowType);
+        return FlinkArrowTypes.schema(rowType, rowKindColumn);
     }
 
     /**

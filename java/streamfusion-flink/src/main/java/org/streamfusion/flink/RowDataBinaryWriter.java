@@ -9,15 +9,21 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.MemorySegment;
+import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.data.binary.BinarySegmentUtils;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.DecimalType;
+import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.MapType;
+import org.apache.flink.table.types.logical.MultisetType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.TimestampType;
 import org.streamfusion.kafka.EncodedBatch;
@@ -33,11 +39,11 @@ import org.streamfusion.kafka.NativeJsonEncoder;
  * {@link #close()}. A batch is written all at once ({@link #write}) or row by row as rows arrive
  * ({@link #reset}, {@link #append}), then encoded ({@link #encode}).
  *
- * <p><b>Types.</b> Those of {@link RowDataArrowWriter}, with the same Arrow schema
- * ({@code RowDataArrowWriter.schema}), so the native encoder writes the same bytes from either: the native
- * side reads each binary field as its Arrow type says (the layout: {@code streamfusion_json::ffi}, module
- * {@code binary_row}). The row kind is the binary row's header byte; with a row-kind column it fills that
- * column natively.
+ * <p><b>Types.</b> Those of {@link RowDataArrowWriter}, with the same Arrow schema, and ARRAY, MAP, MULTISET
+ * and ROW of them to any depth ({@link FlinkArrowTypes}), so the native encoder writes the same bytes from
+ * either handoff: the native side reads each binary field, nested arrays, maps and rows included, as its Arrow
+ * type says (the layout: {@code streamfusion_json::ffi}, module {@code binary_row}). The row kind is the binary
+ * row's header byte; with a row-kind column it fills that column natively.
  *
  * <p><b>Values.</b> Binary rows hold every value at its declared precision, but {@code toBinaryRow} drops what
  * its type does not declare, and an Arrow column is narrower than Flink's non-compact timestamps, so the
@@ -46,7 +52,9 @@ import org.streamfusion.kafka.NativeJsonEncoder;
  * TIMESTAMP(0..3) only in rows that are not already binary, whose compact form holds milliseconds only), a
  * TIMESTAMP(4..9) outside the 64-bit range of its column's unit (Arrow's 64-bit nanoseconds: the years
  * 1677..2262), and, in rows that are not already binary, a {@link DecimalData} whose precision or scale is not
- * its column's (the binary form would reinterpret its unscaled value at the declared scale).
+ * its column's (the binary form would reinterpret its unscaled value at the declared scale). The same values
+ * inside nested columns, and a null map key (which an Arrow map cannot hold; Flink's serializer applies
+ * {@code map-null-key.mode} to it), are refused the same way, in binary rows too.
  *
  * <p>Not thread-safe: one writer per task.
  */
@@ -89,13 +97,13 @@ public final class RowDataBinaryWriter implements AutoCloseable {
      *     it must outlive this writer
      * @param rowKindColumn the name of the Int8 column that receives each row's {@code RowKind} byte natively
      *     (as {@link RowDataArrowWriter}'s), or null for none
-     * @throws IllegalArgumentException for a type {@link RowDataArrowWriter} rejects (naming the field and
-     *     type), or a {@code rowKindColumn} that is also a field name
+     * @throws IllegalArgumentException for a type without an Arrow mapping ({@link FlinkArrowTypes}, naming the
+     *     field and type), or a {@code rowKindColumn} that is also a field name
      */
     public RowDataBinaryWriter(RowType rowType, BufferAllocator allocator, String rowKindColumn) {
         this.rowType = Objects.requireNonNull(rowType, "rowType");
         this.allocator = Objects.requireNonNull(allocator, "allocator");
-        this.schema = RowDataArrowWriter.schema(rowType, rowKindColumn);
+        this.schema = FlinkArrowTypes.schema(rowType, rowKindColumn);
         this.arity = rowType.getFieldCount();
         this.serializer = new RowDataSerializer(rowType);
         List<Integer> fields = new ArrayList<>();
@@ -118,6 +126,18 @@ public final class RowDataBinaryWriter implements AutoCloseable {
                     fields.add(pos);
                     valueChecks.add(timestamp(field.getName(), precision));
                     binary.add(precision > 3);
+                    break;
+                case ARRAY:
+                case MAP:
+                case MULTISET:
+                case ROW:
+                    NestedCheck nested = nestedCheck(field.getName(), type);
+                    if (nested != null) {
+                        RowData.FieldGetter getter = RowData.createFieldGetter(type, pos);
+                        fields.add(pos);
+                        valueChecks.add((row, at, index) -> nested.check(getter.getFieldOrNull(row), index));
+                        binary.add(true);
+                    }
                     break;
                 default:
                     break;
@@ -271,33 +291,129 @@ public final class RowDataBinaryWriter implements AutoCloseable {
     private static ValueCheck decimal(String name, DecimalType type) {
         int precision = type.getPrecision();
         int scale = type.getScale();
-        return (row, pos, i) -> {
-            DecimalData d = row.getDecimal(pos, precision, scale);
-            if (d.scale() != scale || d.precision() != precision) {
-                throw new UnrepresentableValueException("field `" + name + "` row " + i + ": " + d
-                        + " is a DECIMAL(" + d.precision() + ", " + d.scale() + "), its column DECIMAL(" + precision
-                        + ", " + scale + ")");
-            }
-        };
+        return (row, pos, i) -> checkDecimal(row.getDecimal(pos, precision, scale), name, type, i);
+    }
+
+    private static void checkDecimal(DecimalData d, String name, DecimalType type, int index) {
+        if (d.scale() != type.getScale() || d.precision() != type.getPrecision()) {
+            throw new UnrepresentableValueException("field `" + name + "` row " + index + ": " + d + " is a DECIMAL("
+                    + d.precision() + ", " + d.scale() + "), its column DECIMAL(" + type.getPrecision() + ", "
+                    + type.getScale() + ")");
+        }
     }
 
     private static ValueCheck timestamp(String name, int precision) {
+        return (row, pos, i) -> checkTimestamp(row.getTimestamp(pos, precision), name, precision, i);
+    }
+
+    private static void checkTimestamp(TimestampData t, String name, int precision, int index) {
         long perMilli = precision <= 3 ? 1 : precision <= 6 ? 1_000 : 1_000_000;
         int nanosPerUnit = (int) (1_000_000 / perMilli);
-        return (row, pos, i) -> {
-            TimestampData t = row.getTimestamp(pos, precision);
-            if (t.getNanoOfMillisecond() % nanosPerUnit != 0) {
-                throw new UnrepresentableValueException("field `" + name + "` row " + i + ": " + t
-                        + " has digits beyond the column's precision " + precision);
-            }
-            try {
-                Math.addExact(
-                        Math.multiplyExact(t.getMillisecond(), perMilli), t.getNanoOfMillisecond() / nanosPerUnit);
-            } catch (ArithmeticException e) {
-                throw new UnrepresentableValueException(
-                        "field `" + name + "` row " + i + ": " + t + " is outside the range of 64-bit "
-                                + (perMilli == 1_000_000 ? "nanoseconds" : "microseconds"));
-            }
-        };
+        if (t.getNanoOfMillisecond() % nanosPerUnit != 0) {
+            throw new UnrepresentableValueException("field `" + name + "` row " + index + ": " + t
+                    + " has digits beyond the column's precision " + precision);
+        }
+        try {
+            Math.addExact(Math.multiplyExact(t.getMillisecond(), perMilli), t.getNanoOfMillisecond() / nanosPerUnit);
+        } catch (ArithmeticException e) {
+            throw new UnrepresentableValueException("field `" + name + "` row " + index + ": " + t
+                    + " is outside the range of 64-bit " + (perMilli == 1_000_000 ? "nanoseconds" : "microseconds"));
+        }
+    }
+
+    /** Checks a non-null value of a nested column's type, or a part of it, for what the binary form cannot carry. */
+    @FunctionalInterface
+    private interface NestedCheck {
+        void check(Object value, int index);
+    }
+
+    /**
+     * The check of the values of {@code type} at {@code path} (a dotted path: {@code tags[]}, {@code attrs{}},
+     * {@code point.x}), or null when none of its values needs one: the decimal and timestamp checks of flat
+     * columns, anywhere inside, and no null key in any map or multiset.
+     */
+    private static NestedCheck nestedCheck(String path, LogicalType type) {
+        switch (type.getTypeRoot()) {
+            case DECIMAL:
+                DecimalType decimal = (DecimalType) type;
+                return (value, index) -> checkDecimal((DecimalData) value, path, decimal, index);
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                int precision = type instanceof TimestampType
+                        ? ((TimestampType) type).getPrecision()
+                        : ((LocalZonedTimestampType) type).getPrecision();
+                return (value, index) -> checkTimestamp((TimestampData) value, path, precision, index);
+            case ARRAY:
+                LogicalType elementType = ((ArrayType) type).getElementType();
+                NestedCheck element = nestedCheck(path + "[]", elementType);
+                if (element == null) {
+                    return null;
+                }
+                ArrayData.ElementGetter elements = ArrayData.createElementGetter(elementType);
+                return (value, index) -> {
+                    ArrayData array = (ArrayData) value;
+                    for (int i = 0, n = array.size(); i < n; i++) {
+                        Object e = elements.getElementOrNull(array, i);
+                        if (e != null) {
+                            element.check(e, index);
+                        }
+                    }
+                };
+            case MAP:
+            case MULTISET:
+                LogicalType keyType = type instanceof MapType
+                        ? ((MapType) type).getKeyType()
+                        : ((MultisetType) type).getElementType();
+                LogicalType valueType = type instanceof MapType ? ((MapType) type).getValueType() : new IntType();
+                NestedCheck key = nestedCheck(path + "{}", keyType);
+                NestedCheck entry = nestedCheck(path + "{}", valueType);
+                ArrayData.ElementGetter keys = ArrayData.createElementGetter(keyType);
+                ArrayData.ElementGetter values = ArrayData.createElementGetter(valueType);
+                return (value, index) -> {
+                    MapData map = (MapData) value;
+                    ArrayData keyArray = map.keyArray();
+                    ArrayData valueArray = map.valueArray();
+                    for (int i = 0, n = map.size(); i < n; i++) {
+                        if (keyArray.isNullAt(i)) {
+                            throw new UnrepresentableValueException("field `" + path + "` row " + index
+                                    + ": a null map key, which an Arrow map cannot hold (Flink's serializer "
+                                    + "applies map-null-key.mode to it)");
+                        }
+                        if (key != null) {
+                            key.check(keys.getElementOrNull(keyArray, i), index);
+                        }
+                        Object v = entry == null ? null : values.getElementOrNull(valueArray, i);
+                        if (v != null) {
+                            entry.check(v, index);
+                        }
+                    }
+                };
+            case ROW:
+                RowType rowType = (RowType) type;
+                List<NestedCheck> checks = new ArrayList<>();
+                List<RowData.FieldGetter> getters = new ArrayList<>();
+                for (int f = 0; f < rowType.getFieldCount(); f++) {
+                    NestedCheck field =
+                            nestedCheck(path + "." + rowType.getFieldNames().get(f), rowType.getTypeAt(f));
+                    if (field != null) {
+                        checks.add(field);
+                        getters.add(RowData.createFieldGetter(rowType.getTypeAt(f), f));
+                    }
+                }
+                if (checks.isEmpty()) {
+                    return null;
+                }
+                return (value, index) -> {
+                    RowData row = (RowData) value;
+                    for (int c = 0; c < checks.size(); c++) {
+                        Object v = getters.get(c).getFieldOrNull(row);
+                        if (v != null) {
+                            checks.get(c).check(v, index);
+                        }
+                    }
+                };
+            default:
+                return null;
+        }
     }
 }

@@ -24,7 +24,9 @@ import org.streamfusion.kafka.NativeJsonEncoder;
 /**
  * Encodes batches of Flink {@link RowData} into Kafka JSON records, byte-identical to Flink's {@code json}
  * format ({@code JsonRowDataSerializationSchema}) with the Kafka SQL connector's key/value layout: what a Flink
- * sink operator holding a buffer of rows calls once per batch.
+ * sink operator holding a buffer of rows calls once per batch. Every type of {@link FlinkArrowTypes}, flat and
+ * nested (ARRAY, MAP, MULTISET, ROW to any depth, with nulls at every level), is encoded natively through the
+ * default handoff.
  *
  * <p><b>Two paths, chosen per batch.</b> A batch of at least {@code native.min-batch-rows} rows is encoded by
  * the native encoder in one JNI crossing ({@link NativeJsonEncoder}): by default each row's Flink binary form
@@ -87,9 +89,9 @@ public final class RowDataJsonEncoder implements AutoCloseable {
     /**
      * Option: how a native batch crosses, {@code binary-rows} (default: each row's Flink binary form is copied
      * into one buffer as it arrives, {@link RowDataBinaryWriter}, and decoded natively) or {@code arrow} (the
-     * rows are written into Arrow vectors, {@link RowDataArrowWriter}). Both give the same records; every
-     * type this encoder accepts has a binary-row reading, so {@code arrow} is there to compare the two and as
-     * a way back.
+     * rows are written into Arrow vectors, {@link RowDataArrowWriter}). Both give the same records; the binary
+     * rows also carry ARRAY, MAP, MULTISET and ROW columns, to any depth, which {@code arrow} refuses (it is there
+     * to compare the two and as a way back for flat tables).
      */
     public static final String NATIVE_HANDOFF = "native.handoff";
     /** Option: {@code insert-only} or {@code upsert}. */
@@ -230,7 +232,7 @@ public final class RowDataJsonEncoder implements AutoCloseable {
             allocator = null;
             writer = null;
             nativeEncoder = null;
-            checkWithoutNative(copy, keyFields, keyPrefix, exceptKey);
+            checkWithoutNative(copy, keyFields, keyPrefix, exceptKey, handoff);
         }
         copier = new RowDataSerializer(rowType);
         try {
@@ -329,8 +331,12 @@ public final class RowDataJsonEncoder implements AutoCloseable {
 
     /** The option names and layout rules the native encoder checks, for when there is no native library. */
     private void checkWithoutNative(
-            Map<String, String> options, List<String> keyFields, String keyPrefix, boolean exceptKey) {
-        RowDataArrowWriter.checkSupported(rowType);
+            Map<String, String> options, List<String> keyFields, String keyPrefix, boolean exceptKey, Handoff handoff) {
+        if (handoff == Handoff.ARROW) {
+            RowDataArrowWriter.checkSupported(rowType);
+        } else {
+            FlinkArrowTypes.schema(rowType);
+        }
         String include = options.getOrDefault(EncoderOptions.VALUE_FIELDS_INCLUDE, "ALL");
         if (!include.equalsIgnoreCase("ALL") && !include.equalsIgnoreCase("EXCEPT_KEY")) {
             throw new IllegalArgumentException(
