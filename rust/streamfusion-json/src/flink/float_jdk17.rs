@@ -82,7 +82,8 @@ pub(crate) fn write_f64_jdk17(out: &mut Vec<u8>, v: f64) {
 /// (`FloatingDecimal` digits), NaN/±Infinity quoted.
 ///
 /// Source of truth: `java.lang.Float.toString(float)` on JDK 17 (verified against OpenJDK 17.0.15, see
-/// `tests/data/java_float_to_string_jdk17.txt`), as called by Jackson's `NumberOutput.toString`.
+/// `tests/data/java_float_to_string_jdk17.txt`, and against all 2^32 bit patterns once:
+/// `matches_jdk17_on_every_float`), as called by Jackson's `NumberOutput.toString`.
 pub(crate) fn write_f32_jdk17(out: &mut Vec<u8>, v: f32) {
     if !v.is_finite() {
         write_non_finite(out, v.is_nan(), v.is_sign_negative());
