@@ -394,6 +394,9 @@ fn dtoa(bin_exp: i32, fract_bits: u64, n_significant_bits: i32) -> Decimal {
                 &mut out,
             )
         }
+    } else if b_bits < 124 && ten_s_bits < 120 {
+        // Not in the original: its big-integer loop, in u128 where every operand fits (most doubles).
+        digits_exact_u128(fract_bits, b5, b2, s5, s2, m5, m2, &mut dec_exp, &mut out)
     } else {
         digits_big(fract_bits, b5, b2, s5, s2, m5, m2, &mut dec_exp, &mut out)
     };
@@ -409,6 +412,71 @@ fn dtoa(bin_exp: i32, fract_bits: u64, n_significant_bits: i32) -> Decimal {
         out.roundup();
     }
     out.into_decimal()
+}
+
+/// [`digits_big`] in `u128`, for operands that fit: `B < 2^124`, `10S < 2^120`. `M` is at most half of `B`
+/// at the start (half an ulp of the value), and after the first two digits the loop runs only while
+/// `B + M < 10S`: every value stays below `2^127`, and the arithmetic is as exact as the big integers'.
+#[allow(clippy::too_many_arguments)]
+fn digits_exact_u128(
+    fract: u64,
+    b5: i32,
+    b2: i32,
+    s5: i32,
+    s2: i32,
+    m5: i32,
+    m2: i32,
+    dec_exp: &mut i32,
+    out: &mut Digits,
+) -> Stop {
+    let pow5 = |p: i32| 5u128.pow(p as u32);
+    let mut b = (u128::from(fract) * pow5(b5)) << b2;
+    let s = pow5(s5) << s2;
+    let mut m = pow5(m5 + 1) << (m2 + 1);
+    let ten_s = pow5(s5 + 1) << (s2 + 1);
+    // q = b / s, b = 10 * (b % s): q is a decimal digit, so subtracting beats a 128-bit division.
+    let quo_rem_times_10 = |b: &mut u128| {
+        let mut q = 0u8;
+        while *b >= s {
+            *b -= s;
+            q += 1;
+        }
+        *b *= 10;
+        q
+    };
+    let q = quo_rem_times_10(&mut b);
+    let mut low = b < m;
+    let mut high = b + m >= ten_s;
+    if q == 0 && !high {
+        *dec_exp -= 1;
+    } else {
+        out.push(q);
+    }
+    if *dec_exp < -3 || *dec_exp >= 8 {
+        low = false;
+        high = false;
+    }
+    while !low && !high {
+        let q = quo_rem_times_10(&mut b);
+        m *= 10;
+        low = b < m;
+        high = b + m >= ten_s;
+        out.push(q);
+    }
+    let low_digit_difference = if high && low {
+        match (b << 1).cmp(&ten_s) {
+            Ordering::Less => -1,
+            Ordering::Equal => 0,
+            Ordering::Greater => 1,
+        }
+    } else {
+        0
+    };
+    Stop {
+        low,
+        high,
+        low_digit_difference,
+    }
 }
 
 /// The digit loop of `dtoa` in big-integer arithmetic (`FDBigInteger` in the original): `B`, `S`, `M` are
