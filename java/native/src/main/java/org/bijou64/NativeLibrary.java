@@ -18,7 +18,9 @@ import java.util.Properties;
  * <ol>
  *   <li>nothing at all when the system property {@code bijou64.useJava} is {@code true};</li>
  *   <li>the file named by the system property {@code bijou64.native.path}, when set (and nothing else);</li>
- *   <li>the library bundled in this jar at {@code native/<os>-<arch>/}, extracted to a temporary file;</li>
+ *   <li>the library bundled in this jar at {@code native/<os>-<arch>/}, extracted to a temporary file that is
+ *       deleted as soon as it is loaded (the loaded library stays mapped; {@code java.io.tmpdir} keeps no
+ *       copy);</li>
  *   <li>{@code System.loadLibrary("kafka_serde_native")} from {@code java.library.path}.</li>
  * </ol>
  * The loaded library must report this jar's version (a stale library is refused). If nothing loads,
@@ -145,10 +147,27 @@ public final class NativeLibrary {
                 return false;
             }
             Path file = Files.createTempFile("lib" + LIBRARY + "-", ".so");
-            file.toFile().deleteOnExit();
-            Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
-            System.load(file.toAbsolutePath().toString());
+            try {
+                Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+                System.load(file.toAbsolutePath().toString());
+            } finally {
+                removeExtracted(file);
+            }
             return true;
+        }
+    }
+
+    /**
+     * Deletes an extracted copy as soon as {@code System.load} has returned, loaded or not: on Linux and macOS
+     * the loaded library stays mapped after its file is unlinked, so nothing is left in the temporary directory,
+     * even after a SIGKILL, however many class loaders (one per job in a Flink session cluster) load their own
+     * copy. Where a loaded library cannot be deleted (Windows), the file is deleted when the JVM exits.
+     */
+    private static void removeExtracted(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            file.toFile().deleteOnExit();
         }
     }
 

@@ -26,8 +26,11 @@ class NativeLoaderTest {
     private static final String WARNING = "bijou64: native library unavailable, using the pure-Java paths"
             + " (bijou64's Java codec; StreamFusion: Flink's JSON serializer) (";
 
-    /** Run in a child JVM: prints whether the library loaded, why not, and 300 encoded natively, then exits 0. */
-    public static void main(String[] args) {
+    /**
+     * Run in a child JVM: prints whether the library loaded, why not, and 300 encoded natively (with
+     * {@code -Dbijou64.printMappedLibrary=true}, also the files the library is mapped from), then exits 0.
+     */
+    public static void main(String[] args) throws IOException {
         System.out.println("loaded=" + NativeLibrary.isLoaded());
         System.out.println("version=" + NativeLibrary.version().orElse("none"));
         System.out.println(
@@ -35,6 +38,14 @@ class NativeLoaderTest {
         if (NativeLibrary.isLoaded()) {
             // Mapping.UNSIGNED is ordinal 0 (org.bijou64:bijou64).
             System.out.println("encoded=" + HexFormat.of().formatHex(NativeCodec.encodeLong(300, 0)));
+        }
+        if (Boolean.getBoolean("bijou64.printMappedLibrary") && Files.exists(Path.of("/proc/self/maps"))) {
+            // Linux: where the library is mapped from (the path, and " (deleted)" once unlinked).
+            Files.readAllLines(Path.of("/proc/self/maps")).stream()
+                    .filter(line -> line.contains("lib" + NativeLibrary.LIBRARY))
+                    .map(line -> line.substring(line.indexOf('/')))
+                    .distinct()
+                    .forEach(path -> System.out.println("mapped=" + path));
         }
     }
 
@@ -114,6 +125,23 @@ class NativeLoaderTest {
                         + " sources (cargo build --release -p kafka-serde-native) and pass -Dbijou64.native.path="),
                 output);
         assertEquals(1, warnings(output), output);
+    }
+
+    @Test
+    void theExtractedCopyIsDeletedOnceLoaded(@TempDir Path dir) throws Exception {
+        if (!bundled()) {
+            return; // no native library in this build
+        }
+        String output = child("-Djava.io.tmpdir=" + dir, "-Dbijou64.printMappedLibrary=true");
+        assertTrue(output.contains("loaded=true"), output);
+        assertTrue(output.contains("encoded=f834"), output);
+        try (var left = Files.list(dir)) {
+            assertEquals(List.of(), left.toList(), "the extracted copy must not stay in java.io.tmpdir");
+        }
+        if (Files.exists(Path.of("/proc/self/maps"))) {
+            // Linux: the child had the library mapped from the unlinked file while it ran.
+            assertTrue(output.contains("mapped=" + dir.toRealPath()) && output.contains(" (deleted)"), output);
+        }
     }
 
     @Test
