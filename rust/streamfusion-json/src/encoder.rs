@@ -37,7 +37,10 @@ struct Plan {
 #[derive(Debug)]
 enum Body {
     Flink {
+        /// The value row's option values.
         types: TypeOptions,
+        /// The key row's (the value row's, unless `key.` format options differ).
+        key_types: TypeOptions,
         key: Option<RowPlan>,
         value: RowPlan,
     },
@@ -152,18 +155,28 @@ impl Plan {
         let body = match o.mode() {
             Mode::Flink => {
                 let types = TypeOptions::new(o);
-                let row = |projection: &[(usize, String)]| {
+                let key_types = TypeOptions::new(&o.key_row_options());
+                let row = |projection: &[(usize, String)], types: &TypeOptions| {
                     plan_row(
                         "",
                         projection
                             .iter()
                             .map(|(i, name)| (name.as_str(), schema.field(*i))),
-                        &types,
+                        types,
                     )
                 };
-                let key = layout.key.as_deref().map(row).transpose()?;
-                let value = row(&layout.value)?;
-                Body::Flink { key, value, types }
+                let key = layout
+                    .key
+                    .as_deref()
+                    .map(|projection| row(projection, &key_types))
+                    .transpose()?;
+                let value = row(&layout.value, &types)?;
+                Body::Flink {
+                    key,
+                    value,
+                    types,
+                    key_types,
+                }
             }
             Mode::Plain => Body::Plain(PlainPlan::new(schema, &layout, o.plain_explicit_nulls())?),
         };
@@ -204,7 +217,12 @@ impl Plan {
         )?;
 
         match &self.body {
-            Body::Flink { types, key, value } => {
+            Body::Flink {
+                types,
+                key_types,
+                key,
+                value,
+            } => {
                 let columns = |projection: &[(usize, String)]| -> Vec<&ArrayRef> {
                     projection.iter().map(|(i, _)| batch.column(*i)).collect()
                 };
@@ -213,9 +231,13 @@ impl Plan {
                     o: types,
                     failure: &failure,
                 };
+                let key_cx = Cx {
+                    o: key_types,
+                    failure: &failure,
+                };
                 let mut key_enc = match (key, &self.layout.key) {
                     (Some(plan), Some(projection)) => {
-                        Some(RowEnc::bind(plan, &columns(projection), cx)?)
+                        Some(RowEnc::bind(plan, &columns(projection), key_cx)?)
                     }
                     _ => None,
                 };

@@ -49,7 +49,7 @@ pub use decode::{BinaryRows, DecodedBatch, DecoderOptions, JsonDecoder};
 pub use encoder::JsonEncoder;
 pub use error::{Error, Result};
 pub use options::{
-    EncoderOptions, FlinkVersion, JavaFloatDigits, MapNullKeyMode, Mode, OptionSpec,
+    EncoderOptions, FlinkVersion, JavaFloatDigits, KeyFormat, MapNullKeyMode, Mode, OptionSpec,
     TimestampStandard, ValueFieldsInclude, OPTIONS,
 };
 pub use records::EncodedRecords;

@@ -10,6 +10,11 @@
 //! | `map-null-key.literal` | any string | `null` | Flink `JsonFormatOptions` |
 //! | `encode.decimal-as-plain-number` | `true`, `false` | `false` | Flink `JsonFormatOptions` |
 //! | `encode.ignore-null-fields` | `true`, `false` | `false` | Flink `JsonFormatOptions` (1.20+) |
+//! | `key.timestamp-format.standard` | as `timestamp-format.standard` | none | the key's own (`key.json.*`); unset: as the value's |
+//! | `key.map-null-key.mode` | as `map-null-key.mode` | none | the key's own; unset: as the value's |
+//! | `key.map-null-key.literal` | any string | none | the key's own; unset: as the value's |
+//! | `key.encode.decimal-as-plain-number` | `true`, `false` | none | the key's own; unset: as the value's |
+//! | `key.encode.ignore-null-fields` | `true`, `false` | none | the key's own; unset: as the value's |
 //! | `key.fields` | `;`-separated column names | none | Flink `KafkaConnectorOptions` (unset: null keys) |
 //! | `key.fields-prefix` | string | none | Flink `KafkaConnectorOptions` |
 //! | `value.fields-include` | `ALL`, `EXCEPT_KEY` (any case) | `ALL` | Flink `KafkaConnectorOptions` |
@@ -21,8 +26,8 @@
 //! the one in `docs/json-format.md` (names, order, defaults), and with the JVM's
 //! `org.streamfusion.kafka.EncoderOptions` (`EncoderOptionsTest` in `java/streamfusion-kafka`).
 //!
-//! Format options apply to both the key and the value row (Flink lets `key.json.*` and `value.json.*` differ;
-//! one encoder here uses one set).
+//! The format options apply to both the key and the value row, as one `format = 'json'` does in Flink; the
+//! `key.` ones ([`KeyFormat`]) set the key row's own, as Flink's `key.json.*` do beside `value.json.*`.
 //!
 //! Set them with the builder, or parse them from their names; both give the same options:
 //!
@@ -123,6 +128,31 @@ pub const OPTIONS: &[OptionSpec] = &[
         "encode.ignore-null-fields",
         "false",
         "omit null ROW fields (Flink 1.20+)",
+    ),
+    OptionSpec::new(
+        "key.timestamp-format.standard",
+        "none",
+        "the key row's own `timestamp-format.standard`; none: the value's",
+    ),
+    OptionSpec::new(
+        "key.map-null-key.mode",
+        "none",
+        "the key row's own `map-null-key.mode`; none: the value's",
+    ),
+    OptionSpec::new(
+        "key.map-null-key.literal",
+        "none",
+        "the key row's own `map-null-key.literal`; none: the value's",
+    ),
+    OptionSpec::new(
+        "key.encode.decimal-as-plain-number",
+        "none",
+        "the key row's own `encode.decimal-as-plain-number`; none: the value's",
+    ),
+    OptionSpec::new(
+        "key.encode.ignore-null-fields",
+        "none",
+        "the key row's own `encode.ignore-null-fields`; none: the value's",
     ),
     OptionSpec::new(
         "key.fields",
@@ -243,6 +273,105 @@ pub enum MapNullKeyMode {
     Literal,
 }
 
+/// The key row's own json format settings, where they differ from the value row's: Flink's `key.json.*`
+/// options beside `value.json.*` (a table with `key.format = 'json'` and `value.format = 'json'`). A `None`
+/// field is the value row's setting ([`EncoderOptions`]'s). Set through [`EncoderOptions::with_key_format`] or
+/// the `key.` names of [`EncoderOptions::from_pairs`] (`key.timestamp-format.standard`...).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct KeyFormat {
+    /// `key.timestamp-format.standard`.
+    pub timestamp_standard: Option<TimestampStandard>,
+    /// `key.map-null-key.mode`.
+    pub map_null_key_mode: Option<MapNullKeyMode>,
+    /// `key.map-null-key.literal`.
+    pub map_null_key_literal: Option<String>,
+    /// `key.encode.decimal-as-plain-number`.
+    pub decimal_as_plain_number: Option<bool>,
+    /// `key.encode.ignore-null-fields`.
+    pub ignore_null_fields: Option<bool>,
+}
+
+/// The names of Flink's `json` format options the encoder takes ([`FormatSetting`]), each also with a `key.`
+/// prefix ([`KeyFormat`]).
+const FORMAT_OPTIONS: [&str; 5] = [
+    "timestamp-format.standard",
+    "map-null-key.mode",
+    "map-null-key.literal",
+    "encode.decimal-as-plain-number",
+    "encode.ignore-null-fields",
+];
+
+impl KeyFormat {
+    fn set(&mut self, setting: FormatSetting) {
+        match setting {
+            FormatSetting::TimestampStandard(v) => self.timestamp_standard = Some(v),
+            FormatSetting::MapNullKeyMode(v) => self.map_null_key_mode = Some(v),
+            FormatSetting::MapNullKeyLiteral(v) => self.map_null_key_literal = Some(v),
+            FormatSetting::DecimalAsPlainNumber(v) => self.decimal_as_plain_number = Some(v),
+            FormatSetting::IgnoreNullFields(v) => self.ignore_null_fields = Some(v),
+        }
+    }
+
+    /// Unsets the setting of [`FORMAT_OPTIONS`] name `name`.
+    fn unset(&mut self, name: &str) {
+        match name {
+            "timestamp-format.standard" => self.timestamp_standard = None,
+            "map-null-key.mode" => self.map_null_key_mode = None,
+            "map-null-key.literal" => self.map_null_key_literal = None,
+            "encode.decimal-as-plain-number" => self.decimal_as_plain_number = None,
+            _ => self.ignore_null_fields = None,
+        }
+    }
+}
+
+/// One parsed setting of Flink's `json` format, for the value row (and the key's unless overridden) or for the
+/// key row alone.
+enum FormatSetting {
+    TimestampStandard(TimestampStandard),
+    MapNullKeyMode(MapNullKeyMode),
+    MapNullKeyLiteral(String),
+    DecimalAsPlainNumber(bool),
+    IgnoreNullFields(bool),
+}
+
+impl FormatSetting {
+    /// Parses `value` when `name` (without a `key.` prefix) is a json format option; `key` is the name as given,
+    /// for errors. `Ok(None)`: not a format option.
+    fn parse(name: &str, key: &str, value: &str) -> Result<Option<Self>> {
+        Ok(Some(match name {
+            // Flink validates against the exact strings (JsonFormatOptionsUtil).
+            "timestamp-format.standard" => Self::TimestampStandard(match value {
+                "SQL" => TimestampStandard::Sql,
+                "ISO-8601" => TimestampStandard::Iso8601,
+                _ => {
+                    return Err(invalid(
+                        key,
+                        format!("`{value}` is not one of SQL, ISO-8601"),
+                    ))
+                }
+            }),
+            "map-null-key.mode" => {
+                Self::MapNullKeyMode(match value.to_ascii_uppercase().as_str() {
+                    "FAIL" => MapNullKeyMode::Fail,
+                    "DROP" => MapNullKeyMode::Drop,
+                    "LITERAL" => MapNullKeyMode::Literal,
+                    _ => {
+                        return Err(invalid(
+                            key,
+                            format!("`{value}` is not one of FAIL, DROP, LITERAL"),
+                        ))
+                    }
+                })
+            }
+            "map-null-key.literal" => Self::MapNullKeyLiteral(value.to_owned()),
+            "encode.decimal-as-plain-number" => Self::DecimalAsPlainNumber(parse_bool(key, value)?),
+            "encode.ignore-null-fields" => Self::IgnoreNullFields(parse_bool(key, value)?),
+            _ => return Ok(None),
+        }))
+    }
+}
+
 /// `value.fields-include`: which columns the value row holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ValueFieldsInclude {
@@ -276,6 +405,8 @@ pub struct EncoderOptions {
     decimal_as_plain_number: bool,
     /// `encode.ignore-null-fields`.
     ignore_null_fields: bool,
+    /// `key.timestamp-format.standard` ... `key.encode.ignore-null-fields`.
+    key_format: KeyFormat,
     /// `key.fields`, in key order. Empty: records have a null key.
     key_fields: Vec<String>,
     /// `key.fields-prefix`, stripped from the key row's field names.
@@ -299,6 +430,7 @@ impl Default for EncoderOptions {
             map_null_key_literal: "null".to_owned(),
             decimal_as_plain_number: false,
             ignore_null_fields: false,
+            key_format: KeyFormat::default(),
             key_fields: Vec::new(),
             key_fields_prefix: None,
             value_fields_include: ValueFieldsInclude::All,
@@ -359,6 +491,14 @@ impl EncoderOptions {
     /// written as `null`. Default `false`.
     pub fn with_ignore_null_fields(mut self, ignore: bool) -> Self {
         self.ignore_null_fields = ignore;
+        self
+    }
+
+    /// Sets the key row's own json format settings (`key.timestamp-format.standard`...), as Flink's
+    /// `key.json.*` options set the key format's: each `None` field is the value row's setting. Default: all
+    /// `None`, one format for both rows.
+    pub fn with_key_format(mut self, key_format: KeyFormat) -> Self {
+        self.key_format = key_format;
         self
     }
 
@@ -444,6 +584,29 @@ impl EncoderOptions {
         self.ignore_null_fields
     }
 
+    /// The key row's own json format settings (`None`: the value row's).
+    pub fn key_format(&self) -> &KeyFormat {
+        &self.key_format
+    }
+
+    /// The options the key row is written with: these, with the key row's own format settings
+    /// ([`key_format`](Self::key_format)) in place of the value row's.
+    pub fn key_row_options(&self) -> EncoderOptions {
+        let k = &self.key_format;
+        let mut o = self.clone();
+        o.timestamp_standard = k.timestamp_standard.unwrap_or(self.timestamp_standard);
+        o.map_null_key_mode = k.map_null_key_mode.unwrap_or(self.map_null_key_mode);
+        o.map_null_key_literal = k
+            .map_null_key_literal
+            .clone()
+            .unwrap_or_else(|| self.map_null_key_literal.clone());
+        o.decimal_as_plain_number = k
+            .decimal_as_plain_number
+            .unwrap_or(self.decimal_as_plain_number);
+        o.ignore_null_fields = k.ignore_null_fields.unwrap_or(self.ignore_null_fields);
+        o
+    }
+
     /// `key.fields`, in key order. Empty: records have a null key.
     pub fn key_fields(&self) -> &[String] {
         &self.key_fields
@@ -511,6 +674,29 @@ impl EncoderOptions {
         let mut o = Self::default();
         for (key, value) in pairs {
             let (key, value) = (key.as_ref(), value.as_ref());
+            if let Some(setting) = FormatSetting::parse(key, key, value)? {
+                o = match setting {
+                    FormatSetting::TimestampStandard(v) => o.with_timestamp_standard(v),
+                    FormatSetting::MapNullKeyMode(v) => o.with_map_null_key_mode(v),
+                    FormatSetting::MapNullKeyLiteral(v) => o.with_map_null_key_literal(v),
+                    FormatSetting::DecimalAsPlainNumber(v) => o.with_decimal_as_plain_number(v),
+                    FormatSetting::IgnoreNullFields(v) => o.with_ignore_null_fields(v),
+                };
+                continue;
+            }
+            if let Some(name) = key
+                .strip_prefix("key.")
+                .filter(|name| FORMAT_OPTIONS.contains(name))
+            {
+                // An empty value unsets the key's own setting (the value's applies), as for the other options
+                // that are unset by default.
+                if value.is_empty() {
+                    o.key_format.unset(name);
+                } else if let Some(setting) = FormatSetting::parse(name, key, value)? {
+                    o.key_format.set(setting);
+                }
+                continue;
+            }
             o = match key {
                 "mode" => o.with_mode(match value {
                     "flink" => Mode::Flink,
@@ -535,35 +721,6 @@ impl EncoderOptions {
                         invalid(key, format!("`{value}` is not one of jdk19, jdk17"))
                     })?)
                 }
-                // Flink validates against the exact strings (JsonFormatOptionsUtil).
-                "timestamp-format.standard" => o.with_timestamp_standard(match value {
-                    "SQL" => TimestampStandard::Sql,
-                    "ISO-8601" => TimestampStandard::Iso8601,
-                    _ => {
-                        return Err(invalid(
-                            key,
-                            format!("`{value}` is not one of SQL, ISO-8601"),
-                        ))
-                    }
-                }),
-                "map-null-key.mode" => {
-                    o.with_map_null_key_mode(match value.to_ascii_uppercase().as_str() {
-                        "FAIL" => MapNullKeyMode::Fail,
-                        "DROP" => MapNullKeyMode::Drop,
-                        "LITERAL" => MapNullKeyMode::Literal,
-                        _ => {
-                            return Err(invalid(
-                                key,
-                                format!("`{value}` is not one of FAIL, DROP, LITERAL"),
-                            ))
-                        }
-                    })
-                }
-                "map-null-key.literal" => o.with_map_null_key_literal(value),
-                "encode.decimal-as-plain-number" => {
-                    o.with_decimal_as_plain_number(parse_bool(key, value)?)
-                }
-                "encode.ignore-null-fields" => o.with_ignore_null_fields(parse_bool(key, value)?),
                 "key.fields" => {
                     o.with_key_fields(value.split(';').map(str::trim).filter(|s| !s.is_empty()))
                 }
@@ -613,6 +770,15 @@ impl EncoderOptions {
                 "exists since Flink 1.20 (FLINK-16627)",
             ));
         }
+        if self.key_format.ignore_null_fields == Some(true)
+            && self.mode == Mode::Flink
+            && self.flink_version < FlinkVersion::V1_20
+        {
+            return Err(invalid(
+                "key.encode.ignore-null-fields",
+                "exists since Flink 1.20 (FLINK-16627)",
+            ));
+        }
         if self.row_kind_column.is_some() && self.key_fields.is_empty() {
             return Err(invalid(
                 "changelog.row-kind-column",
@@ -633,6 +799,107 @@ mod tests {
         assert_eq!(o, EncoderOptions::default());
         assert_eq!(o.map_null_key_literal, "null");
         assert_eq!(o.flink_version, FlinkVersion::V2_2);
+    }
+
+    #[test]
+    fn key_format_options_override_the_value_rows_for_the_key_only() {
+        let o = EncoderOptions::from_pairs([
+            ("timestamp-format.standard", "SQL"),
+            ("key.timestamp-format.standard", "ISO-8601"),
+            ("key.map-null-key.mode", "literal"),
+            ("key.map-null-key.literal", "k-null"),
+            ("key.encode.decimal-as-plain-number", "TRUE"),
+            ("key.encode.ignore-null-fields", "true"),
+        ])
+        .unwrap();
+        assert_eq!(o.timestamp_standard(), TimestampStandard::Sql);
+        assert!(!o.decimal_as_plain_number() && !o.ignore_null_fields());
+        let key = o.key_row_options();
+        assert_eq!(key.timestamp_standard(), TimestampStandard::Iso8601);
+        assert_eq!(key.map_null_key_mode(), MapNullKeyMode::Literal);
+        assert_eq!(key.map_null_key_literal(), "k-null");
+        assert!(key.decimal_as_plain_number() && key.ignore_null_fields());
+
+        // Unset (or never set): the value row's, whatever it is set to.
+        let o = EncoderOptions::from_pairs([
+            ("key.timestamp-format.standard", "ISO-8601"),
+            ("key.timestamp-format.standard", ""),
+            ("timestamp-format.standard", "ISO-8601"),
+            ("map-null-key.literal", "v-null"),
+        ])
+        .unwrap();
+        assert_eq!(o.key_format(), &KeyFormat::default());
+        assert_eq!(o.key_row_options(), o);
+
+        // The key's values are checked as the value's, and named with their prefix.
+        let error = |pairs: &[(&str, &str)]| {
+            EncoderOptions::from_pairs(pairs.iter().copied())
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            error(&[("key.timestamp-format.standard", "iso-8601")]),
+            "option `key.timestamp-format.standard`: `iso-8601` is not one of SQL, ISO-8601"
+        );
+        assert!(error(&[("key.encode.ignore-null-fields", "yes")])
+            .starts_with("option `key.encode.ignore-null-fields`"));
+        assert!(error(&[("key.fields.x", "a")]).contains("unknown option"));
+        assert!(error(&[
+            ("flink.version", "1.19"),
+            ("key.encode.ignore-null-fields", "true")
+        ])
+        .contains("exists since Flink 1.20"));
+    }
+
+    #[test]
+    fn the_key_row_is_written_with_its_own_format_options() {
+        use arrow_array::{Decimal128Array, Int64Array, RecordBatch, TimestampMillisecondArray};
+        use std::sync::Arc;
+        let batch = RecordBatch::try_from_iter([
+            ("id", Arc::new(Int64Array::from(vec![Some(7), None])) as _),
+            (
+                "at",
+                Arc::new(TimestampMillisecondArray::from(vec![1_500, 2_000])) as _,
+            ),
+            (
+                "price",
+                Arc::new(
+                    Decimal128Array::from(vec![100, 250])
+                        .with_precision_and_scale(10, 0)
+                        .unwrap(),
+                ) as _,
+            ),
+        ])
+        .unwrap();
+        let options = EncoderOptions::from_pairs([
+            ("key.fields", "id;at;price"),
+            ("key.timestamp-format.standard", "ISO-8601"),
+            ("key.encode.decimal-as-plain-number", "true"),
+            ("key.encode.ignore-null-fields", "true"),
+        ])
+        .unwrap();
+        let records = crate::JsonEncoder::new(options)
+            .unwrap()
+            .encode(&batch)
+            .unwrap();
+        // Flink's json format: ISO-8601 `T`, plain decimals and no null fields in the key; SQL timestamps,
+        // Jackson's scientific decimals and nulls in the value.
+        assert_eq!(
+            records.key(0),
+            Some(&br#"{"id":7,"at":"1970-01-01T00:00:01.5","price":100}"#[..])
+        );
+        assert_eq!(
+            records.key(1),
+            Some(&br#"{"at":"1970-01-01T00:00:02","price":250}"#[..])
+        );
+        assert_eq!(
+            records.value(0),
+            Some(&br#"{"id":7,"at":"1970-01-01 00:00:01.5","price":1E+2}"#[..])
+        );
+        assert_eq!(
+            records.value(1),
+            Some(&br#"{"id":null,"at":"1970-01-01 00:00:02","price":2.5E+2}"#[..])
+        );
     }
 
     #[test]
@@ -773,8 +1040,10 @@ mod tests {
         assert_eq!(
             names.join(", "),
             "mode, flink.version, float.java-digits, timestamp-format.standard, map-null-key.mode, map-null-key.literal, \
-             encode.decimal-as-plain-number, encode.ignore-null-fields, key.fields, key.fields-prefix, \
-             value.fields-include, changelog.row-kind-column, plain.explicit-nulls"
+             encode.decimal-as-plain-number, encode.ignore-null-fields, key.timestamp-format.standard, \
+             key.map-null-key.mode, key.map-null-key.literal, key.encode.decimal-as-plain-number, \
+             key.encode.ignore-null-fields, key.fields, key.fields-prefix, value.fields-include, \
+             changelog.row-kind-column, plain.explicit-nulls"
         );
     }
 

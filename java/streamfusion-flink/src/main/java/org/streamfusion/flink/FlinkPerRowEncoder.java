@@ -43,21 +43,10 @@ final class FlinkPerRowEncoder {
             String keyPrefix,
             boolean exceptKey,
             boolean upsert) {
-        Map<String, String> format = new HashMap<>();
-        for (String key : List.of(
-                JsonFormatOptions.TIMESTAMP_FORMAT.key(),
-                JsonFormatOptions.MAP_NULL_KEY_MODE.key(),
-                JsonFormatOptions.MAP_NULL_KEY_LITERAL.key(),
-                JsonFormatOptions.ENCODE_DECIMAL_AS_PLAIN_NUMBER.key(),
-                EncoderOptions.ENCODE_IGNORE_NULL_FIELDS)) {
-            String value = options.get(key);
-            if (value != null) {
-                format.put(key, value);
-            }
-        }
-        Configuration conf = Configuration.fromMap(format);
-        boolean ignoreNulls =
-                Boolean.parseBoolean(format.getOrDefault(EncoderOptions.ENCODE_IGNORE_NULL_FIELDS, "false"));
+        Map<String, String> valueFormat = formatOptions(options, "");
+        // The key row's: the value row's, with the key's own where given (EncoderOptions.KEY_*).
+        Map<String, String> keyFormat = new HashMap<>(valueFormat);
+        keyFormat.putAll(formatOptions(options, "key."));
         List<String> names = rowType.getFieldNames();
         int[] keyPositions = keyFields.stream().mapToInt(names::indexOf).toArray();
         List<RowType.RowField> keyRowFields = new ArrayList<>();
@@ -73,9 +62,9 @@ final class FlinkPerRowEncoder {
                 valueRowFields.add(rowType.getFields().get(pos));
             }
         }
-        this.keySerializer = keyPositions.length == 0 ? null : serializer(new RowType(keyRowFields), conf, ignoreNulls);
+        this.keySerializer = keyPositions.length == 0 ? null : serializer(new RowType(keyRowFields), keyFormat);
         this.keyRow = keyPositions.length == 0 ? null : ProjectedRowData.from(keyPositions);
-        this.valueSerializer = serializer(new RowType(valueRowFields), conf, ignoreNulls);
+        this.valueSerializer = serializer(new RowType(valueRowFields), valueFormat);
         this.valueRow = values.size() == names.size()
                 ? null
                 : ProjectedRowData.from(
@@ -103,11 +92,36 @@ final class FlinkPerRowEncoder {
     }
 
     /**
-     * A new, opened {@link JsonRowDataSerializationSchema} of whatever Flink release is on the classpath, from
-     * the format options as the JSON format factory reads them. Its constructor is found by its parameter
-     * types: Flink 1.19 has five parameters, 1.20 and 2.x six (with {@code encode.ignore-null-fields}).
+     * The json format options among the encoder options {@code options}, under {@code prefix} ({@code ""} for
+     * the value row's, {@code "key."} for the key row's own), without the prefix; the options not given are
+     * absent.
      */
-    private static SerializationSchema<RowData> serializer(RowType rowType, Configuration conf, boolean ignoreNulls) {
+    private static Map<String, String> formatOptions(Map<String, String> options, String prefix) {
+        Map<String, String> format = new HashMap<>();
+        for (String key : List.of(
+                JsonFormatOptions.TIMESTAMP_FORMAT.key(),
+                JsonFormatOptions.MAP_NULL_KEY_MODE.key(),
+                JsonFormatOptions.MAP_NULL_KEY_LITERAL.key(),
+                JsonFormatOptions.ENCODE_DECIMAL_AS_PLAIN_NUMBER.key(),
+                EncoderOptions.ENCODE_IGNORE_NULL_FIELDS)) {
+            String value = options.get(prefix + key);
+            if (value != null && !(value.isEmpty() && !prefix.isEmpty())) {
+                format.put(key, value);
+            }
+        }
+        return format;
+    }
+
+    /**
+     * A new, opened {@link JsonRowDataSerializationSchema} of whatever Flink release is on the classpath, from
+     * the format options {@code format} (names without a prefix) as the JSON format factory reads them. Its
+     * constructor is found by its parameter types: Flink 1.19 has five parameters, 1.20 and 2.x six (with
+     * {@code encode.ignore-null-fields}).
+     */
+    private static SerializationSchema<RowData> serializer(RowType rowType, Map<String, String> format) {
+        Configuration conf = Configuration.fromMap(format);
+        boolean ignoreNulls =
+                Boolean.parseBoolean(format.getOrDefault(EncoderOptions.ENCODE_IGNORE_NULL_FIELDS, "false"));
         TimestampFormat timestampFormat = JsonFormatOptionsUtil.getTimestampFormat(conf);
         JsonFormatOptions.MapNullKeyMode mapNullKeyMode = JsonFormatOptionsUtil.getMapNullKeyMode(conf);
         String literal = conf.get(JsonFormatOptions.MAP_NULL_KEY_LITERAL);

@@ -33,6 +33,17 @@ final class FlinkReference {
                 options.getOrDefault("timestamp-format.standard", "SQL").replace('-', '_'));
         boolean plain = Boolean.parseBoolean(options.getOrDefault("encode.decimal-as-plain-number", "false"));
         boolean ignoreNulls = Boolean.parseBoolean(options.getOrDefault("encode.ignore-null-fields", "false"));
+        // The key row's own (the encoder's key.* options), as a table's key.json.* beside value.json.*.
+        TimestampFormat keyTs = options.containsKey("key.timestamp-format.standard")
+                ? TimestampFormat.valueOf(
+                        options.get("key.timestamp-format.standard").replace('-', '_'))
+                : ts;
+        boolean keyPlain = options.containsKey("key.encode.decimal-as-plain-number")
+                ? Boolean.parseBoolean(options.get("key.encode.decimal-as-plain-number"))
+                : plain;
+        boolean keyIgnoreNulls = options.containsKey("key.encode.ignore-null-fields")
+                ? Boolean.parseBoolean(options.get("key.encode.ignore-null-fields"))
+                : ignoreNulls;
         String prefix = options.getOrDefault("key.fields-prefix", "");
         List<String> keys = options.containsKey("key.fields")
                 ? List.of(options.get("key.fields").split(";"))
@@ -58,7 +69,7 @@ final class FlinkReference {
         for (int p = 0; p < names.size(); p++) {
             getters[p] = RowData.createFieldGetter(type.getTypeAt(p), p);
         }
-        keySchema = keyFields.isEmpty() ? null : open(new RowType(keyFields), ts, plain, ignoreNulls);
+        keySchema = keyFields.isEmpty() ? null : open(new RowType(keyFields), keyTs, keyPlain, keyIgnoreNulls);
         valueSchema = open(new RowType(valueFields), ts, plain, ignoreNulls);
         upsert = "upsert".equals(options.get("changelog.mode"));
     }

@@ -41,7 +41,7 @@ class NestedParityTest {
     private static final int ROWS = 40;
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"defaults", "ignore-nulls", "iso-plain", "key-except-key"})
+    @ValueSource(strings = {"defaults", "ignore-nulls", "iso-plain", "key-except-key", "key-own-options"})
     void randomNestedRowsAreFlinksBytes(String variant) throws Exception {
         Assumptions.assumeTrue(NativeLibrary.isLoaded(), "the native library is not loaded");
         Random random = new Random(SEED + variant.hashCode());
@@ -58,6 +58,13 @@ class NestedParityTest {
                 case "key-except-key" -> {
                     options.put("key.fields", type.getFieldNames().get(0));
                     options.put("value.fields-include", "EXCEPT_KEY");
+                }
+                case "key-own-options" -> {
+                    // The key row with json options of its own, the value row with the defaults.
+                    options.put("key.fields", type.getFieldNames().get(0));
+                    options.put("key.timestamp-format.standard", "ISO-8601");
+                    options.put("key.encode.decimal-as-plain-number", "true");
+                    options.put("key.encode.ignore-null-fields", "true");
                 }
                 default -> {}
             }

@@ -34,6 +34,19 @@ public final class EncoderOptions {
     public static final String ENCODE_DECIMAL_AS_PLAIN_NUMBER = "encode.decimal-as-plain-number";
     /** Flink's {@code encode.ignore-null-fields} (Flink 1.20+): {@code true} or {@code false} (default). */
     public static final String ENCODE_IGNORE_NULL_FIELDS = "encode.ignore-null-fields";
+    /**
+     * The key row's own {@code timestamp-format.standard} (as Flink's {@code key.json.timestamp-format.standard}
+     * beside {@code value.json.*}); unset: the value row's. Likewise the four below for the other format options.
+     */
+    public static final String KEY_TIMESTAMP_FORMAT_STANDARD = "key.timestamp-format.standard";
+    /** The key row's own {@code map-null-key.mode}; unset: the value row's. */
+    public static final String KEY_MAP_NULL_KEY_MODE = "key.map-null-key.mode";
+    /** The key row's own {@code map-null-key.literal}; unset: the value row's. */
+    public static final String KEY_MAP_NULL_KEY_LITERAL = "key.map-null-key.literal";
+    /** The key row's own {@code encode.decimal-as-plain-number}; unset: the value row's. */
+    public static final String KEY_ENCODE_DECIMAL_AS_PLAIN_NUMBER = "key.encode.decimal-as-plain-number";
+    /** The key row's own {@code encode.ignore-null-fields}; unset: the value row's. */
+    public static final String KEY_ENCODE_IGNORE_NULL_FIELDS = "key.encode.ignore-null-fields";
     /** The Kafka connector's {@code key.fields}: the key row's columns, {@code ;}-separated; none: null keys. */
     public static final String KEY_FIELDS = "key.fields";
     /** The Kafka connector's {@code key.fields-prefix}, stripped from the key row's field names. */
@@ -58,6 +71,11 @@ public final class EncoderOptions {
             MAP_NULL_KEY_LITERAL,
             ENCODE_DECIMAL_AS_PLAIN_NUMBER,
             ENCODE_IGNORE_NULL_FIELDS,
+            KEY_TIMESTAMP_FORMAT_STANDARD,
+            KEY_MAP_NULL_KEY_MODE,
+            KEY_MAP_NULL_KEY_LITERAL,
+            KEY_ENCODE_DECIMAL_AS_PLAIN_NUMBER,
+            KEY_ENCODE_IGNORE_NULL_FIELDS,
             KEY_FIELDS,
             KEY_FIELDS_PREFIX,
             VALUE_FIELDS_INCLUDE,

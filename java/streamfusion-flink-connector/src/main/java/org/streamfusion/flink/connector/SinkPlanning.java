@@ -86,8 +86,7 @@ final class SinkPlanning {
     /**
      * Why StreamFusion does not write this table natively, or empty when it does. Called after Flink's factory
      * has validated the table. Not native: a key or value format other than {@code json}; {@code topic-pattern};
-     * a custom {@code sink.partitioner} class; key and value json options that differ; a column type or layout the
-     * encoder does not write ({@link RowDataJsonEncoder}). (A list of topics is native, as the stock sink takes
+     * a custom {@code sink.partitioner} class; a column type or layout the encoder does not write ({@link RowDataJsonEncoder}). (A list of topics is native, as the stock sink takes
      * it: the {@code topic} metadata column picks each row's topic; metadata columns are checked by the planner
      * against {@link StreamFusionKafkaDynamicSink#listWritableMetadata()}.)
      *
@@ -116,10 +115,6 @@ final class SinkPlanning {
                 && !partitioner.equals(PARTITIONER_ROUND_ROBIN)) {
             return Optional.of(
                     String.format("'%s' = '%s' is a custom partitioner class", SINK_PARTITIONER.key(), partitioner));
-        }
-        Optional<String> differing = differingJsonOptions();
-        if (differing.isPresent()) {
-            return differing;
         }
         // The encoder checks the layout against the row type and every column type.
         RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
@@ -192,34 +187,23 @@ final class SinkPlanning {
         return options.containsKey(FactoryUtil.FORMAT.key()) ? "json." : "value.json.";
     }
 
-    /** The first json encode option whose key and value settings differ, as a reason for {@link #notNative}. */
-    private Optional<String> differingJsonOptions() {
-        if (!options.containsKey(KEY_FORMAT.key())) {
-            return Optional.empty();
-        }
-        Map<String, String> value = formatOptions(valueJsonPrefix());
-        Map<String, String> key = formatOptions("key.json.");
-        for (ConfigOption<?> option : JSON_ENCODE_OPTIONS) {
-            if (!value.get(option.key()).equals(key.get(option.key()))) {
-                return Optional.of(String.format(
-                        "its key and value json options differ ('%s' = '%s', '%s' = '%s')",
-                        "key.json." + option.key(),
-                        key.get(option.key()),
-                        valueJsonPrefix() + option.key(),
-                        value.get(option.key())));
-            }
-        }
-        return Optional.empty();
-    }
-
     /**
-     * The encoder options of a table written natively: the value format's json options (equal to the key
-     * format's), the key layout, upsert, and {@code streamfusion.native.min-batch-rows}.
+     * The encoder options of a table written natively: the value format's json options, each key format json
+     * option that differs from the value format's under its {@code key.} name (the encoder writes the key row
+     * with its own), the key layout, upsert, and {@code streamfusion.native.min-batch-rows}.
      */
     private Map<String, String> encoderOptions(int[] keyProjection, boolean upsert) {
         Configuration conf = Configuration.fromMap(options);
         RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
-        Map<String, String> encoder = new LinkedHashMap<>(formatOptions(valueJsonPrefix()));
+        Map<String, String> value = formatOptions(valueJsonPrefix());
+        Map<String, String> encoder = new LinkedHashMap<>(value);
+        if (options.containsKey(KEY_FORMAT.key())) {
+            formatOptions("key.json.").forEach((name, setting) -> {
+                if (!setting.equals(value.get(name))) {
+                    encoder.put("key." + name, setting);
+                }
+            });
+        }
         List<String> keyFields = new ArrayList<>();
         for (int position : keyProjection) {
             keyFields.add(rowType.getFieldNames().get(position));

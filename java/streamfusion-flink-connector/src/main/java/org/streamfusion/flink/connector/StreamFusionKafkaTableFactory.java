@@ -19,8 +19,9 @@ import org.apache.flink.table.connector.sink.DynamicTableSink;
  * <p><b>Written by Flink's own sink</b> (the stock factory's {@code KafkaDynamicSink}, the stock records; one INFO
  * line names the reason, and the writer's {@code streamfusion.numFlinkRows} metric counts the rows, see
  * {@link SinkPlanning#notNative}): a table with a format other than {@code json} (value or key),
- * {@code topic-pattern}, a custom {@code sink.partitioner} class, key and value json options that differ, or a
- * column type the encoder does not write. Nothing the stock sink accepts is refused. The writable metadata columns {@code timestamp}
+ * {@code topic-pattern}, a custom {@code sink.partitioner} class, or a column type the encoder does not write.
+ * Key and value json options that differ ({@code key.json.*} beside {@code value.json.*}) are native: the key row
+ * is written with its own. Nothing the stock sink accepts is refused. The writable metadata columns {@code timestamp}
  * ({@code TIMESTAMP_LTZ(3)}, the record timestamp) and {@code headers} ({@code MAP<STRING, BYTES>}) are written
  * as the stock sink writes them. {@code topic} may be a list ({@code 'topic' = 'a;b'}), as in the stock sink:
  * then the writable {@code topic} metadata column ({@code STRING NOT NULL}) picks each row's topic, which must be

@@ -488,12 +488,35 @@ class FactoryValidationTest {
     }
 
     @Test
-    void differentKeyAndValueJsonOptionsAreWrittenByFlinksOwnSink() {
+    void differentKeyAndValueJsonOptionsAreNativeTheKeyWithItsOwn() {
         Map<String, String> options = kafka();
         options.put("key.format", "json");
         options.put("key.fields", "k_id");
         options.put("key.json.encode.decimal-as-plain-number", "true");
-        assertWrittenByFlink(options, COLUMNS, false, "'key.json.encode.decimal-as-plain-number'", "kafka");
+        options.put("key.json.timestamp-format.standard", "ISO-8601");
+        // Given on both sides with the same value: nothing of the key's own.
+        options.put("key.json.map-null-key.mode", "DROP");
+        options.put("json.map-null-key.mode", "DROP");
+        Map<String, String> encoder = defaultEncoderOptions();
+        encoder.put("map-null-key.mode", "DROP");
+        encoder.put("key.encode.decimal-as-plain-number", "true");
+        encoder.put("key.timestamp-format.standard", "ISO-8601");
+        encoder.put("key.fields", "k_id");
+        encoder.put("value.fields-include", "ALL");
+        assertEquals(
+                expectedKafka(ROW)
+                        .setEncoderOptions(encoder)
+                        .setKeyProjection(0)
+                        .build(),
+                spec(options, false));
+
+        // upsert-kafka: key.json.* beside value.json.*.
+        Map<String, String> upsert = upsert();
+        upsert.put("value.json.encode.ignore-null-fields", "true");
+        Map<String, String> upsertEncoder = upsertEncoderOptions();
+        upsertEncoder.put("encode.ignore-null-fields", "true");
+        upsertEncoder.put("key.encode.ignore-null-fields", "false");
+        assertEquals(expectedUpsert(ROW).setEncoderOptions(upsertEncoder).build(), spec(upsert, true));
     }
 
     @Test
