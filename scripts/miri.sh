@@ -16,8 +16,9 @@ if ! cargo +nightly miri --version >/dev/null 2>&1; then
 fi
 cargo +nightly miri test -p bijou64-kafka --lib
 # The JSON slab writers: the chunked appends (out::), the SWAR scan-and-store escaper's and the vector scan's
-# unsafe paths, the timestamp writer, and the row writer's cursor (flink::encode::nested).
-cargo +nightly miri test -p streamfusion-json --lib -- out:: escape::tests::miri_unsafe_paths flink::temporal \
+# unsafe paths, the timestamp writer, and the row writer's cursor (flink::encode::nested). Built with the ffi
+# feature, as the next run is, so that both runs share one Miri build of the crate and of Arrow.
+cargo +nightly miri test -p streamfusion-json --lib --features ffi -- out:: escape::tests::miri_unsafe_paths flink::temporal \
   flink::encode::nested::tests::miri_
 # The Arrow import of batches handed over by address (streamfusion_json::ffi): the reads and moves of exported
 # C Data Interface structs (live, released, null), the flat handoff's buffers read in place (size and offset

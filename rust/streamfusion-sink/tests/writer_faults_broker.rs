@@ -27,13 +27,16 @@ fn open(topic: &str, progress: &str, writer: &str, timeout: Duration) -> Sink {
     )
 }
 
-const TIMEOUT_10S: Duration = Duration::from_secs(10);
+/// The transaction timeout of the writers these tests kill or pause: long enough that a loaded machine's flush
+/// fits in it (a CI run once saw a 10 s flush time out). The restarted writer fences them through
+/// `init_transactions` whatever their timeout; only the timeout test sets a short one.
+const TRANSACTION_TIMEOUT: Duration = Duration::from_secs(60);
 
 #[test]
 fn killed_after_flush_before_commit_the_interval_is_replayed_once() {
     let (topic, progress, writer) = (unique("kill-flush"), unique("kill-flush-p"), unique("w"));
     create_topic(&topic, PARTITIONS);
-    let mut a = Helper::spawn(&topic, &progress, &writer, TIMEOUT_10S);
+    let mut a = Helper::spawn(&topic, &progress, &writer, TRANSACTION_TIMEOUT);
     a.call("write 0 100", "ok write");
     a.call("checkpoint 0 100", "ok checkpoint 0");
     a.call("write 100 100", "ok write");
@@ -46,7 +49,7 @@ fn killed_after_flush_before_commit_the_interval_is_replayed_once() {
     );
 
     // The restarted writer: init_transactions aborts the killed one's transaction.
-    let mut b = open(&topic, &progress, &writer, TIMEOUT_10S);
+    let mut b = open(&topic, &progress, &writer, TRANSACTION_TIMEOUT);
     let recovered = b.recover().unwrap();
     assert_eq!(
         resume_point(recovered),
@@ -66,7 +69,7 @@ fn killed_after_flush_before_commit_the_interval_is_replayed_once() {
 fn killed_right_after_a_commit_recover_returns_it() {
     let (topic, progress, writer) = (unique("kill-commit"), unique("kill-commit-p"), unique("w"));
     create_topic(&topic, PARTITIONS);
-    let mut a = Helper::spawn(&topic, &progress, &writer, TIMEOUT_10S);
+    let mut a = Helper::spawn(&topic, &progress, &writer, TRANSACTION_TIMEOUT);
     a.call("write 0 100", "ok write");
     a.call("checkpoint 0 100", "ok checkpoint 0");
     a.call("write 100 100", "ok write");
@@ -74,7 +77,7 @@ fn killed_right_after_a_commit_recover_returns_it() {
     a.call("checkpoint 1 200", "ok checkpoint 1");
     a.kill();
 
-    let mut b = open(&topic, &progress, &writer, TIMEOUT_10S);
+    let mut b = open(&topic, &progress, &writer, TRANSACTION_TIMEOUT);
     let recovered = b.recover().unwrap();
     assert_eq!(
         resume_point(recovered),
@@ -95,13 +98,13 @@ fn a_paused_instance_is_fenced_when_it_resumes() {
     let (topic, progress, writer) = (unique("zombie"), unique("zombie-p"), unique("w"));
     create_topic(&topic, PARTITIONS);
     // A writes rows 1000.. in an open transaction and is paused there.
-    let mut a = Helper::spawn(&topic, &progress, &writer, TIMEOUT_10S);
+    let mut a = Helper::spawn(&topic, &progress, &writer, TRANSACTION_TIMEOUT);
     a.call("write 1000 50", "ok write");
     a.call("flush", "ok flush");
     a.signal("STOP");
 
     // B, same writer id: init_transactions fences A and aborts its transaction; B commits rows 0..50.
-    let mut b = open(&topic, &progress, &writer, TIMEOUT_10S);
+    let mut b = open(&topic, &progress, &writer, TRANSACTION_TIMEOUT);
     assert_eq!(b.recover().unwrap(), None, "A committed nothing");
     replay(&mut b, 0, 50, 1);
 
