@@ -53,13 +53,16 @@ libraries=$(unzip -l "$native_jar" | awk '$4 ~ /^native\/.+\/lib/ { print "  " $
 if [[ $url == file://* ]]; then
   dir=${url#file://}
   echo "== The artifacts in $url (groupId:artifactId:version: files)"
+  # The version, or the version with the Flink line as a suffix (streamfusion-sql-connector-kafka: 0.2.0-2.2).
   while IFS= read -r version_dir; do
     artifact_dir=${version_dir%/*}
     artifact=${artifact_dir##*/}
     group=${artifact_dir%/*}
-    files=$(cd "$dir/$version_dir" && ls -- *.jar *.pom *.zip | sed "s/^$artifact-$version//" | tr '\n' ' ')
-    echo "  ${group//\//.}:$artifact:$version: $files"
-  done < <(cd "$dir" && find . -path "*/$version/*.pom" -printf '%h\n' | sed 's:^\./::' | sort -u)
+    artifact_version=${version_dir##*/}
+    files=$(cd "$dir/$version_dir" && ls -- *.jar *.pom *.zip | sed "s/^$artifact-$artifact_version//" | tr '\n' ' ')
+    echo "  ${group//\//.}:$artifact:$artifact_version: $files"
+  done < <(cd "$dir" && find . \( -path "*/$version/*.pom" -o -path "*/$version-*/*.pom" \) -printf '%h\n' \
+    | sed 's:^\./::' | sort -u)
 else
   echo "== Deployed to $url: ${modules[*]} and the parent POM, version $version, each with its sources and javadoc"
 fi
