@@ -5,7 +5,9 @@ package org.bijou64;
  * differ on the wire from 248 up). Same conventions as {@link Bijou64}.
  */
 public final class Bijou32 {
-    private static final IntCodec[] JAVA = {new JavaIntCodec(Mapping.UNSIGNED), new JavaIntCodec(Mapping.ZIGZAG)};
+    /** Typed as the final class, so the static per-record calls below are direct calls, inlined by the JIT. */
+    private static final JavaIntCodec[] JAVA = {new JavaIntCodec(Mapping.UNSIGNED), new JavaIntCodec(Mapping.ZIGZAG)};
+
     private static final IntCodec[] NATIVE = NativeLibrary.isLoaded()
             ? new IntCodec[] {new NativeIntCodec(Mapping.UNSIGNED), new NativeIntCodec(Mapping.ZIGZAG)}
             : null;
@@ -59,7 +61,19 @@ public final class Bijou32 {
      * @return its unsigned-mapping bijou32 encoding, 1 to 5 bytes
      */
     public static byte[] encode(int value) {
-        return DEFAULT[0].encode(value);
+        return JAVA[0].encode(value);
+    }
+
+    /**
+     * The per-record encode the Kafka serializers call: pure Java (what every codec writes, and what the default
+     * codec does for single values), a direct call with no codec object to dispatch on.
+     *
+     * @param value any int
+     * @param mapping the mapping, not null
+     * @return a new array holding the value's one canonical bijou32 (zigzag: bijou32s) encoding, 1 to 5 bytes
+     */
+    public static byte[] encode(int value, Mapping mapping) {
+        return JAVA[mapping.ordinal()].encode(value);
     }
 
     /**
@@ -76,7 +90,23 @@ public final class Bijou32 {
      * @throws Bijou64Exception EMPTY, TRUNCATED, OVERFLOW or TRAILING_BYTES
      */
     public static int decode(byte[] record) {
-        return DEFAULT[0].decode(record);
+        return JAVA[0].decode(record);
+    }
+
+    /**
+     * The per-record strict decode the Kafka deserializers call, pure Java as {@link #encode(int, Mapping)}: the
+     * record in {@code src[offset .. offset + length)} must be exactly one value.
+     *
+     * @param src the array, not null
+     * @param offset where the record starts
+     * @param length the record's length in bytes
+     * @param mapping the mapping, not null
+     * @return the value
+     * @throws Bijou64Exception EMPTY, TRUNCATED, OVERFLOW or TRAILING_BYTES, with the messages of every codec
+     * @throws IndexOutOfBoundsException when the range lies outside {@code src}
+     */
+    public static int decode(byte[] src, int offset, int length, Mapping mapping) {
+        return JAVA[mapping.ordinal()].decode(src, offset, length);
     }
 
     /**

@@ -18,7 +18,10 @@ import java.util.Optional;
  * bytes; the format is specified in {@code docs/format.md}.
  */
 public final class Bijou64 {
-    private static final LongCodec[] JAVA = {new JavaLongCodec(Mapping.UNSIGNED), new JavaLongCodec(Mapping.ZIGZAG)};
+    /** Typed as the final class, so the static per-record calls below are direct calls, inlined by the JIT. */
+    private static final JavaLongCodec[] JAVA = {new JavaLongCodec(Mapping.UNSIGNED), new JavaLongCodec(Mapping.ZIGZAG)
+    };
+
     private static final LongCodec[] NATIVE = NativeLibrary.isLoaded()
             ? new LongCodec[] {new NativeLongCodec(Mapping.UNSIGNED), new NativeLongCodec(Mapping.ZIGZAG)}
             : null;
@@ -94,7 +97,19 @@ public final class Bijou64 {
      * @return its unsigned-mapping bijou64 encoding, 1 to 9 bytes
      */
     public static byte[] encode(long value) {
-        return DEFAULT[0].encode(value);
+        return JAVA[0].encode(value);
+    }
+
+    /**
+     * The per-record encode the Kafka serializers call: pure Java (what every codec writes, and what the default
+     * codec does for single values), a direct call with no codec object to dispatch on.
+     *
+     * @param value any long
+     * @param mapping the mapping, not null
+     * @return a new array holding the value's one canonical bijou64 (zigzag: bijou64s) encoding, 1 to 9 bytes
+     */
+    public static byte[] encode(long value, Mapping mapping) {
+        return JAVA[mapping.ordinal()].encode(value);
     }
 
     /**
@@ -113,7 +128,23 @@ public final class Bijou64 {
      * @throws Bijou64Exception EMPTY, TRUNCATED, OVERFLOW or TRAILING_BYTES
      */
     public static long decode(byte[] record) {
-        return DEFAULT[0].decode(record);
+        return JAVA[0].decode(record);
+    }
+
+    /**
+     * The per-record strict decode the Kafka deserializers call, pure Java as {@link #encode(long, Mapping)}: the
+     * record in {@code src[offset .. offset + length)} must be exactly one value.
+     *
+     * @param src the array, not null
+     * @param offset where the record starts
+     * @param length the record's length in bytes
+     * @param mapping the mapping, not null
+     * @return the value
+     * @throws Bijou64Exception EMPTY, TRUNCATED, OVERFLOW or TRAILING_BYTES, with the messages of every codec
+     * @throws IndexOutOfBoundsException when the range lies outside {@code src}
+     */
+    public static long decode(byte[] src, int offset, int length, Mapping mapping) {
+        return JAVA[mapping.ordinal()].decode(src, offset, length);
     }
 
     /**

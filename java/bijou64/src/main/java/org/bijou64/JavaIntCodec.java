@@ -40,7 +40,7 @@ final class JavaIntCodec implements IntCodec {
 
     @Override
     public byte[] encode(int value) {
-        return FORMAT.encode(toUnsigned(value));
+        return JavaFormat.encode32(toUnsigned(value));
     }
 
     @Override

@@ -39,7 +39,7 @@ final class JavaLongCodec implements LongCodec {
 
     @Override
     public byte[] encode(long value) {
-        return FORMAT.encode(toUnsigned(value));
+        return JavaFormat.encode64(toUnsigned(value));
     }
 
     @Override

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -65,6 +67,45 @@ class VectorsTest {
             for (int i = 0; i < rows.size(); i++) {
                 assertArrayEquals(rows.get(i).bytes(), slab.record(i), format + " record " + i);
             }
+        }
+    }
+
+    /** The static per-record calls the Kafka serdes use, each record also read from the middle of a larger array. */
+    @Test
+    void theStaticPerRecordCallsWriteAndReadEveryVector() {
+        for (Vectors.Valid row : Vectors.valid()) {
+            byte[] padded = new byte[row.bytes().length + 6];
+            Arrays.fill(padded, (byte) 0xFF);
+            System.arraycopy(row.bytes(), 0, padded, 3, row.bytes().length);
+            if (row.isLong()) {
+                assertArrayEquals(row.bytes(), Bijou64.encode(row.longValue(), row.mapping()), () -> "encode " + row);
+                assertEquals(
+                        row.longValue(),
+                        Bijou64.decode(padded, 3, row.bytes().length, row.mapping()),
+                        () -> "decode " + row);
+            } else {
+                assertArrayEquals(row.bytes(), Bijou32.encode(row.intValue(), row.mapping()), () -> "encode " + row);
+                assertEquals(
+                        row.intValue(),
+                        Bijou32.decode(padded, 3, row.bytes().length, row.mapping()),
+                        () -> "decode " + row);
+            }
+        }
+        for (Vectors.Invalid row : Vectors.invalid()) {
+            byte[] padded = new byte[row.bytes().length + 6];
+            System.arraycopy(row.bytes(), 0, padded, 3, row.bytes().length);
+            if (row.expected().startsWith("ok:")) {
+                assertEquals(
+                        Long.parseUnsignedLong(row.expected().substring(3)),
+                        Bijou64.decode(padded, 3, row.bytes().length, Mapping.UNSIGNED),
+                        row::toString);
+                continue;
+            }
+            Bijou64Exception e = assertThrows(
+                    Bijou64Exception.class,
+                    () -> Bijou64.decode(padded, 3, row.bytes().length, Mapping.UNSIGNED),
+                    row::toString);
+            assertEquals(row.expected(), e.kind().word(), () -> row + ": " + e.getMessage());
         }
     }
 

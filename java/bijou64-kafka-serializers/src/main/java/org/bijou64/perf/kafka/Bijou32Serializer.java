@@ -14,13 +14,22 @@ import org.bijou64.Mapping;
  * {@code value.serializer=org.bijou64.perf.kafka.Bijou32Serializer}. Configured by
  * {@link Bijou64SerdeConfig} ({@code bijou64.mapping}, {@code bijou64.implementation},
  * {@code bijou64.useJava}); unconfigured it uses the
- * unsigned mapping. null serializes to null, so tombstones stay tombstones. Thread-safe once configured.
+ * unsigned mapping. null serializes to null, so tombstones stay tombstones. Thread-safe once configured and
+ * handed to other threads safely, as Kafka's clients do (configure, then share).
  */
 public class Bijou32Serializer implements Serializer<Integer> {
     /** The mapping fixed in code ({@link Bijou64Serdes}), or null: then {@code bijou64.mapping} decides. */
     private final Mapping pinned;
 
-    private volatile IntCodec codec;
+    /**
+     * The configured codec, for the accessors and the native path. Plain fields, not volatile: Kafka's clients call
+     * {@code configure} before the serializer is shared (the producer holds it in a final field), so the hot path
+     * reads them without a fence.
+     */
+    private IntCodec codec;
+
+    /** The mapping of the pure-Java path, or null when {@link #codec} is native and does the work. */
+    private Mapping javaMapping;
 
     /** Kafka instantiates serializers reflectively through this constructor. */
     public Bijou32Serializer() {
@@ -30,7 +39,12 @@ public class Bijou32Serializer implements Serializer<Integer> {
     /** @param pinned the mapping to use whatever the configs say (they may only repeat it), or null */
     Bijou32Serializer(Mapping pinned) {
         this.pinned = pinned;
-        this.codec = Bijou32.codec(pinned == null ? Mapping.UNSIGNED : pinned, Bijou64SerdeConfig.PER_RECORD_DEFAULT);
+        use(Bijou32.codec(pinned == null ? Mapping.UNSIGNED : pinned, Bijou64SerdeConfig.PER_RECORD_DEFAULT));
+    }
+
+    private void use(IntCodec configured) {
+        codec = configured;
+        javaMapping = configured.implementation() == Implementation.NATIVE ? null : configured.mapping();
     }
 
     /**
@@ -39,17 +53,22 @@ public class Bijou32Serializer implements Serializer<Integer> {
      */
     @Override
     public void configure(Map<String, ?> configs, boolean isKey) {
-        codec = Bijou64SerdeConfig.from(configs).intCodec(pinned);
+        use(Bijou64SerdeConfig.from(configs).intCodec(pinned));
     }
 
     /**
      * @param topic the topic (unused: the encoding does not depend on it)
      * @param data the value, or null for a tombstone / null key
-     * @return its bijou32 (or bijou32s) encoding, or null for null
+     * @return its bijou32 (or bijou32s) encoding, or null for null; pure Java ({@link Bijou32#encode(int,
+     *     Mapping)}, no dispatch) unless {@code bijou64.implementation=native}
      */
     @Override
     public byte[] serialize(String topic, Integer data) {
-        return data == null ? null : codec.encode(data);
+        if (data == null) {
+            return null;
+        }
+        Mapping mapping = javaMapping;
+        return mapping != null ? Bijou32.encode(data, mapping) : codec.encode(data);
     }
 
     /** @return the implementation this instance uses */

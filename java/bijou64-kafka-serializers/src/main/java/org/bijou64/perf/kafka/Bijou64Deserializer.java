@@ -23,7 +23,15 @@ public class Bijou64Deserializer implements Deserializer<Long> {
     /** The mapping fixed in code ({@link Bijou64Serdes}), or null: then {@code bijou64.mapping} decides. */
     private final Mapping pinned;
 
-    private volatile LongCodec codec;
+    /**
+     * The configured codec, for the accessors and the native path. Plain fields, not volatile: Kafka's clients call
+     * {@code configure} before the deserializer is shared (the consumer holds it in a final field), so the hot path
+     * reads them without a fence.
+     */
+    private LongCodec codec;
+
+    /** The mapping of the pure-Java path, or null when {@link #codec} is native and does the work. */
+    private Mapping javaMapping;
 
     /** Kafka instantiates deserializers reflectively through this constructor. */
     public Bijou64Deserializer() {
@@ -33,7 +41,12 @@ public class Bijou64Deserializer implements Deserializer<Long> {
     /** @param pinned the mapping to use whatever the configs say (they may only repeat it), or null */
     Bijou64Deserializer(Mapping pinned) {
         this.pinned = pinned;
-        this.codec = Bijou64.codec(pinned == null ? Mapping.UNSIGNED : pinned, Bijou64SerdeConfig.PER_RECORD_DEFAULT);
+        use(Bijou64.codec(pinned == null ? Mapping.UNSIGNED : pinned, Bijou64SerdeConfig.PER_RECORD_DEFAULT));
+    }
+
+    private void use(LongCodec configured) {
+        codec = configured;
+        javaMapping = configured.implementation() == Implementation.NATIVE ? null : configured.mapping();
     }
 
     /**
@@ -42,7 +55,7 @@ public class Bijou64Deserializer implements Deserializer<Long> {
      */
     @Override
     public void configure(Map<String, ?> configs, boolean isKey) {
-        codec = Bijou64SerdeConfig.from(configs).longCodec(pinned);
+        use(Bijou64SerdeConfig.from(configs).longCodec(pinned));
     }
 
     /**
@@ -66,8 +79,9 @@ public class Bijou64Deserializer implements Deserializer<Long> {
     }
 
     private long decode(String topic, byte[] src, int offset, int length) {
+        Mapping mapping = javaMapping;
         try {
-            return codec.decode(src, offset, length);
+            return mapping != null ? Bijou64.decode(src, offset, length, mapping) : codec.decode(src, offset, length);
         } catch (Bijou64Exception e) {
             throw SerdeErrors.deserializing(
                     codec.mapping() == Mapping.ZIGZAG ? "bijou64s Long" : "bijou64 Long",

@@ -13,13 +13,22 @@ import org.bijou64.Mapping;
  * {@code value.serializer=org.bijou64.perf.kafka.Bijou64Serializer}. Configured by
  * {@link Bijou64SerdeConfig} ({@code bijou64.mapping}, {@code bijou64.implementation},
  * {@code bijou64.useJava}); unconfigured it uses the
- * unsigned mapping. null serializes to null, so tombstones stay tombstones. Thread-safe once configured.
+ * unsigned mapping. null serializes to null, so tombstones stay tombstones. Thread-safe once configured and
+ * handed to other threads safely, as Kafka's clients do (configure, then share).
  */
 public class Bijou64Serializer implements Serializer<Long> {
     /** The mapping fixed in code ({@link Bijou64Serdes}), or null: then {@code bijou64.mapping} decides. */
     private final Mapping pinned;
 
-    private volatile LongCodec codec;
+    /**
+     * The configured codec, for the accessors and the native path. Plain fields, not volatile: Kafka's clients call
+     * {@code configure} before the serializer is shared (the producer holds it in a final field), so the hot path
+     * reads them without a fence.
+     */
+    private LongCodec codec;
+
+    /** The mapping of the pure-Java path, or null when {@link #codec} is native and does the work. */
+    private Mapping javaMapping;
 
     /** Kafka instantiates serializers reflectively through this constructor. */
     public Bijou64Serializer() {
@@ -29,7 +38,12 @@ public class Bijou64Serializer implements Serializer<Long> {
     /** @param pinned the mapping to use whatever the configs say (they may only repeat it), or null */
     Bijou64Serializer(Mapping pinned) {
         this.pinned = pinned;
-        this.codec = Bijou64.codec(pinned == null ? Mapping.UNSIGNED : pinned, Bijou64SerdeConfig.PER_RECORD_DEFAULT);
+        use(Bijou64.codec(pinned == null ? Mapping.UNSIGNED : pinned, Bijou64SerdeConfig.PER_RECORD_DEFAULT));
+    }
+
+    private void use(LongCodec configured) {
+        codec = configured;
+        javaMapping = configured.implementation() == Implementation.NATIVE ? null : configured.mapping();
     }
 
     /**
@@ -38,17 +52,22 @@ public class Bijou64Serializer implements Serializer<Long> {
      */
     @Override
     public void configure(Map<String, ?> configs, boolean isKey) {
-        codec = Bijou64SerdeConfig.from(configs).longCodec(pinned);
+        use(Bijou64SerdeConfig.from(configs).longCodec(pinned));
     }
 
     /**
      * @param topic the topic (unused: the encoding does not depend on it)
      * @param data the value, or null for a tombstone / null key
-     * @return its bijou64 (or bijou64s) encoding, or null for null
+     * @return its bijou64 (or bijou64s) encoding, or null for null; pure Java ({@link Bijou64#encode(long,
+     *     Mapping)}, no dispatch) unless {@code bijou64.implementation=native}
      */
     @Override
     public byte[] serialize(String topic, Long data) {
-        return data == null ? null : codec.encode(data);
+        if (data == null) {
+            return null;
+        }
+        Mapping mapping = javaMapping;
+        return mapping != null ? Bijou64.encode(data, mapping) : codec.encode(data);
     }
 
     /** @return the implementation this instance uses */
