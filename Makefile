@@ -1,5 +1,5 @@
 # Glue only: each target calls one script or one tool. See README.md and CONTRIBUTING.md.
-.PHONY: demo test check test-rust test-jvm format fuzz soak build release broker-start broker-stop
+.PHONY: demo test check test-rust test-jvm format fuzz soak flink-cluster-test build release broker-start broker-stop
 demo:           ## the main job: build, start the broker, run the comparisons (producers, StreamFusion, the Rust sink, Nexmark), print the tables
 	bash scripts/demo.sh
 test:           ## every test (installs cargo-deny/cargo-fuzz if missing; starts and stops the local broker)
@@ -16,6 +16,8 @@ fuzz:           ## every fuzz target for FUZZ_SECONDS (default 300) each, under 
 	bash scripts/fuzz.sh
 soak:           ## the cluster failure tests with the long ones CI leaves out (the rolling restarts), on a cluster of their own
 	bash scripts/cluster-faults.sh --soak
+flink-cluster-test: ## the SQL connector jar on a real Flink 2.2.1 session cluster (Flink's scripts; ADD JAR and lib/), against the stock connector; about 4 minutes
+	bash scripts/flink-cluster-test.sh
 build:          ## Rust workspace and Java modules (with the bundled native library), no tests
 	cargo build --workspace --release --locked && mvn -B -q install -DskipTests
 release:        ## the public Maven artifacts deployed (target/maven-repo, or RELEASE_REPOSITORY=ID::URL), crates dry-run
