@@ -17,8 +17,11 @@
 # by record (read_committed: partition, order in the partition, key, value; 'sink.partitioner' = 'fixed', so a
 # partition has one writer and its order is deterministic), and the TaskManager logs must show every encoder
 # batch native (the streamfusion metrics, logged by Flink's Slf4jReporter; 'streamfusion.native.min-batch-rows'
-# = 0, so a small batch too), no fallback and no UnsatisfiedLinkError. The cluster is stopped on exit, failure included; the broker too if this script
-# started it. Needs python3 (venv), a JDK 17+, Maven, and the modules built (it runs mvn install for the jar).
+# = 0, so a small batch too), no fallback and no UnsatisfiedLinkError. The cluster is stopped on exit, failure
+# included; the local broker (kafka/broker, 127.0.0.1:19092) too if this script started it. Needs python3
+# (venv), a JDK 17+, Maven and curl; builds the jar (mvn install) unless --no-build. Environment:
+# FLINK_REST_PORT [18081], FLINK_RPC_PORT [16123] (the JobManager's; the other ports are Flink's random ones).
+# Everything it writes is under target/flink-dist.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -42,6 +45,7 @@ FLINK_KAFKA_VERSION=5.0.0-2.2
 require python3 "install Python 3 with venv (apt-get install python3-venv)"
 require java "install a JDK 17 or newer (apt-get install openjdk-17-jdk-headless)"
 require mvn "install Apache Maven 3.8 or newer (apt-get install maven)"
+require curl "install curl (apt-get install curl): the test asks Flink's REST API for its TaskManagers"
 started=$(date +%s)
 cd "$ROOT"
 work=$ROOT/target/flink-dist
