@@ -2,13 +2,16 @@ package org.streamfusion.flink.connector;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Properties;
 import java.util.concurrent.ScheduledFuture;
 import java.util.stream.IntStream;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.connector.kafka.sink.KafkaPartitioner;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -21,8 +24,14 @@ import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.utils.ProjectedRowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.util.InstantiationUtil;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.streamfusion.flink.RowDataJsonEncoder;
 import org.streamfusion.kafka.EncodedBatch;
 
@@ -51,6 +60,13 @@ import org.streamfusion.kafka.EncodedBatch;
  * order is the map's, so only the last value per key is comparable with the stock sink; the linger timer and
  * watermarks do not emit the map (the stock writer ignores watermarks too). The map holds rows, copied on
  * arrival when object reuse is enabled, as Flink's {@code ReducingUpsertSink} does.
+ *
+ * <p><b>A custom partitioner</b> ({@code sink.partitioner} naming a {@code KafkaPartitioner<RowData>} class): the
+ * operator instantiates it and opens it with its subtask index and parallelism (the writer's: the operator runs
+ * at the writer's parallelism, forward-connected), keeps a copy of each row of the batch, and once the batch is
+ * encoded calls it per record as {@code DynamicKafkaRecordSerializationSchema} does: the consumed row, the key and
+ * value bytes, the target topic and its partitions (fetched once per topic, as {@code DefaultKafkaSinkContext}
+ * does); the record carries the partition to {@link PreEncodedRecordSerializationSchema}.
  *
  * <p><b>Metadata.</b> With {@code topic} / {@code timestamp} / {@code headers} metadata columns (after the
  * physical fields of the consumed row) each record carries them as {@code KafkaDynamicSink}'s converters read
@@ -88,6 +104,14 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
 
     private transient List<Long> timestamps;
     private transient List<List<Header>> headerLists;
+    /** Null without a custom {@code sink.partitioner} class; else the instance this subtask opened. */
+    private transient KafkaPartitioner<RowData> partitioner;
+    /** With {@link #partitioner}: a copy of each appended row of the batch, in order (what the partitioner sees). */
+    private transient List<RowData> partitionedRows;
+    /** With {@link #partitioner}: the consumed row's serializer, for {@link #partitionedRows}' copies. */
+    private transient RowDataSerializer partitionedRowCopier;
+    /** With {@link #partitioner}: each topic's partitions, fetched once, as {@code DefaultKafkaSinkContext} does. */
+    private transient Map<String, int[]> topicPartitions;
     /** Null unless reducing by key: the last row per key, in first-arrival order of the keys. */
     private transient Map<Key, RowData> reduced;
 
@@ -119,6 +143,21 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
             topics = new ArrayList<>(capacity);
             timestamps = new ArrayList<>(capacity);
             headerLists = new ArrayList<>(capacity);
+        }
+        if (spec.partitionerClass != null) {
+            // As the stock sink: KafkaConnectorOptionsUtil instantiates the class (no-argument constructor) and
+            // DynamicKafkaRecordSerializationSchema.open opens it with the writer subtask's index and parallelism
+            // (this operator runs at the writer's parallelism, forward-connected to it).
+            @SuppressWarnings("unchecked")
+            KafkaPartitioner<RowData> instance = InstantiationUtil.instantiate(
+                    spec.partitionerClass, KafkaPartitioner.class, getUserCodeClassloader());
+            partitioner = instance;
+            partitioner.open(
+                    getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+                    getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
+            partitionedRows = new ArrayList<>(Math.min(spec.batchRows, 1 << 16));
+            partitionedRowCopier = new RowDataSerializer(spec.consumedRowType);
+            topicPartitions = new HashMap<>();
         }
         if (spec.reducesByKey()) {
             reduced = new LinkedHashMap<>();
@@ -215,6 +254,9 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
 
     /** Writes the row into the encoder's vectors now, and its metadata (if any) into the lists. */
     private void append(RowData row) {
+        if (partitioner != null) {
+            partitionedRows.add(partitionedRowCopier.copy(row));
+        }
         long before = encoder.encodeNanos();
         if (physicalView == null) {
             encoder.append(row);
@@ -247,15 +289,58 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
         valueBytes.inc(batch.valueBytes());
         StreamRecord<EncodedRecord> out = new StreamRecord<>(null);
         for (int i = 0; i < batch.size(); i++) {
-            EncodedRecord record = physicalView == null
+            String topic = physicalView == null ? null : topics.get(i);
+            EncodedRecord record = physicalView == null && partitioner == null
                     ? new EncodedRecord(batch, i)
-                    : new EncodedRecord(batch, i, topics.get(i), timestamps.get(i), headerLists.get(i));
+                    : new EncodedRecord(
+                            batch,
+                            i,
+                            topic,
+                            partitioner == null ? null : partition(batch, i, topic),
+                            physicalView == null ? null : timestamps.get(i),
+                            physicalView == null ? null : headerLists.get(i));
             output.collect(out.replace(record));
         }
         if (physicalView != null) {
             topics.clear();
             timestamps.clear();
             headerLists.clear();
+        }
+        if (partitioner != null) {
+            partitionedRows.clear();
+        }
+    }
+
+    /**
+     * The partition the custom partitioner chooses for record {@code i} of {@code batch}, called as
+     * {@code DynamicKafkaRecordSerializationSchema.serialize} calls it: the consumed row, the key and value bytes,
+     * the target topic and its partitions. Null when the record's topic is not valid (no topic, or one not in the
+     * list): {@link PreEncodedRecordSerializationSchema} then fails it with the stock sink's error.
+     */
+    private Integer partition(EncodedBatch batch, int i, String recordTopic) {
+        String topic = spec.topics.size() == 1 ? spec.topics.get(0) : recordTopic;
+        if (topic == null || !spec.topics.contains(topic)) {
+            return null;
+        }
+        int[] partitions = topicPartitions.computeIfAbsent(topic, this::fetchPartitions);
+        return partitioner.partition(partitionedRows.get(i), batch.key(i), batch.value(i), topic, partitions);
+    }
+
+    /**
+     * The partitions of {@code topic} in ascending order, from a short-lived producer with the sink's
+     * properties, as {@code DefaultKafkaSinkContext.getPartitionsForTopic} fetches them (once per topic).
+     */
+    private int[] fetchPartitions(String topic) {
+        Properties properties = new Properties();
+        properties.putAll(spec.producerProperties);
+        properties.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
+        properties.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        properties.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        try (Producer<byte[], byte[]> producer = new KafkaProducer<>(properties)) {
+            return producer.partitionsFor(topic).stream()
+                    .mapToInt(PartitionInfo::partition)
+                    .sorted()
+                    .toArray();
         }
     }
 

@@ -16,7 +16,8 @@ import org.streamfusion.kafka.EncodedBatch;
  * <p>It also carries the record's writable metadata, as {@code KafkaDynamicSink}'s {@code topic},
  * {@code timestamp} and {@code headers} columns give them: the topic (null: none given, which is fine for a sink
  * of one topic only), the timestamp in epoch milliseconds (null: the producer's clock) and the headers (null or
- * empty: none).
+ * empty: none). And, with a custom {@code sink.partitioner} class, the partition that partitioner chose
+ * (null: none chosen here).
  */
 @Internal
 public final class EncodedRecord {
@@ -25,6 +26,7 @@ public final class EncodedRecord {
     private final Long timestamp;
     private final List<Header> headers;
     private final String topic;
+    private final Integer partition;
 
     /**
      * A record without metadata (null timestamp, no headers).
@@ -60,9 +62,25 @@ public final class EncodedRecord {
      * @throws IndexOutOfBoundsException if {@code row} is out of range
      */
     public EncodedRecord(EncodedBatch batch, int row, String topic, Long timestamp, List<Header> headers) {
+        this(batch, row, topic, null, timestamp, headers);
+    }
+
+    /**
+     * @param batch the encoded batch holding the record
+     * @param row the record's index, {@code 0 <= row < batch.size()}
+     * @param topic the record's topic ({@code topic} metadata column), or null for none
+     * @param partition the partition a custom {@code sink.partitioner} chose, or null for none
+     * @param timestamp the record timestamp in epoch milliseconds, or null (the producer's clock)
+     * @param headers the record headers in order, or null for none; not copied, must not be modified
+     * @throws NullPointerException if {@code batch} is null
+     * @throws IndexOutOfBoundsException if {@code row} is out of range
+     */
+    public EncodedRecord(
+            EncodedBatch batch, int row, String topic, Integer partition, Long timestamp, List<Header> headers) {
         this.batch = Objects.requireNonNull(batch, "batch");
         this.row = Objects.checkIndex(row, batch.size());
         this.topic = topic;
+        this.partition = partition;
         this.timestamp = timestamp;
         this.headers = headers;
     }
@@ -79,13 +97,29 @@ public final class EncodedRecord {
 
     /** As {@link #of(byte[], byte[])}, with metadata and a topic (null: none). */
     static EncodedRecord of(byte[] key, byte[] value, String topic, Long timestamp, List<Header> headers) {
+        return of(key, value, topic, null, timestamp, headers);
+    }
+
+    /** As {@link #of(byte[], byte[])}, with metadata, a topic and a partition (null: none). */
+    static EncodedRecord of(
+            byte[] key, byte[] value, String topic, Integer partition, Long timestamp, List<Header> headers) {
         return new EncodedRecord(
-                EncodedBatch.ofRecords(new byte[][] {key}, new byte[][] {value}, 0), 0, topic, timestamp, headers);
+                EncodedBatch.ofRecords(new byte[][] {key}, new byte[][] {value}, 0),
+                0,
+                topic,
+                partition,
+                timestamp,
+                headers);
     }
 
     /** @return the record's topic from the {@code topic} metadata column, or null when none was given */
     public String topic() {
         return topic;
+    }
+
+    /** @return the partition a custom {@code sink.partitioner} chose, or null when none was chosen here */
+    public Integer partition() {
+        return partition;
     }
 
     /** @return the record timestamp in epoch milliseconds, or null (the producer's clock) */
@@ -118,7 +152,10 @@ public final class EncodedRecord {
         return batch.valueLength(row);
     }
 
-    /** @return true when both records have equal key and value bytes (nulls included), topic, timestamp and headers */
+    /**
+     * @return true when both records have equal key and value bytes (nulls included), topic, partition, timestamp
+     *     and headers
+     */
     @Override
     public boolean equals(Object o) {
         if (this == o) {
@@ -131,6 +168,7 @@ public final class EncodedRecord {
         return java.util.Arrays.equals(key(), that.key())
                 && java.util.Arrays.equals(value(), that.value())
                 && Objects.equals(topic, that.topic)
+                && Objects.equals(partition, that.partition)
                 && Objects.equals(timestamp, that.timestamp)
                 && headersEqual(headers, that.headers);
     }
@@ -159,7 +197,7 @@ public final class EncodedRecord {
     @Override
     public String toString() {
         return "EncodedRecord[keyLength=" + keyLength() + ", valueLength=" + valueLength() + ", topic=" + topic
-                + ", timestamp="
+                + ", partition=" + partition + ", timestamp="
                 + timestamp + ", headers=" + (headers == null ? "null" : headers.size()) + "]";
     }
 }

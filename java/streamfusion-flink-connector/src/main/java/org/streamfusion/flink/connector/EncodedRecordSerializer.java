@@ -82,6 +82,8 @@ public final class EncodedRecordSerializer extends TypeSerializerSingleton<Encod
         if (topic != null) {
             target.writeUTF(topic);
         }
+        Integer partition = record.partition();
+        target.writeInt(partition == null ? -1 : partition);
     }
 
     @Override
@@ -99,7 +101,8 @@ public final class EncodedRecordSerializer extends TypeSerializerSingleton<Encod
             }
         }
         String topic = source.readBoolean() ? source.readUTF() : null;
-        return EncodedRecord.of(key, value, topic, timestamp, headers);
+        int partition = source.readInt();
+        return EncodedRecord.of(key, value, topic, partition < 0 ? null : partition, timestamp, headers);
     }
 
     @Override

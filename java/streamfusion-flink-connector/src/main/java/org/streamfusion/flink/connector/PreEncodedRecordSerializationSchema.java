@@ -25,8 +25,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * the list; a record without one (no column, or null) or with another topic fails with the
  * {@link IllegalArgumentException} and text of the stock sink. The partition is chosen as
  * {@code DynamicKafkaRecordSerializationSchema} chooses it: by Flink's {@link FlinkFixedPartitioner} for
- * {@code sink.partitioner=fixed}, otherwise null (Kafka's producer partitions: murmur2 of the key, sticky for
- * null keys). The record timestamp and headers are the record's ({@code timestamp} and {@code headers} metadata
+ * {@code sink.partitioner=fixed}; with a custom {@code sink.partitioner} class, the partition it chose for the
+ * record ({@link EncodedRecord#partition()}, chosen by {@link BatchingEncoderOperator} as the stock schema
+ * chooses it); otherwise null (Kafka's producer partitions: murmur2 of the key, sticky for null keys). The record timestamp and headers are the record's ({@code timestamp} and {@code headers} metadata
  * columns, as {@code DynamicKafkaRecordSerializationSchema} writes them): a null timestamp leaves it to the
  * producer's clock, null headers write none.
  */
@@ -88,9 +89,11 @@ public final class PreEncodedRecordSerializationSchema
         String topic = targetTopic(record);
         byte[] key = record.key();
         byte[] value = record.value();
-        Integer partition = partitioner == null
-                ? null
-                : partitioner.partition(record, key, value, topic, context.getPartitionsForTopic(topic));
+        Integer partition = record.partition() != null
+                ? record.partition()
+                : partitioner == null
+                        ? null
+                        : partitioner.partition(record, key, value, topic, context.getPartitionsForTopic(topic));
         return new ProducerRecord<>(topic, partition, record.timestamp(), key, value, record.headers());
     }
 

@@ -86,7 +86,7 @@ final class SinkPlanning {
     /**
      * Why StreamFusion does not write this table natively, or empty when it does. Called after Flink's factory
      * has validated the table. Not native: a key or value format other than {@code json}; {@code topic-pattern};
-     * a custom {@code sink.partitioner} class; a column type or layout the encoder does not write ({@link RowDataJsonEncoder}). (A list of topics is native, as the stock sink takes
+     * a column type or layout the encoder does not write ({@link RowDataJsonEncoder}). (A list of topics is native, as the stock sink takes
      * it: the {@code topic} metadata column picks each row's topic; metadata columns are checked by the planner
      * against {@link StreamFusionKafkaDynamicSink#listWritableMetadata()}.)
      *
@@ -107,14 +107,6 @@ final class SinkPlanning {
         }
         if (options.containsKey(TOPIC_PATTERN.key())) {
             return Optional.of(String.format("of '%s'", TOPIC_PATTERN.key()));
-        }
-        String partitioner = options.getOrDefault(SINK_PARTITIONER.key(), "").trim();
-        if (!partitioner.isEmpty()
-                && !partitioner.equals(PARTITIONER_DEFAULT)
-                && !partitioner.equals(PARTITIONER_FIXED)
-                && !partitioner.equals(PARTITIONER_ROUND_ROBIN)) {
-            return Optional.of(
-                    String.format("'%s' = '%s' is a custom partitioner class", SINK_PARTITIONER.key(), partitioner));
         }
         // The encoder checks the layout against the row type and every column type.
         RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
@@ -272,7 +264,8 @@ final class SinkPlanning {
      * {@code sink.buffer-flush.max-rows} / {@code .interval} reduce by key when both are greater than zero.
      *
      * @param keyProjection positions of the key fields in the physical row, in key order (empty: no key)
-     * @param fixedPartitioner {@code sink.partitioner=fixed}
+     * @param fixedPartitioner {@code sink.partitioner=fixed}; a class name there becomes the spec's
+     *     {@link SinkSpec#partitionerClass()}
      * @param upsert the upsert connector
      * @return the spec
      */
@@ -290,6 +283,7 @@ final class SinkPlanning {
                 .setTransactionalIdPrefix(conf.get(TRANSACTIONAL_ID_PREFIX))
                 .setTransactionNamingStrategy(conf.get(TRANSACTION_NAMING_STRATEGY))
                 .setFixedPartitioner(fixedPartitioner)
+                .setPartitionerClass(partitionerClass(conf))
                 .setUpsert(upsert)
                 .setParallelism(conf.getOptional(SINK_PARALLELISM).orElse(null))
                 .setBatchRows(batchRows)
@@ -303,6 +297,18 @@ final class SinkPlanning {
             }
         }
         return spec.build();
+    }
+
+    /**
+     * {@code sink.partitioner} when it names a class (not {@code default}, {@code fixed} or {@code round-robin}),
+     * as {@code KafkaConnectorOptionsUtil.getFlinkKafkaPartitioner} reads it; null otherwise.
+     */
+    private static String partitionerClass(Configuration conf) {
+        return conf.getOptional(SINK_PARTITIONER)
+                .filter(value -> !value.equals(PARTITIONER_DEFAULT)
+                        && !value.equals(PARTITIONER_FIXED)
+                        && !value.equals(PARTITIONER_ROUND_ROBIN))
+                .orElse(null);
     }
 
     /** The {@code properties.*} options without the prefix, as {@code KafkaConnectorOptionsUtil} builds them. */

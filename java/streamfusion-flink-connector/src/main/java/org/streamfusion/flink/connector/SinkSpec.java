@@ -48,6 +48,9 @@ public final class SinkSpec implements Serializable {
 
     final TransactionNamingStrategy transactionNamingStrategy;
     final boolean fixedPartitioner;
+    /** {@code sink.partitioner} as a class name (a {@code KafkaPartitioner<RowData>}), null for none. */
+    final String partitionerClass;
+
     final boolean upsert;
     /** Null: the input's parallelism. */
     final Integer parallelism;
@@ -80,6 +83,7 @@ public final class SinkSpec implements Serializable {
         this.transactionalIdPrefix = b.transactionalIdPrefix;
         this.transactionNamingStrategy = b.transactionNamingStrategy;
         this.fixedPartitioner = b.fixedPartitioner;
+        this.partitionerClass = b.partitionerClass;
         this.upsert = b.upsert;
         this.parallelism = b.parallelism;
         this.batchRows = b.batchRows;
@@ -119,6 +123,7 @@ public final class SinkSpec implements Serializable {
                 .setTransactionalIdPrefix(transactionalIdPrefix)
                 .setTransactionNamingStrategy(transactionNamingStrategy)
                 .setFixedPartitioner(fixedPartitioner)
+                .setPartitionerClass(partitionerClass)
                 .setUpsert(upsert)
                 .setParallelism(parallelism)
                 .setBatchRows(batchRows)
@@ -199,6 +204,11 @@ public final class SinkSpec implements Serializable {
         return fixedPartitioner;
     }
 
+    /** @return {@code sink.partitioner} as a class name (a {@code KafkaPartitioner<RowData>}), or null */
+    public String partitionerClass() {
+        return partitionerClass;
+    }
+
     /** @return true for the upsert connector (DELETE and UPDATE_BEFORE become tombstones) */
     public boolean upsert() {
         return upsert;
@@ -237,6 +247,7 @@ public final class SinkSpec implements Serializable {
                 && Objects.equals(transactionalIdPrefix, that.transactionalIdPrefix)
                 && transactionNamingStrategy == that.transactionNamingStrategy
                 && fixedPartitioner == that.fixedPartitioner
+                && Objects.equals(partitionerClass, that.partitionerClass)
                 && upsert == that.upsert
                 && Objects.equals(parallelism, that.parallelism)
                 && batchRows == that.batchRows
@@ -261,6 +272,7 @@ public final class SinkSpec implements Serializable {
                 transactionalIdPrefix,
                 transactionNamingStrategy,
                 fixedPartitioner,
+                partitionerClass,
                 upsert,
                 parallelism,
                 batchRows,
@@ -285,7 +297,8 @@ public final class SinkSpec implements Serializable {
                 + Arrays.toString(keyProjection) + ", topics=" + topics + ", producerProperties="
                 + SensitiveConfigs.redact(producerProperties) + ", deliveryGuarantee=" + deliveryGuarantee
                 + ", transactionalIdPrefix=" + transactionalIdPrefix + ", transactionNamingStrategy="
-                + transactionNamingStrategy + ", fixedPartitioner=" + fixedPartitioner + ", upsert=" + upsert
+                + transactionNamingStrategy + ", fixedPartitioner=" + fixedPartitioner + ", partitionerClass="
+                + partitionerClass + ", upsert=" + upsert
                 + ", parallelism=" + parallelism + ", batchRows=" + batchRows + ", lingerMillis=" + lingerMillis
                 + ", consumedRowType=" + consumedRowType + ", topicPosition=" + topicPosition
                 + ", timestampPosition=" + timestampPosition + ", headersPosition=" + headersPosition
@@ -313,6 +326,7 @@ public final class SinkSpec implements Serializable {
         private String transactionalIdPrefix;
         private TransactionNamingStrategy transactionNamingStrategy = TransactionNamingStrategy.DEFAULT;
         private boolean fixedPartitioner;
+        private String partitionerClass;
         private boolean upsert;
         private Integer parallelism;
         private int batchRows = StreamFusionOptions.DEFAULT_BATCH_ROWS;
@@ -413,6 +427,17 @@ public final class SinkSpec implements Serializable {
          */
         Builder setFixedPartitioner(boolean fixed) {
             this.fixedPartitioner = fixed;
+            return this;
+        }
+
+        /**
+         * @param className {@code sink.partitioner} as the class name of a {@code KafkaPartitioner<RowData>} with a
+         *     no-argument constructor (Flink's factory has checked it), or null for none; each writer subtask
+         *     instantiates, opens and calls it as the stock sink does
+         * @return this
+         */
+        Builder setPartitionerClass(String className) {
+            this.partitionerClass = className;
             return this;
         }
 

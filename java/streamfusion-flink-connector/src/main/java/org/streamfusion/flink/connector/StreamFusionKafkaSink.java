@@ -145,7 +145,7 @@ public final class StreamFusionKafkaSink {
          * @throws ValidationException for any option the table sink rejects (Flink's message, wrapped by Flink's
          *     {@code FactoryUtil} in a {@code ValidationException} naming the table {@code streamfusion_kafka_sink}),
          *     and for options the table factory leaves to Flink's own sink (another format, {@code topic-pattern},
-         *     a custom partitioner class, a column type the encoder does not write: the message names which)
+         *     a column type the encoder does not write: the message names which)
          */
         public StreamFusionKafkaSink build() {
             DynamicTableSink planned = FactoryUtil.createDynamicTableSink(

@@ -19,7 +19,8 @@ import org.apache.flink.table.connector.sink.DynamicTableSink;
  * <p><b>Written by Flink's own sink</b> (the stock factory's {@code KafkaDynamicSink}, the stock records; one INFO
  * line names the reason, and the writer's {@code streamfusion.numFlinkRows} metric counts the rows, see
  * {@link SinkPlanning#notNative}): a table with a format other than {@code json} (value or key),
- * {@code topic-pattern}, a custom {@code sink.partitioner} class, or a column type the encoder does not write.
+ * {@code topic-pattern}, or a column type the encoder does not write. A custom {@code sink.partitioner} class is
+ * native: each writer subtask instantiates, opens and calls it per record as the stock sink does.
  * Key and value json options that differ ({@code key.json.*} beside {@code value.json.*}) are native: the key row
  * is written with its own. Nothing the stock sink accepts is refused. The writable metadata columns {@code timestamp}
  * ({@code TIMESTAMP_LTZ(3)}, the record timestamp) and {@code headers} ({@code MAP<STRING, BYTES>}) are written

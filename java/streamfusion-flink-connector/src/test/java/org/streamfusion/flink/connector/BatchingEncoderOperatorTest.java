@@ -339,6 +339,24 @@ class BatchingEncoderOperatorTest {
     }
 
     @Test
+    void theSerializerRoundTripsThePartitionACustomPartitionerChose() throws Exception {
+        org.apache.flink.core.memory.DataOutputSerializer out =
+                new org.apache.flink.core.memory.DataOutputSerializer(64);
+        byte[] value = "{}".getBytes(StandardCharsets.UTF_8);
+        EncodedRecord placed = EncodedRecord.of(null, value, null, 2, null, null);
+        EncodedRecord unplaced = EncodedRecord.of(null, value, null, null, null, null);
+        EncodedRecordSerializer.INSTANCE.serialize(placed, out);
+        EncodedRecordSerializer.INSTANCE.serialize(unplaced, out);
+        org.apache.flink.core.memory.DataInputDeserializer in =
+                new org.apache.flink.core.memory.DataInputDeserializer(out.getCopyOfBuffer());
+        assertEquals(
+                Integer.valueOf(2),
+                EncodedRecordSerializer.INSTANCE.deserialize(in).partition());
+        assertNull(EncodedRecordSerializer.INSTANCE.deserialize(in).partition());
+        assertTrue(!placed.equals(unplaced), "the partition is part of a record's equality");
+    }
+
+    @Test
     void theSerializerRoundTripsTheTopic() throws Exception {
         org.apache.flink.core.memory.DataOutputSerializer out =
                 new org.apache.flink.core.memory.DataOutputSerializer(64);

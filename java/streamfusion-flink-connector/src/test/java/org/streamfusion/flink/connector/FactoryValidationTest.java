@@ -323,12 +323,17 @@ class FactoryValidationTest {
     }
 
     @Test
-    void aCustomPartitionerClassIsWrittenByFlinksOwnSink() {
+    void aCustomPartitionerClassIsNative() {
         Map<String, String> options = kafka();
         options.put("sink.partitioner", FlinkFixedPartitioner.class.getName());
-        assertWrittenByFlink(
-                options, COLUMNS, false, "'sink.partitioner' = '" + FlinkFixedPartitioner.class.getName(), "kafka");
-        // A class that does not exist stays Flink's error.
+        assertEquals(
+                expectedKafka(ROW)
+                        .setPartitionerClass(FlinkFixedPartitioner.class.getName())
+                        .build(),
+                spec(options, false));
+        // A class that does not exist, or is no partitioner, stays Flink's error.
+        options.put("sink.partitioner", String.class.getName());
+        assertTrue(rejected(options, COLUMNS, false).contains("should implement the required class"));
         options.put("sink.partitioner", "com.example.NoSuchPartitioner");
         assertTrue(rejected(options, COLUMNS, false).contains("com.example.NoSuchPartitioner"));
     }

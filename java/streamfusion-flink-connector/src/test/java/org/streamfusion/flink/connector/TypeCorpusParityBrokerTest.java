@@ -20,9 +20,6 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.Metric;
-import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -395,10 +392,10 @@ class TypeCorpusParityBrokerTest {
         result.await(100, TimeUnit.SECONDS);
         long jobMillis = (System.nanoTime() - start) / 1_000_000;
         JobID job = result.getJobClient().orElseThrow().getJobID();
-        long batches = counter(job, "numBatches");
+        long batches = JobMetrics.counter(METRICS, job, "numBatches");
         assertTrue(batches >= (long) VARIANTS.size() * ROWS / 128, "batches: " + batches);
-        assertEquals(batches, counter(job, "numNativeBatches"), "every batch of ours native");
-        assertEquals(0, counter(job, "numFlinkRows"), "no row written by Flink's serializer");
+        assertEquals(batches, JobMetrics.counter(METRICS, job, "numNativeBatches"), "every batch of ours native");
+        assertEquals(0, JobMetrics.counter(METRICS, job, "numFlinkRows"), "no row written by Flink's serializer");
 
         int compared = 0;
         for (int k = 0; k < VARIANTS.size(); k++) {
@@ -436,26 +433,6 @@ class TypeCorpusParityBrokerTest {
                 Runtime.version().feature(),
                 jobMillis,
                 (System.nanoTime() - start) / 1_000_000 - jobMillis);
-    }
-
-    /**
-     * The sum of the counters {@code streamfusion.<name>} of the job's operators (0 when none registered). Read
-     * group by group: the job's encoders are chained into one task under one name, so their identifiers clash.
-     */
-    private static long counter(JobID job, String name) {
-        long sum = 0;
-        for (Map.Entry<MetricGroup, Map<String, Metric>> group :
-                METRICS.getMetricsByGroup().entrySet()) {
-            if (!job.toString().equals(group.getKey().getAllVariables().get("<job_id>"))) {
-                continue;
-            }
-            for (Map.Entry<String, Metric> metric : group.getValue().entrySet()) {
-                if (group.getKey().getMetricIdentifier(metric.getKey()).endsWith(".streamfusion." + name)) {
-                    sum += ((Counter) metric.getValue()).getCount();
-                }
-            }
-        }
-        return sum;
     }
 
     private static void createTable(
