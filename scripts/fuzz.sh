@@ -5,7 +5,8 @@
 # (libFuzzer's stat::number_of_executed_units), the coverage (cov: and ft:) and the corpus size. A crash,
 # leak or timeout fails the run after every target has run; its input is in fuzz/artifacts/TARGET/ and the
 # libFuzzer log in target/fuzz/TARGET.log. --ci: the bounded pass of scripts/test.sh (FUZZ_SECONDS default
-# 12 instead of 300). Needs the nightly toolchain and cargo-fuzz (scripts/setup.sh, run by make test, installs the pinned version); without
+# 12 instead of 300), built unoptimised (cargo fuzz --dev: about 2 minutes instead of 10 on two cores, for fewer
+# executions per second; still AddressSanitizer, debug assertions and overflow checks). Needs the nightly toolchain and cargo-fuzz (scripts/setup.sh, run by make test, installs the pinned version); without
 # a nightly toolchain it says so and exits 0, as scripts/miri.sh does.
 set -euo pipefail
 usage() {
@@ -30,6 +31,8 @@ if ! cargo +nightly --version >/dev/null 2>&1; then
 fi
 require cargo-fuzz "cargo install --locked cargo-fuzz --version $CARGO_FUZZ_VERSION (scripts/setup.sh does)"
 seconds=${FUZZ_SECONDS:-$([ "$ci" = 1 ] && echo 12 || echo 300)}
+build_mode=()
+[ "$ci" = 0 ] || build_mode=(--dev)
 [[ "$seconds" =~ ^[0-9]+$ ]] && [ "$seconds" -gt 0 ] || { echo "error: FUZZ_SECONDS=$seconds is not a positive number" >&2; exit 2; }
 [ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(cargo +nightly fuzz list --fuzz-dir fuzz)
 # A single allocation larger than AddressSanitizer supports returns null, as a real allocator does, instead
@@ -40,9 +43,9 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1"
 logs=$ROOT/target/fuzz
 mkdir -p "$logs"
 
-echo "== fuzz: building ${#targets[@]} targets (cargo fuzz build, AddressSanitizer)"
+echo "== fuzz: building ${#targets[@]} targets (cargo fuzz build ${build_mode[*]}, AddressSanitizer)"
 start=$SECONDS
-cargo +nightly fuzz build --fuzz-dir fuzz
+cargo +nightly fuzz build --fuzz-dir fuzz "${build_mode[@]}"
 echo "fuzz: build took $((SECONDS - start)) s"
 
 failed=()
@@ -54,7 +57,7 @@ for target in "${targets[@]}"; do
   start=$SECONDS
   # The first corpus folder receives the new inputs; the seeds stay as committed.
   status=0
-  cargo +nightly fuzz run --fuzz-dir fuzz "$target" "fuzz/corpus/$target" "fuzz/seeds/$target" -- \
+  cargo +nightly fuzz run --fuzz-dir fuzz "${build_mode[@]}" "$target" "fuzz/corpus/$target" "fuzz/seeds/$target" -- \
     -max_total_time="$seconds" -print_final_stats=1 -timeout=10 -rss_limit_mb=2048 \
     >"$logs/$target.log" 2>&1 || status=$?
   took=$((SECONDS - start))

@@ -79,7 +79,7 @@ if [ "$tier" = all ] || [ "$tier" = rust ]; then
   bash scripts/parity.sh
   step "Miri: the unsafe paths of the codec, the JSON writers, the Arrow import and the JNI registry"
   bash scripts/miri.sh
-  step "Fuzz: every cargo-fuzz target for 12 s under AddressSanitizer (bounded pass; make fuzz runs longer)"
+  step "Fuzz: every cargo-fuzz target for 12 s under AddressSanitizer, built unoptimised (bounded pass; make fuzz runs longer)"
   bash scripts/fuzz.sh --ci
 fi
 
