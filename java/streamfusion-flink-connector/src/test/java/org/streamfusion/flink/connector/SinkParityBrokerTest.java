@@ -189,7 +189,14 @@ class SinkParityBrokerTest {
             String stockTopic = TestBroker.createTopic(admin, "flink-written-" + name + "-stock", PARTITIONS);
             String oursTopic = TestBroker.createTopic(admin, "flink-written-" + name + "-ours", PARTITIONS);
             createTable(tEnv, name + "_stock", spec[0], "kafka", stockTopic, spec[2]);
-            createTable(tEnv, name + "_ours", spec[0], "streamfusion-kafka", oursTopic, spec[2]);
+            // Every batch native, even one a linger or the end of input cuts below native.min-batch-rows.
+            createTable(
+                    tEnv,
+                    name + "_ours",
+                    spec[0],
+                    "streamfusion-kafka",
+                    oursTopic,
+                    spec[2] + ", 'streamfusion.native.min-batch-rows' = '0'");
             set.addInsertSql("INSERT INTO " + name + "_stock " + spec[1]);
             set.addInsertSql("INSERT INTO " + name + "_ours " + spec[1]);
             topics.put(name, new String[] {stockTopic, oursTopic});
@@ -254,7 +261,7 @@ class SinkParityBrokerTest {
                 columns,
                 "streamfusion-kafka",
                 oursTopic,
-                layout + ", 'streamfusion.batch-rows' = '128'");
+                layout + ", 'streamfusion.batch-rows' = '128', 'streamfusion.native.min-batch-rows' = '0'");
         StatementSet set = tEnv.createStatementSet();
         set.addInsertSql("INSERT INTO stock_sink " + select);
         set.addInsertSql("INSERT INTO ours_sink " + select);
