@@ -2,7 +2,6 @@ package org.streamfusion.flink.connector;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +10,7 @@ import java.util.Properties;
 import java.util.concurrent.ScheduledFuture;
 import java.util.stream.IntStream;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.connector.kafka.sink.DefaultKafkaSinkContext;
 import org.apache.flink.connector.kafka.sink.KafkaPartitioner;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
@@ -25,10 +25,7 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.utils.ProjectedRowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.util.InstantiationUtil;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -65,8 +62,8 @@ import org.streamfusion.kafka.EncodedBatch;
  * operator instantiates it and opens it with its subtask index and parallelism (the writer's: the operator runs
  * at the writer's parallelism, forward-connected), keeps a copy of each row of the batch, and once the batch is
  * encoded calls it per record as {@code DynamicKafkaRecordSerializationSchema} does: the consumed row, the key and
- * value bytes, the target topic and its partitions (fetched once per topic, as {@code DefaultKafkaSinkContext}
- * does); the record carries the partition to {@link PreEncodedRecordSerializationSchema}.
+ * value bytes, the target topic and its partitions (from a {@code DefaultKafkaSinkContext}, as the writer's:
+ * fetched once per topic); the record carries the partition to {@link PreEncodedRecordSerializationSchema}.
  *
  * <p><b>Metadata.</b> With {@code topic} / {@code timestamp} / {@code headers} metadata columns (after the
  * physical fields of the consumed row) each record carries them as {@code KafkaDynamicSink}'s converters read
@@ -110,8 +107,8 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
     private transient List<RowData> partitionedRows;
     /** With {@link #partitioner}: the consumed row's serializer, for {@link #partitionedRows}' copies. */
     private transient RowDataSerializer partitionedRowCopier;
-    /** With {@link #partitioner}: each topic's partitions, fetched once, as {@code DefaultKafkaSinkContext} does. */
-    private transient Map<String, int[]> topicPartitions;
+    /** With {@link #partitioner}: the writer's context as {@code KafkaWriter} makes it (each topic's partitions). */
+    private transient DefaultKafkaSinkContext sinkContext;
     /** Null unless reducing by key: the last row per key, in first-arrival order of the keys. */
     private transient Map<Key, RowData> reduced;
 
@@ -152,12 +149,19 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
             KafkaPartitioner<RowData> instance = InstantiationUtil.instantiate(
                     spec.partitionerClass, KafkaPartitioner.class, getUserCodeClassloader());
             partitioner = instance;
-            partitioner.open(
+            // KafkaWriter's context, over the producer properties as KafkaSinkBuilder completes them.
+            Properties properties = new Properties();
+            properties.putAll(spec.producerProperties);
+            properties.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
+            properties.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+            properties.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+            sinkContext = new DefaultKafkaSinkContext(
                     getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
-                    getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
+                    getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks(),
+                    properties);
+            partitioner.open(sinkContext.getParallelInstanceId(), sinkContext.getNumberOfParallelInstances());
             partitionedRows = new ArrayList<>(Math.min(spec.batchRows, 1 << 16));
             partitionedRowCopier = new RowDataSerializer(spec.consumedRowType);
-            topicPartitions = new HashMap<>();
         }
         if (spec.reducesByKey()) {
             reduced = new LinkedHashMap<>();
@@ -322,26 +326,8 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
         if (topic == null || !spec.topics.contains(topic)) {
             return null;
         }
-        int[] partitions = topicPartitions.computeIfAbsent(topic, this::fetchPartitions);
-        return partitioner.partition(partitionedRows.get(i), batch.key(i), batch.value(i), topic, partitions);
-    }
-
-    /**
-     * The partitions of {@code topic} in ascending order, from a short-lived producer with the sink's
-     * properties, as {@code DefaultKafkaSinkContext.getPartitionsForTopic} fetches them (once per topic).
-     */
-    private int[] fetchPartitions(String topic) {
-        Properties properties = new Properties();
-        properties.putAll(spec.producerProperties);
-        properties.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
-        properties.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        properties.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        try (Producer<byte[], byte[]> producer = new KafkaProducer<>(properties)) {
-            return producer.partitionsFor(topic).stream()
-                    .mapToInt(PartitionInfo::partition)
-                    .sorted()
-                    .toArray();
-        }
+        return partitioner.partition(
+                partitionedRows.get(i), batch.key(i), batch.value(i), topic, sinkContext.getPartitionsForTopic(topic));
     }
 
     /** As {@code ReducingUpsertWriter.registerFlush}: a timer at the last emission plus the interval. */
