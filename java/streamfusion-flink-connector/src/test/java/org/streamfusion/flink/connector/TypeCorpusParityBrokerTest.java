@@ -10,6 +10,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +26,9 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.StatementSet;
 import org.apache.flink.table.api.TableResult;
+import org.apache.flink.table.annotation.DataTypeHint;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.functions.ScalarFunction;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.kafka.clients.admin.Admin;
@@ -45,7 +48,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * variants as sinks of one statement set (one MiniCluster job, checkpoints every 500 ms for the exactly-once
  * sinks). Each pair of topics (3 partitions) is compared record by record per partition: key bytes, value bytes,
  * partition and order (the job runs at parallelism 1, so the order per partition, and so per key, is
- * deterministic). The corpus has nested columns too ({@link #NESTED}: ARRAY, MAP and ROW inside each other,
+ * deterministic). The corpus has nested columns too ({@link #NESTED}: ARRAY, MAP and ROW inside each other, a MULTISET,
  * with null and empty arrays, null elements, map values, rows and fields, FLOAT, DOUBLE, DECIMAL and TIMESTAMP
  * inside them), which every option of a variant touches (timestamps, decimals, ignore-null-fields inside nested
  * rows); the connector's metrics must show every batch of ours written natively. The test runs on JDK 25 and
@@ -119,7 +122,33 @@ class TypeCorpusParityBrokerTest {
                 "CASE WHEN id % 11 = 0 THEN CAST(NULL AS ROW<sub ROW<n INT, s STRING, b BYTES>, f FLOAT, "
                         + "dd DECIMAL(38, 18)>) WHEN id % 11 = 1 THEN ROW(CAST(NULL AS ROW<n INT, s STRING, b BYTES>), "
                         + "flt, dec38) ELSE ROW(ROW(num, vchr, byts), flt, dec38) END"
+            },
+            new String[] {
+                // Flink SQL has no multiset constructor for one row: the function below makes one (a tag twice
+                // on some rows, so counts above one).
+                "tags MULTISET<STRING>",
+                "CASE WHEN id % 13 = 0 THEN CAST(NULL AS MULTISET<STRING>) WHEN id % 13 = 1 THEN TO_MULTISET() "
+                        + "ELSE TO_MULTISET(k_name, COALESCE(vchr, 'none'), CASE WHEN id % 2 = 0 THEN k_name "
+                        + "ELSE 'odd' END) END"
             });
+
+    /**
+     * {@code TO_MULTISET(s, ...)}: the multiset of its arguments, each counted as often as it is given; the
+     * {@code MULTISET<STRING>} column of {@link #NESTED}.
+     */
+    public static class ToMultiset extends ScalarFunction {
+        /**
+         * @param elements the elements, none null
+         * @return each element with its count, in the order first given
+         */
+        public @DataTypeHint("MULTISET<STRING>") Map<String, Integer> eval(String... elements) {
+            Map<String, Integer> counts = new LinkedHashMap<>();
+            for (String element : elements) {
+                counts.merge(element, 1, Integer::sum);
+            }
+            return counts;
+        }
+    }
 
     /** The corpus columns (the view {@code corpus} and every sink table have them). */
     static final String COLUMNS = FLAT_COLUMNS + ", "
@@ -345,6 +374,7 @@ class TypeCorpusParityBrokerTest {
             rows.add(corpusRow(i));
         }
         tEnv.createTemporaryView("corpus_raw", tEnv.fromDataStream(env.fromData(rows, CORPUS_TYPE)));
+        tEnv.createTemporarySystemFunction("TO_MULTISET", ToMultiset.class);
         StringBuilder select = new StringBuilder("CREATE TEMPORARY VIEW corpus_flat AS SELECT ");
         String[] columns = FLAT_COLUMNS.split(",\\s*(?=[a-z])");
         for (int j = 0; j < columns.length; j++) {
