@@ -6,6 +6,8 @@
 //! - `bijou_slab`: per format, one slab of its valid vectors, and each invalid vector after a valid record, in
 //!   the `SlabInput` layout; one with raw offsets;
 //! - `json_encoder`, `ffi_flat`: a few fixed byte patterns (their inputs are `arbitrary` streams);
+//! - `binary_rows`: the flat and the nested row Flink wrote (`rust/streamfusion-json/tests/data/flink_binary_row*.hex`),
+//!   one to three of them, with and without the row-kind column, and each cut in half;
 //! - `ipc_reader`: small Arrow IPC inputs, each in the file and in the stream format: flat columns of several
 //!   types with nulls, a dictionary, a list and a struct, two batches, a schema with no batch;
 //! - `csv_reader`: small CSV files with a header row: every type arrow-csv infers, empty fields (nulls),
@@ -637,6 +639,32 @@ fn main() {
     if let Some(json) = dir("json_decode") {
         for (name, flags, nulls, messages) in JSON_DECODE_INPUTS {
             write(&json, name, &json_chunk(*flags, *nulls, messages));
+        }
+    }
+    if let Some(d) = dir("binary_rows") {
+        // `fuzz_targets::binary_rows::Case`: schema and row-kind flags, row count, rows of equal length.
+        let data = fuzz.join("../rust/streamfusion-json/tests/data");
+        let read = |name: &str| {
+            hex(std::fs::read_to_string(data.join(name))
+                .expect("a row written by Flink")
+                .trim_end())
+        };
+        for (name, nested, row) in [
+            ("flat", 0u8, read("flink_binary_row.hex")),
+            ("nested", 1, read("flink_binary_row_nested.hex")),
+        ] {
+            for rows in 1..=3u8 {
+                for kind in [0u8, 2] {
+                    let mut bytes = vec![nested | kind, rows - 1];
+                    for _ in 0..rows {
+                        bytes.extend_from_slice(&row);
+                    }
+                    write(&d, &format!("{name}-{rows}-rows-kind{kind}"), &bytes);
+                }
+            }
+            let mut cut = vec![nested, 0];
+            cut.extend_from_slice(&row[..row.len() / 2]);
+            write(&d, &format!("{name}-cut"), &cut);
         }
     }
     println!("wrote the seeds under {}", seeds.display());

@@ -369,7 +369,7 @@ fn check_binary(
     for r in 0..rows.rows() {
         let row = rows.row(r);
         assert!(
-            row.len() % 8 == 0 && row.len() >= fixed,
+            row.len().is_multiple_of(8) && row.len() >= fixed,
             "binary row {r}: {} bytes",
             row.len()
         );

@@ -6,6 +6,7 @@
 //! | `bijou_decode` | [`bijou`] | strict and prefix decode of any bytes, four formats: `bijoux`'s value or its error, never another value |
 //! | `bijou_slab` | [`bijou`] | slab decode: the offsets check, then each record as `bijoux` decodes it (first bad record's index and error) |
 //! | `json_encoder` | [`batch`], [`json`] | arbitrary batches: no panic; Flink-mode output parses as JSON; plain mode equals arrow-json's writer |
+//! | `binary_rows` | [`binary_rows`] | Flink binary rows (mutated real flat and nested rows) through the binary-row handoff: an error naming the row, or valid arrays that encode, never a read outside the rows (ASan) |
 //! | `ffi_flat` | [`flat`] | the flat JVM handoff over real allocations: an error or a valid array, never a read outside them (ASan) |
 //! | `ipc_reader` | [`input`] | any bytes as Arrow IPC, file and stream format: an error or valid batches of the reader's schema, the same on a second read |
 //! | `csv_reader` | [`input`] | any bytes as CSV (schema inferred): an error or valid batches of an inferred schema, full batches but the last, the same on a replay |
@@ -17,6 +18,7 @@ use std::sync::Once;
 
 pub mod batch;
 pub mod bijou;
+pub mod binary_rows;
 pub mod flat;
 pub mod input;
 pub mod json;

@@ -1,0 +1,167 @@
+//! The binary-row handoff target's harness: Flink `BinaryRowData` bytes, as the JVM front end hands a batch
+//! of rows over ([`Handoff::binary_rows`]), decoded under one of two schemas: [`flat_fields`], the row type
+//! of a flat row Flink wrote, and [`nested_fields`], that of a row of nested columns Flink wrote (ARRAY, MAP,
+//! MULTISET and ROW, nested in each other, with nulls at every level). The seeds are those two rows
+//! (`rust/streamfusion-json/tests/data/flink_binary_row*.hex`), so the fuzzer mutates real layouts: null
+//! bits, slots, offsets and sizes of variable-length parts, nested arrays' counts and null bits, maps' key
+//! array sizes, inline strings.
+//!
+//! Input ([`Case::parse`]): byte 0 picks the schema (bit 0) and whether a row-kind column follows the fields
+//! (bit 1); byte 1 the row count (1 to 4); the rest is the rows' bytes, cut into that many rows of equal
+//! length (the last takes the remainder).
+//!
+//! [`check`] asserts that the import is an error naming what is wrong, or a batch of the schema's types whose
+//! arrays pass Arrow's full validation (offsets in bounds, UTF-8, a map's non-null keys), and that the batch
+//! encodes in Flink mode without a panic. The rows are an owned buffer, so AddressSanitizer reports any read
+//! outside it.
+
+use std::sync::Arc;
+
+use arrow_array::ffi::FFI_ArrowSchema;
+use arrow_schema::{DataType, Field, Fields, Schema, TimeUnit};
+use streamfusion_json::ffi::Handoff;
+use streamfusion_json::{EncoderOptions, JsonEncoder};
+
+/// One batch: the schema's choice, the row-kind column, and the rows.
+#[derive(Debug)]
+pub struct Case {
+    nested: bool,
+    kind_column: bool,
+    data: Vec<u8>,
+    offsets: Vec<i32>,
+}
+
+impl Case {
+    /// Cuts the fuzzer's bytes into a case (the layout in the module docs); `None` for fewer than two bytes.
+    pub fn parse(bytes: &[u8]) -> Option<Self> {
+        let (&flags, rest) = bytes.split_first()?;
+        let (&count, data) = rest.split_first()?;
+        let rows = usize::from(count % 4) + 1;
+        let each = data.len() / rows;
+        let mut offsets: Vec<i32> = (0..rows).map(|i| (i * each) as i32).collect();
+        offsets.push(data.len() as i32);
+        Some(Self {
+            nested: flags & 1 != 0,
+            kind_column: flags & 2 != 0,
+            data: data.to_vec(),
+            offsets,
+        })
+    }
+}
+
+fn field(name: &str, data_type: DataType) -> Field {
+    Field::new(name, data_type, true)
+}
+
+fn list_of(item: DataType) -> DataType {
+    DataType::List(Arc::new(field("element", item)))
+}
+
+fn map_of(key: DataType, value: DataType) -> DataType {
+    let entries = Field::new(
+        "entries",
+        DataType::Struct(Fields::from(vec![
+            Field::new("key", key, false),
+            field("value", value),
+        ])),
+        false,
+    );
+    DataType::Map(Arc::new(entries), false)
+}
+
+fn struct_of(fields: Vec<Field>) -> DataType {
+    DataType::Struct(Fields::from(fields))
+}
+
+/// The Arrow types the front end gives the flat row of `flink_binary_row.hex`: BIGINT, two STRINGs,
+/// DECIMAL(10, 2), DECIMAL(38, 6), TIMESTAMP(3), TIMESTAMP(9), BOOLEAN, INT.
+pub fn flat_fields() -> Vec<Field> {
+    vec![
+        field("id", DataType::Int64),
+        field("short", DataType::Utf8),
+        field("long", DataType::Utf8),
+        field("dec10", DataType::Decimal128(10, 2)),
+        field("dec38", DataType::Decimal128(38, 6)),
+        field("ts3", DataType::Timestamp(TimeUnit::Millisecond, None)),
+        field("ts9", DataType::Timestamp(TimeUnit::Nanosecond, None)),
+        field("flag", DataType::Boolean),
+        field("n", DataType::Int32),
+    ]
+}
+
+/// The Arrow types the front end gives the nested row of `flink_binary_row_nested.hex`.
+pub fn nested_fields() -> Vec<Field> {
+    vec![
+        field("ints", list_of(DataType::Int32)),
+        field("tags", list_of(DataType::Utf8)),
+        field("attrs", map_of(DataType::Utf8, DataType::Int64)),
+        field(
+            "point",
+            struct_of(vec![
+                field("x", DataType::Float64),
+                field("label", DataType::Utf8),
+                field("ts", DataType::Timestamp(TimeUnit::Nanosecond, None)),
+            ]),
+        ),
+        field("bag", map_of(DataType::Utf8, DataType::Int32)),
+        field(
+            "rows",
+            list_of(struct_of(vec![field("a", DataType::Int32)])),
+        ),
+        field("lists", map_of(DataType::Utf8, list_of(DataType::Int64))),
+        field("flags", list_of(DataType::Boolean)),
+        field("shorts", list_of(DataType::Int16)),
+        field("decs", list_of(DataType::Decimal128(38, 2))),
+        field("empty", list_of(DataType::Int32)),
+        field("none", struct_of(vec![field("y", DataType::Int32)])),
+    ]
+}
+
+/// Imports the case's rows and checks the outcome (module docs).
+pub fn check(case: Case) {
+    let mut fields = if case.nested {
+        nested_fields()
+    } else {
+        flat_fields()
+    };
+    let arity = fields.len() as i32;
+    if case.kind_column {
+        fields.push(field("kind", DataType::Int8));
+    }
+    let schema = Schema::new(fields);
+    let mut exported = FFI_ArrowSchema::try_from(&schema).expect("an exportable schema");
+    let rows = case.offsets.len() as i64 - 1;
+    // SAFETY: `exported` is a fresh export that outlives the call; the rows are owned values.
+    let handoff = unsafe {
+        Handoff::binary_rows(
+            case.data,
+            case.offsets,
+            arity,
+            &mut exported as *mut FFI_ArrowSchema as usize,
+            rows,
+        )
+    }
+    .expect("a valid handoff: a schema, a non-negative arity and row count");
+    let batch = match handoff.import(&mut None) {
+        Ok(batch) => batch,
+        Err(error) => {
+            let text = error.to_string();
+            assert!(
+                text.contains("row") || text.contains("offset"),
+                "an error that names no row or offset: {text}"
+            );
+            return;
+        }
+    };
+    assert_eq!(batch.num_rows() as i64, rows);
+    for (field, column) in schema.fields().iter().zip(batch.columns()) {
+        assert_eq!(column.data_type(), field.data_type());
+        column
+            .to_data()
+            .validate_full()
+            .unwrap_or_else(|e| panic!("column {}: imported an invalid array: {e}", field.name()));
+    }
+    let mut encoder = JsonEncoder::new(EncoderOptions::default()).expect("Flink mode, the default");
+    // A value Flink's json format refuses (a null map key: MapNullKeyMode FAIL) is an error; any is fine here.
+    let _ = encoder.encode(&batch);
+}
