@@ -668,10 +668,16 @@ fn digits_fast(
     } else {
         0
     };
-    let mut rest = digits;
-    for i in (0..n).rev() {
-        out.digits[i] = b'0' + (rest % 10) as u8;
-        rest /= 10;
+    // The n digits, two at a time from the last.
+    let (mut rest, mut i) = (digits, n);
+    while i >= 2 {
+        let pair = (rest % 100) as usize * 2;
+        out.digits[i - 2..i].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        rest /= 100;
+        i -= 2;
+    }
+    if i == 1 {
+        out.digits[0] = b'0' + rest as u8;
     }
     out.len = n;
     Some(Stop {
@@ -680,6 +686,18 @@ fn digits_fast(
         low_digit_difference,
     })
 }
+
+/// `"00" "01" .. "99"`.
+const DIGIT_PAIRS: [u8; 200] = {
+    let mut t = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        t[2 * i] = b'0' + (i / 10) as u8;
+        t[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    t
+};
 
 /// `a * b` as the low 128 bits and the bits above them.
 fn mul_u128_u64(a: u128, b: u64) -> (u128, u128) {
