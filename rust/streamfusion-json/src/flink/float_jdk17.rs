@@ -38,7 +38,8 @@
 //! Not in the original: the digit loop is first taken in a few 128-bit multiplications against a table of
 //! powers of ten ([`digits_fast`]), which find where the loop stops from the first 18 digits of the value and
 //! of its neighbours half an ulp away. Where that approximation cannot decide (ties, exact boundaries, the
-//! fixed-width loops' wrapping, about 0.2% of random doubles), the exact loops run: the output is theirs
+//! fixed-width loops' wrapping: 0.12% of random doubles, 6% of random floats, mostly floats from about 1e3 to
+//! 1e19 whose neighbours are exact 18-digit decimals), the exact loops run: the output is theirs
 //! either way, about 10 times faster for doubles of large or small magnitude (whose exact loop needs big
 //! integers) and twice as fast for the rest.
 //!
@@ -661,9 +662,10 @@ fn digits_fast(
         match rest.cmp(&(unit / 2)) {
             Ordering::Less => -1,
             Ordering::Greater => 1,
-            // A tie only when the 18 digits are all there is.
+            // A tie only when the 18 digits are all there is; otherwise `digits18` made sure that more
+            // follows (x * 10^17 is no integer), so the remainder is above the half.
             Ordering::Equal if exact => 0,
-            Ordering::Equal => return None,
+            Ordering::Equal => 1,
         }
     } else {
         0
