@@ -134,18 +134,20 @@ pub(crate) fn write_u64(out: &mut Vec<u8>, v: u64) {
     }
 }
 
+/// `10^0..=10^19`, every power of ten a `u64` holds.
+pub(crate) const POW10: [u64; 20] = {
+    let mut p = [1u64; 20];
+    let mut i = 1;
+    while i < 20 {
+        p[i] = p[i - 1] * 10;
+        i += 1;
+    }
+    p
+};
+
 /// Number of decimal digits of `v` (1 for 0).
 #[inline(always)]
 fn decimal_digits(v: u64) -> usize {
-    const POW10: [u64; 20] = {
-        let mut p = [1u64; 20];
-        let mut i = 1;
-        while i < 20 {
-            p[i] = p[i - 1] * 10;
-            i += 1;
-        }
-        p
-    };
     // `t` = floor(log10(2^bits)) (1233/4096 ~ log10 2) is the digit count or one less; `v | 1` keeps 0 at one
     // digit and crosses no power of ten (those are even, or 1).
     let v = v | 1;

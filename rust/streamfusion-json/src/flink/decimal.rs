@@ -17,6 +17,8 @@
 //! | 100 (0) | `1E+2` | `100` | `100` |
 //! | 0.0000000270 (10) | `2.7E-8` | `0.000000027` | `0.0000000270` |
 
+use crate::out::DIGITS2;
+
 /// How a DECIMAL is printed (docs/json-format.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum DecimalStyle {
@@ -137,13 +139,6 @@ fn write_plain(out: &mut Text, digits: &[u8], scale: i32) {
     }
 }
 
-const DIGIT_PAIRS: &[u8; 200] = b"\
-0001020304050607080910111213141516171819\
-2021222324252627282930313233343536373839\
-4041424344454647484950515253545556575859\
-6061626364656667686970717273747576777879\
-8081828384858687888990919293949596979899";
-
 /// Writes the decimal digits of `n` right-aligned into `buf`, returns the index of the first digit
 /// (`"0"` for zero). 40 bytes hold `u128::MAX` (39 digits).
 #[inline]
@@ -165,12 +160,12 @@ fn write_u128_digits(buf: &mut [u8; 40], mut n: u128) -> usize {
         let pair = (n % 100) as usize * 2;
         n /= 100;
         end -= 2;
-        buf[end..end + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        buf[end..end + 2].copy_from_slice(&DIGITS2[pair..pair + 2]);
     }
     if n >= 10 {
         let pair = n as usize * 2;
         end -= 2;
-        buf[end..end + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        buf[end..end + 2].copy_from_slice(&DIGITS2[pair..pair + 2]);
     } else {
         end -= 1;
         buf[end] = b'0' + n as u8;

@@ -51,6 +51,7 @@
 use std::cmp::Ordering;
 
 use super::float::{write_decimal_java, write_non_finite, Decimal};
+use crate::out::{DIGITS2, POW10};
 
 /// Appends `v` as Flink's `json` format writes a DOUBLE on JDK 17 and earlier: Java `Double.toString`
 /// (`FloatingDecimal` digits), NaN/±Infinity quoted.
@@ -527,17 +528,6 @@ struct FixedWidth {
     max: u128,
 }
 
-/// `10^0..=10^19`.
-const POW10_U64: [u64; 20] = {
-    let mut t = [1u64; 20];
-    let mut i = 1;
-    while i < 20 {
-        t[i] = t[i - 1] * 10;
-        i += 1;
-    }
-    t
-};
-
 /// The digit loop of `dtoa` (any of [`digits_i32`], [`digits_i64`], [`digits_exact_u128`], [`digits_big`])
 /// in a few 128-bit multiplications, where they decide: `None` leaves the value to the exact loop.
 ///
@@ -609,9 +599,9 @@ fn digits_fast(
         return None;
     }
     // floor(v * 10^17), the first 18 digits of v in [0, 10), where every value within the error has them.
-    let err17 = err * u128::from(POW10_U64[17]);
+    let err17 = err * u128::from(POW10[17]);
     let digits18 = |v: u128| -> Option<u64> {
-        let (frac, int) = mul_u128_u64(v, POW10_U64[17]);
+        let (frac, int) = mul_u128_u64(v, POW10[17]);
         let (int, frac) = ((int << 4 | frac >> 124) as u64, frac & (ONE - 1));
         (frac > err17 && frac < ONE - err17).then_some(int)
     };
@@ -620,7 +610,7 @@ fn digits_fast(
     let exact =
         *dec_exp <= 17 && bin_exp - 52 + fract_bits.trailing_zeros() as i32 + 17 - *dec_exp >= 0;
     let mid = if exact {
-        let (frac, int) = mul_u128_u64(x, POW10_U64[17]);
+        let (frac, int) = mul_u128_u64(x, POW10[17]);
         (int << 4 | frac >> 124) as u64 + u64::from(frac & (ONE - 1) >= ONE / 2)
     } else {
         digits18(x)?
@@ -649,15 +639,14 @@ fn digits_fast(
     if let Some(w) = fixed_width {
         // M after the last step, plus 10S: past the type's maximum the original wraps (and `2B` in the rounding
         // test when 10S is above half of it).
-        if w.m * u128::from(POW10_U64[steps]) + w.ten_s > w.max
-            || (high && low && w.ten_s > w.max / 2)
+        if w.m * u128::from(POW10[steps]) + w.ten_s > w.max || (high && low && w.ten_s > w.max / 2)
         {
             return None;
         }
     }
     let low_digit_difference = if high && low {
         // 2B vs 10S: the remainder below the n digits against half a unit of the last one.
-        let unit = POW10_U64[dropped - 1];
+        let unit = POW10[dropped - 1];
         let rest = mid18 - digits * unit;
         match rest.cmp(&(unit / 2)) {
             Ordering::Less => -1,
@@ -674,7 +663,7 @@ fn digits_fast(
     let (mut rest, mut i) = (digits, n);
     while i >= 2 {
         let pair = (rest % 100) as usize * 2;
-        out.digits[i - 2..i].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        out.digits[i - 2..i].copy_from_slice(&DIGITS2[pair..pair + 2]);
         rest /= 100;
         i -= 2;
     }
@@ -688,18 +677,6 @@ fn digits_fast(
         low_digit_difference,
     })
 }
-
-/// `"00" "01" .. "99"`.
-const DIGIT_PAIRS: [u8; 200] = {
-    let mut t = [0u8; 200];
-    let mut i = 0;
-    while i < 100 {
-        t[2 * i] = b'0' + (i / 10) as u8;
-        t[2 * i + 1] = b'0' + (i % 10) as u8;
-        i += 1;
-    }
-    t
-};
 
 /// `a * b` as the low 128 bits and the bits above them.
 fn mul_u128_u64(a: u128, b: u64) -> (u128, u128) {
