@@ -54,6 +54,9 @@ public final class StreamFusionKafkaDynamicSink implements DynamicTableSink, Sup
     /** The {@code timestamp} metadata key. */
     public static final String METADATA_TIMESTAMP = "timestamp";
 
+    /** The encoder operator's name (after the table's name and {@code ": "} in a table's job). */
+    static final String ENCODER_NAME = "StreamFusion JSON encoder";
+
     private static final ChangelogMode UPSERT_MODE = ChangelogMode.newBuilder()
             .addContainedKind(RowKind.INSERT)
             .addContainedKind(RowKind.UPDATE_AFTER)
@@ -65,13 +68,20 @@ public final class StreamFusionKafkaDynamicSink implements DynamicTableSink, Sup
 
     private final String identifier;
 
+    /** The table's name, for the operators' names; {@code null} for {@link StreamFusionKafkaSink}. */
+    private final String tableName;
+
     /**
      * @param spec the validated sink settings
      * @param identifier the connector's name, for {@link #asSummaryString()}
+     * @param tableName the table's name ({@code ObjectIdentifier.getObjectName()}), which prefixes the operators'
+     *     names as the planner's table name prefixes the stock sink's ({@code name: Writer}); {@code null} for the
+     *     DataStream builder's default names ({@code StreamFusion JSON encoder}, {@code Sink: Writer})
      */
-    public StreamFusionKafkaDynamicSink(SinkSpec spec, String identifier) {
+    public StreamFusionKafkaDynamicSink(SinkSpec spec, String identifier, String tableName) {
         this.spec = Objects.requireNonNull(spec, "spec");
         this.identifier = Objects.requireNonNull(identifier, "identifier");
+        this.tableName = tableName;
     }
 
     /** @return the settings this sink was planned with */
@@ -90,22 +100,37 @@ public final class StreamFusionKafkaDynamicSink implements DynamicTableSink, Sup
         return new DataStreamSinkProvider() {
             @Override
             public DataStreamSink<?> consumeDataStream(ProviderContext providerContext, DataStream<RowData> input) {
-                return attach(providerContext, input);
+                return attach(providerContext, input, tableName);
             }
         };
     }
 
-    /** Attaches the encoder and the {@code KafkaSink} to {@code input} (the table provider and {@link StreamFusionKafkaSink}). */
-    DataStreamSink<?> attach(ProviderContext providerContext, DataStream<RowData> input) {
+    /**
+     * Attaches the encoder and the {@code KafkaSink} to {@code input} (the table provider and
+     * {@link StreamFusionKafkaSink}). Both run at one parallelism ({@code sink.parallelism} or the input's), so
+     * the edge between them is a forward edge and Flink chains the encoder to the writer: one task, no network
+     * hop. (Flink chains the writer to nothing before it behind a legacy {@code SourceFunction}, such as the
+     * {@code datagen} table's, as it does not for the stock sink: {@code SinkWriterOperator} yields to its
+     * mailbox, see {@code StreamingJobGraphGenerator.areOperatorsChainable}.)
+     *
+     * @param name the operators' name prefix ({@code name: StreamFusion JSON encoder}, {@code name: Writer},
+     *     {@code name: Committer}), or {@code null} for Flink's DataStream defaults
+     */
+    DataStreamSink<?> attach(ProviderContext providerContext, DataStream<RowData> input, String name) {
         int parallelism = spec.parallelism != null ? spec.parallelism : input.getParallelism();
         DataStream<RowData> rows = input;
         if (spec.upsert && spec.parallelism != null && spec.parallelism != input.getParallelism()) {
             rows = input.keyBy(new KeyFieldsSelector(spec.rowType, spec.keyProjection), Types.INT);
         }
         SingleOutputStreamOperator<EncodedRecord> encoded = rows.transform(
-                "StreamFusion JSON encoder", EncodedRecordTypeInfo.INSTANCE, new BatchingEncoderOperator(spec));
+                name == null ? ENCODER_NAME : name + ": " + ENCODER_NAME,
+                EncodedRecordTypeInfo.INSTANCE,
+                new BatchingEncoderOperator(spec));
         providerContext.generateUid("streamfusion-encoder").ifPresent(encoded::uid);
         DataStreamSink<EncodedRecord> end = encoded.sinkTo(kafkaSink());
+        if (name != null) {
+            end.name(name);
+        }
         providerContext.generateUid("kafka-sink").ifPresent(end::uid);
         if (parallelism > 0) {
             encoded.setParallelism(parallelism);
@@ -166,7 +191,7 @@ public final class StreamFusionKafkaDynamicSink implements DynamicTableSink, Sup
 
     @Override
     public DynamicTableSink copy() {
-        return new StreamFusionKafkaDynamicSink(spec, identifier);
+        return new StreamFusionKafkaDynamicSink(spec, identifier, tableName);
     }
 
     @Override

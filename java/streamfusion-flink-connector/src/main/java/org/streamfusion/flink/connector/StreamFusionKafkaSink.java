@@ -77,7 +77,8 @@ public final class StreamFusionKafkaSink {
     public DataStreamSink<?> addTo(DataStream<RowData> input) {
         return sink.attach(
                 name -> uidPrefix == null ? Optional.empty() : Optional.of(uidPrefix + "-" + name),
-                Objects.requireNonNull(input, "input"));
+                Objects.requireNonNull(input, "input"),
+                null);
     }
 
     /** Collects the row type, the options and the primary key. Not thread safe; reusable after build. */

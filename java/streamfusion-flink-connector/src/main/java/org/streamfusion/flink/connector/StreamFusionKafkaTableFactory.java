@@ -74,6 +74,9 @@ public final class StreamFusionKafkaTableFactory extends StockOptionsFactory<Kaf
         boolean fixed = options.getOptional(SINK_PARTITIONER)
                 .map(SinkPlanning.PARTITIONER_FIXED::equals)
                 .orElse(false);
-        return new StreamFusionKafkaDynamicSink(planning.spec(keyProjection, fixed, false), IDENTIFIER);
+        return new StreamFusionKafkaDynamicSink(
+                planning.spec(keyProjection, fixed, false),
+                IDENTIFIER,
+                context.getObjectIdentifier().getObjectName());
     }
 }

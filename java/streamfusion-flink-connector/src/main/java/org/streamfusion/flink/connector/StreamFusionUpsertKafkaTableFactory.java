@@ -70,6 +70,9 @@ public final class StreamFusionUpsertKafkaTableFactory extends StockOptionsFacto
         if (notNative.isPresent()) {
             return planning.flinkWritten(stock, notNative.get());
         }
-        return new StreamFusionKafkaDynamicSink(planning.spec(keyProjection, false, true), IDENTIFIER);
+        return new StreamFusionKafkaDynamicSink(
+                planning.spec(keyProjection, false, true),
+                IDENTIFIER,
+                context.getObjectIdentifier().getObjectName());
     }
 }
