@@ -106,5 +106,7 @@ public final class WithoutTheLibrary {
         assertTrue(output.contains("this jar bundles libkafka_serde_native for no platform"), output);
         assertTrue(output.contains("cargo build --release -p kafka-serde-native"), output);
         assertEquals(1, output.split("native library unavailable", -1).length - 1, output);
+        // Through SLF4J (the simple logger of the tests' class path), at WARN.
+        assertTrue(output.contains("WARN org.bijou64.NativeLibrary - bijou64: native library unavailable"), output);
     }
 }

@@ -2,7 +2,6 @@ package org.bijou64;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +10,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Loads {@code libkafka_serde_native}, the one native library of both products (the bijou64 codec and the
@@ -23,9 +24,12 @@ import java.util.Properties;
  *       copy);</li>
  *   <li>{@code System.loadLibrary("kafka_serde_native")} from {@code java.library.path}.</li>
  * </ol>
- * The loaded library must report this jar's version (a stale library is refused). If nothing loads,
- * one warning is logged, {@link #loadError()} keeps the reason, and every codec uses pure Java (the
- * StreamFusion native encoder then refuses to open and its Flink-row encoder uses Flink's Java one).
+ * The loaded library must report this jar's version (a stale library is refused). It logs through SLF4J (logger
+ * {@code org.bijou64.NativeLibrary}, as Kafka and Flink log), once per class loader: one INFO line with the
+ * library's version and where it came from when it loads, or with the property when pure Java is requested;
+ * one WARN line with the reason when nothing loads. Then {@link #loadError()} keeps the reason and every codec
+ * uses pure Java (the StreamFusion native encoder then refuses to open and its Flink-row encoder uses Flink's
+ * Java one).
  *
  * <p>The jar names the platforms it bundles the library for in {@code native/platforms.txt}
  * ({@link #bundledPlatforms()}; {@code linux-x86_64} for the published jar). On any other platform, unless
@@ -41,7 +45,7 @@ import java.util.Properties;
  */
 public final class NativeLibrary {
     static final String LIBRARY = "kafka_serde_native";
-    private static final System.Logger LOG = System.getLogger("org.bijou64");
+    private static final Logger LOG = LoggerFactory.getLogger(NativeLibrary.class);
     private static final String EXPECTED_VERSION = jarVersion();
     private static final List<String> BUNDLED_PLATFORMS = readBundledPlatforms();
     private static final Throwable LOAD_ERROR = load();
@@ -79,48 +83,56 @@ public final class NativeLibrary {
 
     private static Throwable load() {
         if (javaForced()) {
+            LOG.info("bijou64: native library not loaded, pure-Java paths requested by -Dbijou64.useJava=true");
             return new UnsupportedOperationException("native library not loaded: -Dbijou64.useJava=true");
         }
         Throwable error;
         try {
             String explicit = System.getProperty("bijou64.native.path", "").trim();
+            String source;
             if (!explicit.isEmpty()) {
-                System.load(Path.of(explicit).toAbsolutePath().toString());
+                Path file = Path.of(explicit).toAbsolutePath();
+                System.load(file.toString());
+                source = file + " (-Dbijou64.native.path)";
             } else {
-                loadBundledOrFromLibraryPath();
+                source = loadBundledOrFromLibraryPath();
             }
             String version = NativeCodec.version();
             if (!version.equals(EXPECTED_VERSION)) {
                 throw new UnsatisfiedLinkError(
                         "stale native library: it reports version " + version + ", this jar needs " + EXPECTED_VERSION);
             }
-            LOG.log(Level.DEBUG, "bijou64: native library {0} loaded", version);
+            LOG.info("bijou64: native library lib{} {} loaded from {}", LIBRARY, version, source);
             return null;
         } catch (LinkageError | RuntimeException e) {
             error = e;
         }
-        LOG.log(
-                Level.WARNING,
+        LOG.warn(
                 "bijou64: native library unavailable, using the pure-Java paths (bijou64's Java"
-                        + " codec; StreamFusion: Flink's JSON serializer) (" + error.getMessage() + ")");
+                        + " codec; StreamFusion: Flink's JSON serializer) ({})",
+                error.getMessage());
         return error;
     }
 
     /**
      * The bundled library, else {@code java.library.path}; when both fail, the error says why each did, or,
      * when the jar has no library for this platform, which platforms it has and how to build one here.
+     *
+     * @return where the loaded library came from, for the log line
      */
-    private static void loadBundledOrFromLibraryPath() {
+    private static String loadBundledOrFromLibraryPath() {
         Throwable bundled = null;
         try {
-            if (loadBundled()) {
-                return;
+            Optional<String> resource = loadBundled();
+            if (resource.isPresent()) {
+                return resource.get();
             }
         } catch (IOException | LinkageError e) {
             bundled = e;
         }
         try {
             System.loadLibrary(LIBRARY);
+            return "java.library.path";
         } catch (UnsatisfiedLinkError e) {
             if (bundled == null) {
                 String covered = BUNDLED_PLATFORMS.isEmpty() ? "no platform" : String.join(", ", BUNDLED_PLATFORMS);
@@ -139,12 +151,16 @@ public final class NativeLibrary {
         }
     }
 
-    /** Extracts and loads the library bundled in the jar; false when this jar has none for this platform. */
-    private static boolean loadBundled() throws IOException {
+    /**
+     * Extracts and loads the library bundled in the jar.
+     *
+     * @return the resource's URL (the jar it is in), or empty when this jar has none for this platform
+     */
+    private static Optional<String> loadBundled() throws IOException {
         String resource = "/native/" + platform() + "/" + System.mapLibraryName(LIBRARY);
         try (InputStream in = NativeLibrary.class.getResourceAsStream(resource)) {
             if (in == null) {
-                return false;
+                return Optional.empty();
             }
             Path file = Files.createTempFile("lib" + LIBRARY + "-", ".so");
             try {
@@ -153,7 +169,7 @@ public final class NativeLibrary {
             } finally {
                 removeExtracted(file);
             }
-            return true;
+            return Optional.of(String.valueOf(NativeLibrary.class.getResource(resource)));
         }
     }
 

@@ -135,6 +135,13 @@ class NativeLoaderTest {
         String output = child("-Djava.io.tmpdir=" + dir, "-Dbijou64.printMappedLibrary=true");
         assertTrue(output.contains("loaded=true"), output);
         assertTrue(output.contains("encoded=f834"), output);
+        // One INFO line: the version and the resource it came from (the jar, or here the build's classes).
+        assertEquals(1, output.split(" loaded from ", -1).length - 1, output);
+        assertTrue(
+                output.contains("INFO org.bijou64.NativeLibrary - bijou64: native library libkafka_serde_native "
+                        + expectedVersion() + " loaded from file:"
+                        + bundledDir().toRealPath() + "/"),
+                output);
         try (var left = Files.list(dir)) {
             assertEquals(List.of(), left.toList(), "the extracted copy must not stay in java.io.tmpdir");
         }
@@ -151,6 +158,10 @@ class NativeLoaderTest {
         assertTrue(output.contains("version=none"), output);
         assertTrue(output.contains("error=native library not loaded: -Dbijou64.useJava=true"), output);
         assertEquals(0, warnings(output), output); // asked for, so not warned about
+        assertTrue(
+                output.contains("INFO org.bijou64.NativeLibrary - bijou64: native library not loaded, pure-Java paths"
+                        + " requested by -Dbijou64.useJava=true"),
+                output);
     }
 
     @Test
@@ -158,7 +169,7 @@ class NativeLoaderTest {
         Path missing = dir.resolve("no-such-library.so");
         String output = child("-Dbijou64.native.path=" + missing);
         assertTrue(output.contains("loaded=false"), output);
-        assertTrue(output.contains(WARNING), output);
+        assertTrue(output.contains("WARN org.bijou64.NativeLibrary - " + WARNING), output);
         assertTrue(output.contains("error=") && output.contains(missing.toString()), output);
         assertEquals(1, warnings(output), output);
     }
@@ -176,6 +187,10 @@ class NativeLoaderTest {
         assertTrue(output.contains("loaded=true"), output);
         assertTrue(output.contains("error=none"), output);
         assertTrue(output.contains("encoded=f834"), output);
+        assertTrue(
+                output.contains("INFO org.bijou64.NativeLibrary - bijou64: native library libkafka_serde_native "
+                        + expectedVersion() + " loaded from " + copy + " (-Dbijou64.native.path)"),
+                output);
     }
 
     @Test
@@ -187,6 +202,7 @@ class NativeLoaderTest {
         assertTrue(output.contains("loaded=true"), output);
         assertTrue(output.contains("encoded=f834"), output);
         assertEquals(0, warnings(output), output);
+        assertTrue(output.contains(expectedVersion() + " loaded from java.library.path"), output);
     }
 
     @Test
