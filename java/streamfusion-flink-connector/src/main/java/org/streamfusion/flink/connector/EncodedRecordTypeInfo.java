@@ -1,6 +1,7 @@
 package org.streamfusion.flink.connector;
 
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.ExecutionConfig;
 import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -48,6 +49,16 @@ public final class EncodedRecordTypeInfo extends TypeInformation<EncodedRecord> 
     /** @return {@link EncodedRecordSerializer#INSTANCE}, whatever the config */
     @Override
     public TypeSerializer<EncodedRecord> createSerializer(SerializerConfig config) {
+        return EncodedRecordSerializer.INSTANCE;
+    }
+
+    /**
+     * Flink 1.x's abstract form of {@link #createSerializer(SerializerConfig)} (removed in Flink 2.0, where this
+     * is an ordinary method nothing calls).
+     *
+     * @return {@link EncodedRecordSerializer#INSTANCE}, whatever the config
+     */
+    public TypeSerializer<EncodedRecord> createSerializer(ExecutionConfig config) {
         return EncodedRecordSerializer.INSTANCE;
     }
 

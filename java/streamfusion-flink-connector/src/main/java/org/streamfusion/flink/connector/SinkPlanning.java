@@ -10,7 +10,6 @@ import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOp
 import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.TOPIC;
 import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.TOPIC_PATTERN;
 import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.TRANSACTIONAL_ID_PREFIX;
-import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.TRANSACTION_NAMING_STRATEGY;
 import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.VALUE_FIELDS_INCLUDE;
 import static org.apache.flink.streaming.connectors.kafka.table.KafkaConnectorOptions.VALUE_FORMAT;
 
@@ -76,7 +75,12 @@ final class SinkPlanning {
     private final DynamicTableFactory.Context context;
     private final Map<String, String> options;
 
+    /**
+     * @throws org.apache.flink.table.api.ValidationException on a Flink line these classes are not built for
+     *     ({@link FlinkLineCheck})
+     */
     SinkPlanning(String identifier, String stockIdentifier, DynamicTableFactory.Context context) {
+        FlinkLineCheck.requireBuiltLine(identifier);
         this.identifier = identifier;
         this.stockIdentifier = stockIdentifier;
         this.context = context;
@@ -281,7 +285,7 @@ final class SinkPlanning {
                 .setProducerProperties(producerProperties(options))
                 .setDeliveryGuarantee(conf.get(DELIVERY_GUARANTEE))
                 .setTransactionalIdPrefix(conf.get(TRANSACTIONAL_ID_PREFIX))
-                .setTransactionNamingStrategy(conf.get(TRANSACTION_NAMING_STRATEGY))
+                .setTransactionNamingStrategy(FlinkLine.transactionNamingStrategy(conf))
                 .setFixedPartitioner(fixedPartitioner)
                 .setPartitionerClass(partitionerClass(conf))
                 .setUpsert(upsert)

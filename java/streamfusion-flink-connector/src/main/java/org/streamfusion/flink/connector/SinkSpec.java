@@ -12,7 +12,6 @@ import java.util.Objects;
 import java.util.Properties;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.connector.base.DeliveryGuarantee;
-import org.apache.flink.connector.kafka.sink.TransactionNamingStrategy;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeFamily;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
@@ -46,7 +45,14 @@ public final class SinkSpec implements Serializable {
     /** Null when not set. */
     final String transactionalIdPrefix;
 
-    final TransactionNamingStrategy transactionNamingStrategy;
+    /**
+     * {@code sink.transaction-naming-strategy} as the name of flink-connector-kafka's
+     * {@code TransactionNamingStrategy} constant ({@code INCREMENTING}, the default, or {@code POOLING});
+     * {@code INCREMENTING}, the naming of their {@code KafkaSink}, on Flink lines whose connector has no such
+     * option ({@link FlinkLine}).
+     */
+    final String transactionNamingStrategy;
+
     final boolean fixedPartitioner;
     /** {@code sink.partitioner} as a class name (a {@code KafkaPartitioner<RowData>}), null for none. */
     final String partitionerClass;
@@ -100,7 +106,7 @@ public final class SinkSpec implements Serializable {
      * A builder with the defaults of the table options: no encoder options, no key, no producer properties, no
      * topic (one is required), {@code sink.delivery-guarantee} {@code AT_LEAST_ONCE} (the table connector's
      * default, not {@code KafkaSinkBuilder}'s {@code NONE}), no transactional-id prefix, naming strategy
-     * {@code DEFAULT}, Kafka's partitioner, not upsert, the input's parallelism,
+     * {@code INCREMENTING}, Kafka's partitioner, not upsert, the input's parallelism,
      * {@link StreamFusionOptions#DEFAULT_BATCH_ROWS} rows, {@link StreamFusionOptions#DEFAULT_LINGER}, no metadata
      * columns, no {@code sink.buffer-flush}.
      *
@@ -245,7 +251,7 @@ public final class SinkSpec implements Serializable {
                 && asMap(producerProperties).equals(asMap(that.producerProperties))
                 && deliveryGuarantee == that.deliveryGuarantee
                 && Objects.equals(transactionalIdPrefix, that.transactionalIdPrefix)
-                && transactionNamingStrategy == that.transactionNamingStrategy
+                && transactionNamingStrategy.equals(that.transactionNamingStrategy)
                 && fixedPartitioner == that.fixedPartitioner
                 && Objects.equals(partitionerClass, that.partitionerClass)
                 && upsert == that.upsert
@@ -324,7 +330,7 @@ public final class SinkSpec implements Serializable {
         private Properties producerProperties = new Properties();
         private DeliveryGuarantee deliveryGuarantee = DeliveryGuarantee.AT_LEAST_ONCE;
         private String transactionalIdPrefix;
-        private TransactionNamingStrategy transactionNamingStrategy = TransactionNamingStrategy.DEFAULT;
+        private String transactionNamingStrategy = FlinkLine.DEFAULT_TRANSACTION_NAMING_STRATEGY;
         private boolean fixedPartitioner;
         private String partitionerClass;
         private boolean upsert;
@@ -412,10 +418,11 @@ public final class SinkSpec implements Serializable {
         }
 
         /**
-         * @param strategy {@code sink.transaction-naming-strategy}
+         * @param strategy {@code sink.transaction-naming-strategy}, the constant's name ({@code INCREMENTING},
+         *     {@code POOLING}; checked when the sink is built, by {@link FlinkLine#setTransactionNamingStrategy})
          * @return this
          */
-        Builder setTransactionNamingStrategy(TransactionNamingStrategy strategy) {
+        Builder setTransactionNamingStrategy(String strategy) {
             this.transactionNamingStrategy = Objects.requireNonNull(strategy, "transactionNamingStrategy");
             return this;
         }

@@ -13,6 +13,8 @@ import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.operators.ChainingStrategy;
+import org.apache.flink.streaming.api.transformations.PhysicalTransformation;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.ProviderContext;
@@ -126,6 +128,9 @@ public final class StreamFusionKafkaDynamicSink implements DynamicTableSink, Sup
                 name == null ? ENCODER_NAME : name + ": " + ENCODER_NAME,
                 EncodedRecordTypeInfo.INSTANCE,
                 new BatchingEncoderOperator(spec));
+        // Flink 2.x chains an operator by default; Flink 1.x starts a chain at it (AbstractStreamOperator's HEAD).
+        ((PhysicalTransformation<EncodedRecord>) encoded.getTransformation())
+                .setChainingStrategy(ChainingStrategy.ALWAYS);
         providerContext.generateUid("streamfusion-encoder").ifPresent(encoded::uid);
         DataStreamSink<EncodedRecord> end = encoded.sinkTo(kafkaSink());
         if (name != null) {
@@ -145,13 +150,13 @@ public final class StreamFusionKafkaDynamicSink implements DynamicTableSink, Sup
         if (spec.transactionalIdPrefix != null) {
             builder.setTransactionalIdPrefix(spec.transactionalIdPrefix);
         }
-        return builder.setDeliveryGuarantee(spec.deliveryGuarantee)
+        builder.setDeliveryGuarantee(spec.deliveryGuarantee)
                 .setBootstrapServers(spec.producerProperties
                         .get(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG)
                         .toString())
                 .setKafkaProducerConfig(spec.producerProperties)
-                .setRecordSerializer(new PreEncodedRecordSerializationSchema(spec.topics, spec.fixedPartitioner))
-                .setTransactionNamingStrategy(spec.transactionNamingStrategy)
+                .setRecordSerializer(new PreEncodedRecordSerializationSchema(spec.topics, spec.fixedPartitioner));
+        return FlinkLine.setTransactionNamingStrategy(builder, spec.transactionNamingStrategy)
                 .build();
     }
 

@@ -232,7 +232,7 @@ class FactoryValidationTest {
                 // The table connector's default delivery guarantee (KafkaConnectorOptions.DELIVERY_GUARANTEE).
                 .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
                 .setTransactionalIdPrefix(null)
-                .setTransactionNamingStrategy(org.apache.flink.connector.kafka.sink.TransactionNamingStrategy.DEFAULT)
+                .setTransactionNamingStrategy("INCREMENTING")
                 .setFixedPartitioner(false)
                 .setUpsert(false)
                 .setParallelism(null)

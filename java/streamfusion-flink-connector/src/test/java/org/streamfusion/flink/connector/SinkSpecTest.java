@@ -17,7 +17,6 @@ import java.util.Properties;
 import java.util.function.UnaryOperator;
 import org.apache.flink.configuration.GlobalConfiguration;
 import org.apache.flink.connector.base.DeliveryGuarantee;
-import org.apache.flink.connector.kafka.sink.TransactionNamingStrategy;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -66,7 +65,7 @@ class SinkSpecTest {
                 .setProducerProperties(producer)
                 .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
                 .setTransactionalIdPrefix("tx")
-                .setTransactionNamingStrategy(TransactionNamingStrategy.POOLING)
+                .setTransactionNamingStrategy("POOLING")
                 .setFixedPartitioner(true)
                 .setUpsert(true)
                 .setParallelism(3)
@@ -89,7 +88,7 @@ class SinkSpecTest {
         assertEquals(bootstrap(), spec.producerProperties);
         assertEquals(DeliveryGuarantee.AT_LEAST_ONCE, spec.deliveryGuarantee());
         assertEquals(null, spec.transactionalIdPrefix);
-        assertEquals(TransactionNamingStrategy.DEFAULT, spec.transactionNamingStrategy);
+        assertEquals("INCREMENTING", spec.transactionNamingStrategy);
         assertFalse(spec.fixedPartitioner());
         assertFalse(spec.upsert());
         assertEquals(null, spec.parallelism);
@@ -179,8 +178,7 @@ class SinkSpecTest {
                 "deliveryGuarantee",
                 b -> b.setTransactionalIdPrefix("tx").setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE));
         changes.put("transactionalIdPrefix", b -> b.setTransactionalIdPrefix("tx2"));
-        changes.put(
-                "transactionNamingStrategy", b -> b.setTransactionNamingStrategy(TransactionNamingStrategy.DEFAULT));
+        changes.put("transactionNamingStrategy", b -> b.setTransactionNamingStrategy("INCREMENTING"));
         changes.put("fixedPartitioner", b -> b.setFixedPartitioner(false));
         changes.put("upsert", b -> b.setUpsert(false).setBufferFlush(0, 0));
         changes.put("parallelism", b -> b.setParallelism(null));
