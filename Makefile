@@ -16,7 +16,7 @@ fuzz:           ## every fuzz target for FUZZ_SECONDS (default 300) each, under 
 	bash scripts/fuzz.sh
 soak:           ## the cluster failure tests with the long ones CI leaves out (the rolling restarts), on a cluster of their own
 	bash scripts/cluster-faults.sh --soak
-flink-cluster-test: ## the SQL connector jar on a real Flink 2.2.1 session cluster (Flink's scripts; ADD JAR and lib/), against the stock connector; 4 to 6 minutes on 2 cores
+flink-cluster-test: ## the SQL connector jar on a real Flink 2.2.1 session cluster (Flink's scripts; ADD JAR, two jobs at once, lib/, a TaskManager SIGKILLed), against the stock connector; 3 to 5 minutes on 2 cores (make test runs it with --runs 2)
 	bash scripts/flink-cluster-test.sh
 build:          ## Rust workspace and Java modules (with the bundled native library), no tests
 	cargo build --workspace --release --locked && mvn -B -q install -DskipTests

@@ -5,7 +5,8 @@
 #          against the broker), the Flink parity of the JSON encoder (real Flink goldens), Miri, a bounded fuzz
 #          pass (scripts/fuzz.sh --ci), Java (codec, JNI, serializers, property tests, broker transactions, example
 #          app, benchmark generators), the release deployed to a file:// repository with the examples built from it
-#          outside the repository and run, a Nexmark-on-Flink smoke run, the cluster failure tests (their own
+#          outside the repository and run, the SQL jar on a real Flink session cluster (scripts/flink-cluster-test.sh),
+#          a Nexmark-on-Flink smoke run, the cluster failure tests (their own
 #          three-node cluster, scripts/cluster-faults.sh), the security tests (a SASL_SSL broker of their own,
 #          scripts/security-tests.sh) and a short producer comparison smoke run.
 #   check  (make check) the inner loop, no broker: Rust and Java format, clippy, and the Rust and JVM tests that
@@ -100,6 +101,9 @@ fi
 step "Release: the public artifacts deployed to a file:// repository; the examples built from it outside the repository and run"
 bash scripts/release.sh --maven-only
 KAFKA_BOOTSTRAP_SERVERS=$bootstrap bash scripts/examples-from-release.sh
+
+step "Flink session cluster: Flink 2.2.1's own distribution and scripts, the SQL jar through ADD JAR (jobs one after another and two at once) and in lib/, a TaskManager SIGKILLed mid-job; every record against the stock connector's"
+bash scripts/flink-cluster-test.sh --no-build --runs 2
 
 step "Nexmark on Flink smoke run: q0, q9, q19 over 20,000 events, stock sink vs ours, outputs checked, profiled"
 perf/nexmark/run.sh --query q0,q9,q19 --events 20000 --runs 1 --bootstrap "$bootstrap"
