@@ -1,5 +1,5 @@
 # Glue only: each target calls one script or one tool. See README.md and CONTRIBUTING.md.
-.PHONY: demo test check test-rust test-jvm format fuzz soak flink-cluster-test build release broker-start broker-stop
+.PHONY: demo test check test-rust test-jvm format fuzz soak flink-cluster-test flink-lines-test build release broker-start broker-stop
 demo:           ## the main job: build, start the broker, run the comparisons (producers, StreamFusion, the Rust sink, Nexmark), print the tables
 	bash scripts/demo.sh
 test:           ## every test (installs cargo-deny/cargo-fuzz if missing; starts and stops the local broker)
@@ -18,6 +18,8 @@ soak:           ## the cluster failure tests with the long ones CI leaves out (t
 	bash scripts/cluster-faults.sh --soak
 flink-cluster-test: ## the SQL connector jar on a real Flink 2.2.1 session cluster (Flink's scripts; ADD JAR, two jobs at once, lib/, a TaskManager SIGKILLed), against the stock connector; 3 to 5 minutes on 2 cores (make test runs it with --runs 2)
 	bash scripts/flink-cluster-test.sh
+flink-lines-test: ## the same on the other Flink lines, each on a cluster of its own: 1.20 (its own jar), 2.0, 2.1 and 2.3 (the 2.2 jar); 3 minutes a line, plus each distribution's download the first time
+	bash scripts/flink-cluster-test.sh --flink 1.20,2.0,2.1,2.3 --runs 1
 build:          ## Rust workspace and Java modules (with the bundled native library), no tests
 	cargo build --workspace --release --locked && mvn -B -q install -DskipTests
 release:        ## the public Maven artifacts deployed (target/maven-repo, or RELEASE_REPOSITORY=ID::URL), crates dry-run

@@ -43,6 +43,55 @@ require_toolchain() {
   require mvn "install Apache Maven 3.8 or newer (apt-get install maven)"
 }
 
+# Flink's own distribution of version $1, from PyPI (apache-flink and apache-flink-libraries, --no-deps) in the
+# virtual environment target/flink-dist/venv-$1, made unless it holds that version; sets FLINK_VENV and
+# FLINK_DIST (its pyflink folder: bin/, conf/, lib/, opt/). Scripts that change conf/ or lib/ put them back.
+flink_dist() { # flink_dist VERSION
+  require python3 "install Python 3 with venv (apt-get install python3-venv)"
+  FLINK_VENV=$ROOT/target/flink-dist/venv-$1
+  if [ ! -x "$FLINK_VENV/bin/python" ] || ! "$FLINK_VENV/bin/pip" show -q apache-flink-libraries 2>/dev/null \
+      | grep -q "^Version: $1$"; then
+    python3 -m venv "$FLINK_VENV"
+    PIP_NO_CACHE_DIR=1 "$FLINK_VENV/bin/pip" install -q --no-deps "apache-flink==$1" "apache-flink-libraries==$1"
+  fi
+  FLINK_DIST=$("$FLINK_VENV/bin/python" -c 'import os, pyflink; print(os.path.dirname(pyflink.__file__))' 2>/dev/null) \
+    || FLINK_DIST=$(ls -d "$FLINK_VENV"/lib/python3*/site-packages/pyflink | head -1)
+  [ -x "$FLINK_DIST/bin/start-cluster.sh" ] || { echo "error: no Flink distribution in $FLINK_DIST" >&2; exit 1; }
+}
+
+# Copies GROUP:ARTIFACT:VERSION's jar from Maven Central into DIR (as ARTIFACT-VERSION.jar) unless it is there.
+maven_jar() { # maven_jar GROUP:ARTIFACT:VERSION DIR
+  local artifact=${1#*:}; artifact=${artifact%%:*}
+  if [ ! -f "$2/$artifact-${1##*:}.jar" ]; then
+    mvn -B -q dependency:copy -Dartifact="$1" -DoutputDirectory="$2" >/dev/null 2>&1 \
+      || { echo "error: could not fetch $1 from Maven Central" >&2; exit 1; }
+  fi
+}
+
+# Sets SQL_CONNECTOR_JAR to the streamfusion-sql-connector-kafka jar of MODULE (java/streamfusion-sql-connector-kafka,
+# or a Flink line's), built first with `mvn install` (Maven's output in LOG) when BUILD is 1.
+sql_connector_jar() { # sql_connector_jar MODULE BUILD LOG
+  if [ "$2" = 1 ]; then
+    echo "== Building the SQL connector jar (mvn -pl $1 -am install)"
+    mvn -B -q -pl "$1" -am install -DskipTests >"$3" 2>&1 \
+      || { tail -40 "$3" >&2; echo "error: building the SQL connector jar failed" >&2; exit 1; }
+  fi
+  local version
+  version=$(sed -n 's:^  <version>\(.*\)</version>:\1:p' "$ROOT/$1/pom.xml" | head -1)
+  SQL_CONNECTOR_JAR=$ROOT/$1/target/streamfusion-sql-connector-kafka-$version.jar
+  [ -f "$SQL_CONNECTOR_JAR" ] || { echo "error: $SQL_CONNECTOR_JAR was not built (run without --no-build)" >&2; exit 1; }
+}
+
+# Reads TOPIC of the broker at BOOTSTRAP read_committed from its beginning (until 10 s without a record) into OUT,
+# one record a line, "Partition:<n><TAB><key><TAB><value>", the partitions in order, each in its offsets' order.
+read_committed_topic() { # read_committed_topic BOOTSTRAP TOPIC OUT
+  "$ROOT/kafka/broker" tool org.apache.kafka.tools.consumer.ConsoleConsumer --bootstrap-server "$1" \
+    --topic "$2" --from-beginning --isolation-level read_committed --timeout-ms 10000 \
+    --formatter-property print.partition=true --formatter-property print.key=true \
+    --formatter-property key.separator=$'\t' 2>/dev/null \
+    | awk -F'\t' '/^Partition:/ { print $1 "\t" NR "\t" $0 }' | sort -t$'\t' -k1,1 -k2,2n | cut -f3- >"$3" || true
+}
+
 # Starts the local broker unless one answers; sets BROKER_STARTED_HERE=1 when this script started it.
 start_broker() {
   BROKER_STARTED_HERE=0

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# usage: scripts/flink-cluster-test.sh [--rows N] [--runs N] [--no-build]   (make flink-cluster-test)
-#   --rows ids per job [20000], --runs ADD JAR submissions [3], --no-build: test the jar already built
+# usage: scripts/flink-cluster-test.sh [--flink 2.2|1.20|2.0|2.1|2.3] [--rows N] [--runs N] [--no-build]   (make flink-cluster-test)
+#   --flink the Flink line, or several separated by commas, each tested in turn [2.2], --rows ids per job [20000], --runs ADD JAR submissions [3], --no-build: test the
+#   jar already built
 #
-# The SQL connector jar (java/streamfusion-sql-connector-kafka) on a real Flink 2.2.1 session cluster, started
+# The SQL connector jar of a Flink line (2.2: java/streamfusion-sql-connector-kafka beside Flink's
+# flink-sql-connector-kafka 5.0.0-2.2; 1.20: java/flink-1.20/streamfusion-sql-connector-kafka beside
+# flink-sql-connector-kafka 3.4.0-1.20, made by java/flink-1.20/flink-sql-connector-kafka-stand-in as Flink makes
+# it, since the Maven repository this project is built from does not serve it) on a real session cluster of Flink
+# 2.2.1 or 1.20.3 (or 2.0.0, 2.1.3, 2.3.0 with the 2.2 jar), started
 # by Flink's own scripts from Flink's own distribution (PyPI's apache-flink and apache-flink-libraries, installed
-# with --no-deps into target/flink-dist/venv), with Flink's default JVM options and Flink's
+# with --no-deps into target/flink-dist/venv-<version>), with Flink's default JVM options and Flink's
 # flink-sql-connector-kafka in lib/: one JobManager and two TaskManagers (two slots each, a job's spread over both;
 # 1 GiB per process).
 # Through bin/sql-client.sh -f, a statement set writes one deterministic table (datagen, a sequence of --rows
@@ -15,7 +20,13 @@
 #   2. on that cluster, two such jobs at once (two class loaders loading the library at the same time);
 #   3. our jar in lib/, on a cluster started afresh, the job once;
 #   4. on that cluster, a slower job (20 s) whose TaskManager is killed with SIGKILL after two checkpoints, and a
-#      new TaskManager started: the job must restart and finish, every id exactly once in both topics.
+#      new TaskManager started: the job must restart and finish, every id exactly once in both topics;
+#   5. (2.2) a job jar, examples/flink-sql-kafka-json built with -Pjob-jar (our connector with Flink's unshaded
+#      flink-connector-kafka and kafka-clients inside), through bin/flink run on a fresh cluster whose lib/ is
+#      Flink's own: the example checks its records, the TaskManager log shows the library loaded from the job jar
+#      and native batches;
+#   6. (2.2) on that cluster, the job of 1. through ADD JAR of Flink's flink-sql-connector-kafka and of a copy of
+#      our jar without its native library: one warning per TaskManager, no native batch, the stock records.
 # After each job: the TaskManagers' RSS, the copies of the native library left in their temporary directory,
 # and the copies they have mapped. At the end, with the cluster stopped, every pair of topics is compared record
 # by record (read_committed: partition, order in the partition, key, value; 'sink.partitioner' = 'fixed', so a
@@ -24,29 +35,76 @@
 # = 0, so a small batch too), no fallback and no UnsatisfiedLinkError. The cluster is stopped on exit, failure
 # included; the local broker (kafka/broker, 127.0.0.1:19092) too if this script started it. Needs python3
 # (venv), a JDK 17+, Maven and curl; builds the jar (mvn install) unless --no-build. Environment:
-# FLINK_REST_PORT [18081], FLINK_RPC_PORT [16123] (the JobManager's; the other ports are Flink's random ones).
+# FLINK_REST_PORT [18081], FLINK_RPC_PORT [16123] (the JobManager's; the other ports are Flink's random ones),
+# FLINK_SECOND_JAVA_HOME [on 2.x a JDK 21 in /usr/lib/jvm if installed, else empty: the PATH's java], the JDK of
+# phases 3 and 4.
 # Everything it writes is under target/flink-dist.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-usage() { sed -n '2,3p' "$0" >&2; exit 2; }
+usage() { sed -n '2,4p' "$0" >&2; exit 2; }
 rows=20000
 runs=3
 build=1
+line=2.2
 while [ $# -gt 0 ]; do
   case $1 in
     --no-build) build=0; shift ;;
+    --flink) [ $# -ge 2 ] || usage; line=$2; shift 2 ;;
     --rows) [ $# -ge 2 ] || usage; rows=$2; shift 2 ;;
     --runs) [ $# -ge 2 ] || usage; runs=$2; shift 2 ;;
     *) usage ;;
   esac
 done
 [[ $rows =~ ^[0-9]+$ && $rows -ge 1000 && $runs =~ ^[0-9]+$ && $runs -ge 1 ]] || usage
+if [[ $line == *,* ]]; then # several lines: this script once per line, each on its own cluster, in turn
+  for one in ${line//,/ }; do
+    echo "==== Flink $one"
+    bash "$0" --flink "$one" --rows "$rows" --runs "$runs" $([ "$build" = 1 ] || echo --no-build) \
+      || { echo "FAILED on Flink $one" >&2; exit 1; }
+  done
+  exit 0
+fi
 
-FLINK_VERSION=2.2.1
-# flink-sql-connector-kafka for Flink 2.2 (Maven Central), the kafka-clients it relocates our jar is linked to.
-FLINK_KAFKA_VERSION=5.0.0-2.2
-require python3 "install Python 3 with venv (apt-get install python3-venv)"
+case $line in
+  2.2)
+    FLINK_VERSION=2.2.1
+    # flink-sql-connector-kafka for Flink 2.2 (Maven Central), the kafka-clients it relocates our jar is linked to.
+    FLINK_KAFKA_VERSION=5.0.0-2.2
+    sql_module=java/streamfusion-sql-connector-kafka
+    # JDK 21 (Flink 2.2 supports 11, 17 and 21; its bin/config.sh passes -Djava.security.manager=allow on JDK 18+,
+    # which JDK 24 and later refuse at startup).
+    newer_jdks="/usr/lib/jvm/java-21-openjdk-amd64 /usr/lib/jvm/temurin-21-jdk-amd64"
+    ;;
+  2.0 | 2.1 | 2.3)
+    # The other 2.x lines, with the 2.2 jar (a major line shares one jar): Flink's connector of that line where the
+    # Maven repository serves it (4.0.1-2.0), else the nearest that runs there (5.0.0-2.2: 5.0.0-2.1 holds the
+    # same classes; 2.3 has none of its own yet).
+    case $line in
+      2.0) FLINK_VERSION=2.0.0 FLINK_KAFKA_VERSION=4.0.1-2.0 ;;
+      2.1) FLINK_VERSION=2.1.3 FLINK_KAFKA_VERSION=5.0.0-2.2 ;;
+      2.3) FLINK_VERSION=2.3.0 FLINK_KAFKA_VERSION=5.0.0-2.2 ;;
+    esac
+    sql_module=java/streamfusion-sql-connector-kafka
+    newer_jdks="/usr/lib/jvm/java-21-openjdk-amd64 /usr/lib/jvm/temurin-21-jdk-amd64"
+    ;;
+  1.20)
+    FLINK_VERSION=1.20.3
+    # Not served by the Maven repository this project is built from: made as Flink makes it, by the stand-in POM.
+    FLINK_KAFKA_VERSION=3.4.0-1.20
+    sql_module=java/flink-1.20/streamfusion-sql-connector-kafka
+    newer_jdks=""  # Flink 1.20 supports JDK 11 and 17
+    ;;
+  *) usage ;;
+esac
+# The JDK of the second cluster (phases 3 and 4; the first runs on the java of the PATH): a newer one that Flink
+# supports, when installed.
+second_java=${FLINK_SECOND_JAVA_HOME-}
+if [ -z "${FLINK_SECOND_JAVA_HOME+set}" ]; then
+  for candidate in $newer_jdks; do
+    [ -x "$candidate/bin/java" ] && { second_java=$candidate; break; }
+  done
+fi
 require java "install a JDK 17 or newer (apt-get install openjdk-17-jdk-headless)"
 require mvn "install Apache Maven 3.8 or newer (apt-get install maven)"
 require curl "install curl (apt-get install curl): the test asks Flink's REST API for its TaskManagers"
@@ -55,40 +113,31 @@ cd "$ROOT"
 work=$ROOT/target/flink-dist
 mkdir -p "$work"
 
-if [ "$build" = 1 ]; then
-  echo "== Building the SQL connector jar (mvn -pl java/streamfusion-sql-connector-kafka -am install)"
-  mvn -B -q -pl java/streamfusion-sql-connector-kafka -am install -DskipTests >"$work/build.log" 2>&1 \
-    || { tail -40 "$work/build.log" >&2; echo "error: building the SQL connector jar failed" >&2; exit 1; }
-fi
-jar_version=$(sed -n 's:^  <version>\(.*\)</version>:\1:p' java/streamfusion-sql-connector-kafka/pom.xml | head -1)
-our_jar=$ROOT/java/streamfusion-sql-connector-kafka/target/streamfusion-sql-connector-kafka-$jar_version.jar
-[ -f "$our_jar" ] || { echo "error: $our_jar was not built (run without --no-build)" >&2; exit 1; }
+sql_connector_jar "$sql_module" "$build" "$work/build.log"
+our_jar=$SQL_CONNECTOR_JAR
 
-echo "== Flink $FLINK_VERSION from PyPI (apache-flink, apache-flink-libraries, --no-deps) in $work/venv"
-if [ ! -x "$work/venv/bin/python" ] || ! "$work/venv/bin/pip" show -q apache-flink-libraries 2>/dev/null \
-    | grep -q "^Version: $FLINK_VERSION$"; then
-  python3 -m venv "$work/venv"
-  PIP_NO_CACHE_DIR=1 "$work/venv/bin/pip" install -q --no-deps "apache-flink==$FLINK_VERSION" "apache-flink-libraries==$FLINK_VERSION"
-fi
-dist=$("$work/venv/bin/python" -c 'import os, pyflink; print(os.path.dirname(pyflink.__file__))' 2>/dev/null) \
-  || dist=$(ls -d "$work"/venv/lib/python3*/site-packages/pyflink | head -1)
-[ -x "$dist/bin/start-cluster.sh" ] || { echo "error: no Flink distribution in $dist" >&2; exit 1; }
+echo "== Flink $FLINK_VERSION from PyPI (apache-flink, apache-flink-libraries, --no-deps)"
+flink_dist "$FLINK_VERSION"
+dist=$FLINK_DIST
 
 echo "== flink-sql-connector-kafka $FLINK_KAFKA_VERSION and flink-sql-gateway $FLINK_VERSION (Maven Central)"
-fetch() { # fetch GROUP:ARTIFACT:VERSION DIR
-  local artifact=${1#*:}; artifact=${artifact%%:*}
-  if ! ls "$2/$artifact-"*.jar >/dev/null 2>&1; then
-    mvn -B -q dependency:copy -Dartifact="$1" -DoutputDirectory="$2" >>"$work/build.log" 2>&1 \
-      || { echo "error: could not fetch $1 from Maven Central" >&2; exit 1; }
-  fi
-}
-fetch "org.apache.flink:flink-sql-gateway:$FLINK_VERSION" "$dist/opt"
-fetch "org.apache.flink:flink-sql-connector-kafka:$FLINK_KAFKA_VERSION" "$work/jars"
+maven_jar "org.apache.flink:flink-sql-gateway:$FLINK_VERSION" "$dist/opt"
+if [ "$line" = 1.20 ]; then
+  stand_in=java/flink-1.20/flink-sql-connector-kafka-stand-in
+  [ -f "$work/jars/flink-sql-connector-kafka-$FLINK_KAFKA_VERSION.jar" ] || {
+    mvn -B -q -f "$stand_in/pom.xml" package >>"$work/build.log" 2>&1 \
+      || { tail -20 "$work/build.log" >&2; echo "error: building $stand_in failed" >&2; exit 1; }
+    mkdir -p "$work/jars" && cp "$stand_in/target/flink-sql-connector-kafka-$FLINK_KAFKA_VERSION.jar" "$work/jars/"
+  }
+else
+  maven_jar "org.apache.flink:flink-sql-connector-kafka:$FLINK_KAFKA_VERSION" "$work/jars"
+fi
 cp -f "$work/jars/flink-sql-connector-kafka-$FLINK_KAFKA_VERSION.jar" "$dist/lib/"
 rm -f "$dist"/lib/streamfusion-sql-connector-kafka-*.jar
 
 # Flink's own config.yaml with its default JVM options for JDK 17+ (env.java.opts.all), and: two TaskManagers
-# of two slots (two jobs at once fit; either TaskManager alone can run a job after the other is killed), short
+# of two slots (two jobs at once fit; either TaskManager alone can run a job after the other is killed; spread
+# over both: taskmanager.load-balance.mode, cluster.evenly-spread-out-slots on Flink 1.20), short
 # heartbeats (a killed TaskManager is noticed in seconds), small processes, ports and pid files of our own, the TaskManagers' java.io.tmpdir (where the
 # native library is extracted) in target/, and the metrics logged every second.
 conf=$dist/conf
@@ -113,6 +162,7 @@ taskmanager.bind-host: localhost
 taskmanager.host: localhost
 taskmanager.numberOfTaskSlots: 2
 taskmanager.load-balance.mode: slots
+cluster.evenly-spread-out-slots: true
 taskmanager.memory.process.size: 1024m
 parallelism.default: 2
 rest.address: localhost
@@ -140,14 +190,22 @@ stop_cluster() {
 cleanup() {
   local status=$?
   stop_cluster
+  # Flink's distribution as it came: its config.yaml and lib/ (PyFlink jobs run from it too).
+  cp -f "$conf/config.yaml.flink" "$conf/config.yaml"
+  rm -f "$dist"/lib/flink-sql-connector-kafka-*.jar "$dist"/lib/streamfusion-sql-connector-kafka-*.jar
   [ "${BROKER_STARTED_HERE:-0}" = 1 ] && "$ROOT/kafka/broker" stop >/dev/null 2>&1
   echo "== Done in $(($(date +%s) - started)) s (logs: $dist/log, $work)"
   exit $status
 }
 trap cleanup EXIT
 
-start_cluster() {
-  "$dist/bin/start-cluster.sh" >>"$work/cluster.log" 2>&1
+start_cluster() { # start_cluster [JAVA_HOME]: Flink's scripts take the JVM from JAVA_HOME, else from the PATH
+  cluster_java=${1:-}
+  if [ -n "$cluster_java" ]; then
+    JAVA_HOME=$cluster_java "$dist/bin/start-cluster.sh" >>"$work/cluster.log" 2>&1
+  else
+    "$dist/bin/start-cluster.sh" >>"$work/cluster.log" 2>&1
+  fi
   cluster_up=1
   local deadline=$((SECONDS + 90)) tms=0
   while [ $SECONDS -lt $deadline ]; do
@@ -158,11 +216,12 @@ start_cluster() {
   [ "$tms" -ge 2 ] || { echo "error: the cluster did not come up with 2 TaskManagers" >&2; tail -20 "$dist"/log/*.log >&2; exit 1; }
 }
 
-tm_pids() { # the live TaskManagers (the pid file keeps a killed one's line)
+tm_pids() { # the live TaskManagers (the pid file keeps a killed one's line, whose pid may since be another's)
   local pid
   for pid in $(cat "$run_dir"/*taskexecutor.pid); do
-    kill -0 "$pid" 2>/dev/null && echo "$pid"
+    grep -qs 'TaskManagerRunner' "/proc/$pid/cmdline" && echo "$pid"
   done
+  return 0
 }
 # One line on the TaskManagers: RSS in MB, the library copies in their java.io.tmpdir, the copies mapped.
 measure() { # measure LABEL
@@ -170,7 +229,7 @@ measure() { # measure LABEL
   files=$(find "$tm_tmp" -name 'libkafka_serde_native*' | wc -l)
   for pid in $(tm_pids); do
     mapped=$(grep 'libkafka_serde_native' "/proc/$pid/maps" 2>/dev/null | awk '{print $6}' | sort -u | wc -l || true)
-    line+=" TM $pid: RSS $(($(ps -o rss= -p "$pid") / 1024)) MB, $mapped mapped;"
+    line+=" TM $pid: RSS $(($(ps -o rss= -p "$pid") / 1024)) MB, $mapped mapped, JDK $(java_major "$(readlink "/proc/$pid/exe")");"
   done
   echo "  $1:$line library files in the TaskManagers' tmpdir: $files" | tee -a "$work/measurements.txt"
 }
@@ -231,7 +290,7 @@ submit() { # submit RUN (waits for the job's end)
 
 # Two partitions per topic, made before the cluster starts (one admin client JVM per topic, all at once).
 pids=()
-for run in $(seq 1 $((runs + 4))); do
+for run in $(seq 1 $((runs + 5))); do
   for topic in "$prefix-$run-kafka" "$prefix-$run-streamfusion"; do
     "$ROOT/kafka/broker" tool org.apache.kafka.tools.TopicCommand --bootstrap-server 127.0.0.1:19092 \
       --create --topic "$topic" --partitions 2 --replication-factor 1 >/dev/null &
@@ -264,10 +323,10 @@ cp "$dist"/log/*taskexecutor*.log "$work/" 2>/dev/null || true
 stop_cluster
 mkdir -p "$work/logs-add-jar" && mv "$dist"/log/* "$work/logs-add-jar/"
 
-echo "== 3. lib/: the jar beside flink-sql-connector-kafka in lib/, a fresh cluster, the job once"
+echo "== 3. lib/: the jar beside flink-sql-connector-kafka in lib/, a fresh cluster${second_java:+ on $second_java}, the job once"
 cp "$our_jar" "$dist/lib/"
 lib_run=$((runs + 3))
-start_cluster
+start_cluster "$second_java"
 measure "fresh cluster (jar in lib/)"
 job_sql "$lib_run" ""
 submit "$lib_run"
@@ -291,10 +350,15 @@ while [ $SECONDS -lt $deadline ]; do
   sleep 1
 done
 [ "${checkpoints:-0}" -ge 2 ] || { echo "error: job $kill_run did not run and checkpoint within 60 s" >&2; exit 1; }
-victim=$(tm_pids | head -1)
+live=($(tm_pids))  # not `tm_pids | head -1`: head's early exit would kill tm_pids with SIGPIPE (pipefail)
+victim=${live[0]}
 kill -9 "$victim"
 echo "  killed TaskManager $victim (SIGKILL) after $checkpoints completed checkpoints of job $kill_run"
-"$dist/bin/taskmanager.sh" start >>"$work/cluster.log" 2>&1
+if [ -n "$cluster_java" ]; then
+  JAVA_HOME=$cluster_java "$dist/bin/taskmanager.sh" start >>"$work/cluster.log" 2>&1
+else
+  "$dist/bin/taskmanager.sh" start >>"$work/cluster.log" 2>&1
+fi
 wait "$kill_submit" || { echo "error: job $kill_run did not recover from the TaskManager's kill" >&2; exit 1; }
 job=$(rest_job "$prefix-$kill_run" jid FINISHED)
 restarts=$(curl -sf "http://localhost:$rest_port/jobs/$job/exceptions" \
@@ -305,6 +369,40 @@ measure "after job $kill_run (a TaskManager killed, a new one started)"
 stop_cluster
 mkdir -p "$work/logs-lib" && mv "$dist"/log/* "$work/logs-lib/"
 rm -f "$dist/lib/$(basename "$our_jar")"
+
+job_jar_logs=""
+if [ "$line" = 2.2 ]; then
+  echo "== 5. A job jar through bin/flink run: examples/flink-sql-kafka-json built with -Pjob-jar (our connector, Flink's"
+  echo "   flink-connector-kafka and kafka-clients inside), on a fresh cluster whose lib/ is Flink's own"
+  mvn -B -q -f examples/flink-sql-kafka-json/pom.xml -Pjob-jar package -DskipTests >>"$work/build.log" 2>&1 \
+    || { tail -40 "$work/build.log" >&2; echo "error: building the example's job jar failed" >&2; exit 1; }
+  job_jar=$ROOT/examples/flink-sql-kafka-json/target/flink-sql-kafka-json-0.2.0-job.jar
+  rm -f "$dist"/lib/flink-sql-connector-kafka-*.jar
+  start_cluster
+  t0=$SECONDS
+  "$dist/bin/flink" run "$job_jar" "$rows" "$prefix-job-jar" streamfusion-kafka 127.0.0.1:19092 >"$work/job-jar.out" 2>&1 \
+    || { tail -40 "$work/job-jar.out" >&2; echo "error: bin/flink run of the job jar failed" >&2; exit 1; }
+  echo "  $(grep "records written" "$work/job-jar.out") (bin/flink run, $((SECONDS - t0)) s)"
+  measure "after the job jar"
+
+  echo "== 6. Without the native library: a copy of our jar without native/, through ADD JAR with Flink's"
+  echo "   flink-sql-connector-kafka, on the same cluster (the TaskManagers' platform has no library then)"
+  fallback_run=$((runs + 5))
+  stripped=$work/jars/streamfusion-sql-connector-kafka-without-native.jar
+  python3 - "$our_jar" "$stripped" <<'PY'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as src, zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as dst:
+    for entry in src.infolist():
+        if not entry.filename.startswith("native/"):
+            dst.writestr(entry, src.read(entry))
+PY
+  job_sql "$fallback_run" "ADD JAR '$work/jars/flink-sql-connector-kafka-$FLINK_KAFKA_VERSION.jar';
+ADD JAR '$stripped';"
+  submit "$fallback_run"
+  stop_cluster
+  job_jar_logs=$work/logs-job-jar
+  rm -rf "$job_jar_logs" && mkdir -p "$job_jar_logs" && mv "$dist"/log/* "$job_jar_logs/"
+fi
 
 echo "== The TaskManager logs: every encoder batch native, no fallback, no UnsatisfiedLinkError"
 failed=0
@@ -332,19 +430,29 @@ for logs in "$work/logs-add-jar" "$work/logs-lib"; do
     esac
   done
 done
+if [ -n "$job_jar_logs" ]; then
+  # The job jar's job (parallelism 1, the example's): one TaskManager ran its encoder, from the job jar's class
+  # loader (lib/ has none of ours). Then the job without the library: each TaskManager warned once, and every
+  # batch of that job was Flink's (numNativeBatches 0 wherever its encoders reported batches).
+  if grep -l 'UnsatisfiedLinkError\|written by Flink.s own' "$job_jar_logs"/*.log "$job_jar_logs"/*.out 2>/dev/null; then
+    echo "  FAIL: $job_jar_logs has a link error or a table written by Flink's sink (files above)"; failed=1
+  fi
+  loads=$(cat "$job_jar_logs"/*taskexecutor*.log | grep -c 'bijou64: native library libkafka_serde_native .* loaded from' || true)
+  native=$(cat "$job_jar_logs"/*taskexecutor*.log | grep -v "$prefix-$fallback_run" | grep -c '\.streamfusion\.numNativeBatches: [1-9]' || true)
+  warnings=$(cat "$job_jar_logs"/*taskexecutor*.log | grep -c 'WARN .*bijou64: native library unavailable.*this jar bundles libkafka_serde_native for no platform' || true)
+  fallback_native=$(cat "$job_jar_logs"/*taskexecutor*.log | grep "$prefix-$fallback_run" | grep -c '\.streamfusion\.numNativeBatches: [1-9]' || true)
+  fallback_batches=$(cat "$job_jar_logs"/*taskexecutor*.log | grep "$prefix-$fallback_run" | grep -c '\.streamfusion\.numBatches: [1-9]' || true)
+  echo "  $(basename "$job_jar_logs"): job jar: $loads library load(s) logged, $native report(s) of native batches;" \
+    "without the library: $warnings warning(s), $fallback_batches report(s) of batches, $fallback_native of native ones"
+  [ "$loads" -ge 1 ] && [ "$native" -ge 1 ] && [ "$warnings" -ge 1 ] && [ "$warnings" -le 2 ] \
+    && [ "$fallback_batches" -ge 1 ] && [ "$fallback_native" = 0 ] || failed=1
+fi
 
 echo "== The topics, read_committed, record by record (partition, order, key, value)"
-read_topic() { # read_topic TOPIC OUT
-  "$ROOT/kafka/broker" tool org.apache.kafka.tools.consumer.ConsoleConsumer --bootstrap-server 127.0.0.1:19092 \
-    --topic "$1" --from-beginning --isolation-level read_committed --timeout-ms 10000 \
-    --formatter-property print.partition=true --formatter-property print.key=true \
-    --formatter-property key.separator=$'\t' 2>/dev/null \
-    | awk -F'\t' '/^Partition:/ { print $1 "\t" NR "\t" $0 }' | sort -t$'\t' -k1,1 -k2,2n | cut -f3- >"$2" || true
-}
 pids=()
 for pair in "${topics[@]}"; do
   for topic in $pair; do
-    read_topic "$topic" "$work/$topic.records" &
+    read_committed_topic 127.0.0.1:19092 "$topic" "$work/$topic.records" &
     pids+=($!)
   done
 done

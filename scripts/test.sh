@@ -6,7 +6,7 @@
 #          pass (scripts/fuzz.sh --ci), Java (codec, JNI, serializers, property tests, broker transactions, example
 #          app, benchmark generators), the release deployed to a file:// repository with the examples built from it
 #          outside the repository and run, the SQL jar on a real Flink session cluster (scripts/flink-cluster-test.sh),
-#          a Nexmark-on-Flink smoke run, the cluster failure tests (their own
+#          the PyFlink example (scripts/pyflink-example-test.sh), a Nexmark-on-Flink smoke run, the cluster failure tests (their own
 #          three-node cluster, scripts/cluster-faults.sh), the security tests (a SASL_SSL broker of their own,
 #          scripts/security-tests.sh) and a short producer comparison smoke run.
 #   check  (make check) the inner loop, no broker: Rust and Java format, clippy, and the Rust and JVM tests that
@@ -16,7 +16,7 @@
 #          Flink parity, Miri, the fuzz pass.
 #   jvm    (make test-jvm) every JVM test with the broker (Maven builds the native library through cargo).
 # The tiers with a broker start the local Kafka broker if none answers, and stop it again at the end (even on
-# failure) if they started it.
+# failure) if they started it. TEST_PRUNE_BUILDS=1 (.ci/run) removes the fuzz build after the fuzz pass.
 set -euo pipefail
 usage() { echo "usage: $0 [all|check|rust|jvm]   (environment: KAFKA_BOOTSTRAP_SERVERS to use your own cluster)" >&2; exit 2; }
 [ $# -le 1 ] || usage
@@ -82,6 +82,10 @@ if [ "$tier" = all ] || [ "$tier" = rust ]; then
   bash scripts/miri.sh
   step "Fuzz: every cargo-fuzz target for 12 s under AddressSanitizer, built unoptimised (bounded pass; make fuzz runs longer)"
   bash scripts/fuzz.sh --ci
+  if [ "${TEST_PRUNE_BUILDS:-0}" = 1 ]; then
+    echo "TEST_PRUNE_BUILDS=1: removing the fuzz build (fuzz/target, $(du -sh fuzz/target 2>/dev/null | cut -f1)) to free the disk"
+    rm -rf fuzz/target
+  fi
 fi
 
 if [ "$tier" = all ] || [ "$tier" = jvm ]; then
@@ -104,6 +108,9 @@ KAFKA_BOOTSTRAP_SERVERS=$bootstrap bash scripts/examples-from-release.sh
 
 step "Flink session cluster: Flink 2.2.1's own distribution and scripts, the SQL jar through ADD JAR (jobs one after another and two at once) and in lib/, a TaskManager SIGKILLed mid-job; every record against the stock connector's"
 bash scripts/flink-cluster-test.sh --no-build --runs 2
+
+step "PyFlink: examples/pyflink-kafka-json (pip install apache-flink, the jars as pipeline.jars), both sinks' topics compared"
+bash scripts/pyflink-example-test.sh --no-build
 
 step "Nexmark on Flink smoke run: q0, q9, q19 over 20,000 events, stock sink vs ours, outputs checked, profiled"
 perf/nexmark/run.sh --query q0,q9,q19 --events 20000 --runs 1 --bootstrap "$bootstrap"
