@@ -33,9 +33,10 @@
 # partition has one writer and its order is deterministic), and the TaskManager logs must show every encoder
 # batch native (the streamfusion metrics, logged by Flink's Slf4jReporter; 'streamfusion.native.min-batch-rows'
 # = 0, so a small batch too), no fallback and no UnsatisfiedLinkError. The cluster is stopped on exit, failure
-# included; the local broker (kafka/broker, 127.0.0.1:19092) too if this script started it. Needs python3
+# included; the local broker (kafka/broker, 127.0.0.1:$KAFKA_PORT) too if this script started it. Needs python3
 # (venv), a JDK 17+, Maven and curl; builds the jar (mvn install) unless --no-build. Environment:
-# FLINK_REST_PORT [18081], FLINK_RPC_PORT [16123] (the JobManager's; the other ports are Flink's random ones),
+# KAFKA_PORT [19092], the local broker's; FLINK_REST_PORT [18081], FLINK_RPC_PORT [16123] (the JobManager's; the
+# other ports are Flink's random ones),
 # FLINK_SECOND_JAVA_HOME [on 2.x a JDK 21 in /usr/lib/jvm if installed, else empty: the PATH's java], the JDK of
 # phases 3 and 4.
 # Everything it writes is under target/flink-dist.
@@ -66,6 +67,8 @@ if [[ $line == *,* ]]; then # several lines: this script once per line, each on 
   exit 0
 fi
 
+# The local broker's port (kafka/broker reads the same variable).
+bootstrap=127.0.0.1:${KAFKA_PORT:-19092}
 case $line in
   2.2)
     FLINK_VERSION=2.2.1
@@ -250,7 +253,7 @@ topics=()
 job_sql() { # job_sql RUN ADD_JAR_LINE [ROWS_PER_SECOND]
   local run=$1 stock=$prefix-$1-kafka ours=$prefix-$1-streamfusion rate=${3:-$((rows / 4))}
   topics+=("$stock $ours")
-  local options="'properties.bootstrap.servers' = '127.0.0.1:19092', 'key.format' = 'json', 'key.fields' = 'id',
+  local options="'properties.bootstrap.servers' = '$bootstrap', 'key.format' = 'json', 'key.fields' = 'id',
   'value.format' = 'json', 'sink.partitioner' = 'fixed', 'sink.delivery-guarantee' = 'exactly-once'"
   local columns="id BIGINT, name STRING, price DECIMAL(10, 2), ratio DOUBLE, flag BOOLEAN, ts TIMESTAMP(3), tags ARRAY<STRING>"
   cat >"$work/run-$run.sql" <<EOF
@@ -292,7 +295,7 @@ submit() { # submit RUN (waits for the job's end)
 pids=()
 for run in $(seq 1 $((runs + 5))); do
   for topic in "$prefix-$run-kafka" "$prefix-$run-streamfusion"; do
-    "$ROOT/kafka/broker" tool org.apache.kafka.tools.TopicCommand --bootstrap-server 127.0.0.1:19092 \
+    "$ROOT/kafka/broker" tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$bootstrap" \
       --create --topic "$topic" --partitions 2 --replication-factor 1 >/dev/null &
     pids+=($!)
   done
@@ -380,7 +383,7 @@ if [ "$line" = 2.2 ]; then
   rm -f "$dist"/lib/flink-sql-connector-kafka-*.jar
   start_cluster
   t0=$SECONDS
-  "$dist/bin/flink" run "$job_jar" "$rows" "$prefix-job-jar" streamfusion-kafka 127.0.0.1:19092 >"$work/job-jar.out" 2>&1 \
+  "$dist/bin/flink" run "$job_jar" "$rows" "$prefix-job-jar" streamfusion-kafka "$bootstrap" >"$work/job-jar.out" 2>&1 \
     || { tail -40 "$work/job-jar.out" >&2; echo "error: bin/flink run of the job jar failed" >&2; exit 1; }
   echo "  $(grep "records written" "$work/job-jar.out") (bin/flink run, $((SECONDS - t0)) s)"
   measure "after the job jar"
@@ -452,7 +455,7 @@ echo "== The topics, read_committed, record by record (partition, order, key, va
 pids=()
 for pair in "${topics[@]}"; do
   for topic in $pair; do
-    read_committed_topic 127.0.0.1:19092 "$topic" "$work/$topic.records" &
+    read_committed_topic "$bootstrap" "$topic" "$work/$topic.records" &
     pids+=($!)
   done
 done

@@ -189,8 +189,10 @@ class ConnectWorkerBrokerTest {
             }
             assertEquals(PLUGINS, found, "plugin.discovery=" + mode);
             String log = worker.log();
+            // The loader's own warning (counted below) is the one a worker without the library may log.
             List<String> ourWarnings = log.lines()
                     .filter(line -> line.contains(" WARN ") && line.contains("bijou64"))
+                    .filter(line -> !line.contains("bijou64: native library unavailable"))
                     .toList();
             assertEquals(List.of(), ourWarnings, "plugin.discovery=" + mode);
             long nativeWarnings = log.lines()
