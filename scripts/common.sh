@@ -82,11 +82,12 @@ sql_connector_jar() { # sql_connector_jar MODULE BUILD LOG
   [ -f "$SQL_CONNECTOR_JAR" ] || { echo "error: $SQL_CONNECTOR_JAR was not built (run without --no-build)" >&2; exit 1; }
 }
 
-# Reads TOPIC of the broker at BOOTSTRAP read_committed from its beginning (until 10 s without a record) into OUT,
+# Reads TOPIC of the broker at BOOTSTRAP read_committed from its beginning (until 20 s without a record: a loaded
+# machine may take 10 s to start the consumer and join) into OUT,
 # one record a line, "Partition:<n><TAB><key><TAB><value>", the partitions in order, each in its offsets' order.
 read_committed_topic() { # read_committed_topic BOOTSTRAP TOPIC OUT
   "$ROOT/kafka/broker" tool org.apache.kafka.tools.consumer.ConsoleConsumer --bootstrap-server "$1" \
-    --topic "$2" --from-beginning --isolation-level read_committed --timeout-ms 10000 \
+    --topic "$2" --from-beginning --isolation-level read_committed --timeout-ms 20000 \
     --formatter-property print.partition=true --formatter-property print.key=true \
     --formatter-property key.separator=$'\t' 2>/dev/null \
     | awk -F'\t' '/^Partition:/ { print $1 "\t" NR "\t" $0 }' | sort -t$'\t' -k1,1 -k2,2n | cut -f3- >"$3" || true
