@@ -237,6 +237,23 @@ measure() { # measure LABEL
   echo "  $1:$line library files in the TaskManagers' tmpdir: $files" | tee -a "$work/measurements.txt"
 }
 
+# The bound docs/flink.md gives: after the ADD JAR jobs, every TaskManager under RSS_BOUND_MB with at most one
+# mapped copy of the library per job, and no copy left in the temporary directory.
+RSS_BOUND_MB=600
+check_bounds() { # check_bounds JOBS
+  local pid rss mapped
+  [ "$(find "$tm_tmp" -name 'libkafka_serde_native*' | wc -l)" = 0 ] \
+    || { echo "error: library copies left in $tm_tmp" >&2; exit 1; }
+  for pid in $(tm_pids); do
+    rss=$(($(ps -o rss= -p "$pid") / 1024))
+    mapped=$(grep 'libkafka_serde_native' "/proc/$pid/maps" 2>/dev/null | awk '{print $6}' | sort -u | wc -l || true)
+    if [ "$rss" -gt "$RSS_BOUND_MB" ] || [ "$mapped" -gt "$1" ]; then
+      echo "error: TaskManager $pid after $1 jobs: RSS $rss MB (bound $RSS_BOUND_MB), $mapped copies mapped" >&2; exit 1
+    fi
+  done
+  echo "  within the bounds after $1 jobs: every TaskManager under $RSS_BOUND_MB MB, at most one copy mapped per job, none on disk"
+}
+
 # rest_job NAME FIELD [STATE]: FIELD of the job named NAME (in STATE, when given), from the REST API's job list.
 rest_job() {
   curl -sf "http://localhost:$rest_port/jobs/overview" | python3 -c '
@@ -321,6 +338,7 @@ for pid in "${both[@]}"; do
   wait "$pid" || { echo "error: a job of the two at once failed" >&2; exit 1; }
 done
 measure "after jobs $((runs + 1)) and $((runs + 2)) (ADD JAR, at once)"
+check_bounds $((runs + 2))
 
 cp "$dist"/log/*taskexecutor*.log "$work/" 2>/dev/null || true
 stop_cluster
