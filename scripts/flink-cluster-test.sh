@@ -202,13 +202,21 @@ cleanup() {
 }
 trap cleanup EXIT
 
-start_cluster() { # start_cluster [JAVA_HOME]: Flink's scripts take the JVM from JAVA_HOME, else from the PATH
-  cluster_java=${1:-}
-  if [ -n "$cluster_java" ]; then
-    JAVA_HOME=$cluster_java "$dist/bin/start-cluster.sh" >>"$work/cluster.log" 2>&1
+# Runs one of Flink's scripts (bin/NAME, with ARGS) on the cluster's JVM: $cluster_java as JAVA_HOME when set,
+# else Flink's scripts take the PATH's java.
+flink_script() { # flink_script NAME [ARGS...]
+  local script=$dist/bin/$1
+  shift
+  if [ -n "${cluster_java:-}" ]; then
+    JAVA_HOME=$cluster_java "$script" "$@" >>"$work/cluster.log" 2>&1
   else
-    "$dist/bin/start-cluster.sh" >>"$work/cluster.log" 2>&1
+    "$script" "$@" >>"$work/cluster.log" 2>&1
   fi
+}
+
+start_cluster() { # start_cluster [JAVA_HOME]: the cluster's JVM (flink_script), else the PATH's
+  cluster_java=${1:-}
+  flink_script start-cluster.sh
   cluster_up=1
   local deadline=$((SECONDS + 90)) tms=0
   while [ $SECONDS -lt $deadline ]; do
@@ -226,15 +234,18 @@ tm_pids() { # the live TaskManagers (the pid file keeps a killed one's line, who
   done
   return 0
 }
+tm_rss_mb() { echo $(($(ps -o rss= -p "$1") / 1024)); } # tm_rss_mb PID
+tm_mapped() { # tm_mapped PID: the copies of the library the process has mapped (distinct files)
+  grep 'libkafka_serde_native' "/proc/$1/maps" 2>/dev/null | awk '{print $6}' | sort -u | wc -l || true
+}
+library_files() { find "$tm_tmp" -name 'libkafka_serde_native*' | wc -l; } # the copies in their java.io.tmpdir
 # One line on the TaskManagers: RSS in MB, the library copies in their java.io.tmpdir, the copies mapped.
 measure() { # measure LABEL
-  local pid line="" files mapped
-  files=$(find "$tm_tmp" -name 'libkafka_serde_native*' | wc -l)
+  local pid line=""
   for pid in $(tm_pids); do
-    mapped=$(grep 'libkafka_serde_native' "/proc/$pid/maps" 2>/dev/null | awk '{print $6}' | sort -u | wc -l || true)
-    line+=" TM $pid: RSS $(($(ps -o rss= -p "$pid") / 1024)) MB, $mapped mapped, JDK $(java_major "$(readlink "/proc/$pid/exe")");"
+    line+=" TM $pid: RSS $(tm_rss_mb "$pid") MB, $(tm_mapped "$pid") mapped, JDK $(java_major "$(readlink "/proc/$pid/exe")");"
   done
-  echo "  $1:$line library files in the TaskManagers' tmpdir: $files" | tee -a "$work/measurements.txt"
+  echo "  $1:$line library files in the TaskManagers' tmpdir: $(library_files)" | tee -a "$work/measurements.txt"
 }
 
 # The bound docs/flink.md gives: after the ADD JAR jobs, every TaskManager under RSS_BOUND_MB with at most one
@@ -242,11 +253,10 @@ measure() { # measure LABEL
 RSS_BOUND_MB=600
 check_bounds() { # check_bounds JOBS
   local pid rss mapped
-  [ "$(find "$tm_tmp" -name 'libkafka_serde_native*' | wc -l)" = 0 ] \
-    || { echo "error: library copies left in $tm_tmp" >&2; exit 1; }
+  [ "$(library_files)" = 0 ] || { echo "error: library copies left in $tm_tmp" >&2; exit 1; }
   for pid in $(tm_pids); do
-    rss=$(($(ps -o rss= -p "$pid") / 1024))
-    mapped=$(grep 'libkafka_serde_native' "/proc/$pid/maps" 2>/dev/null | awk '{print $6}' | sort -u | wc -l || true)
+    rss=$(tm_rss_mb "$pid")
+    mapped=$(tm_mapped "$pid")
     if [ "$rss" -gt "$RSS_BOUND_MB" ] || [ "$mapped" -gt "$1" ]; then
       echo "error: TaskManager $pid after $1 jobs: RSS $rss MB (bound $RSS_BOUND_MB), $mapped copies mapped" >&2; exit 1
     fi
@@ -375,11 +385,7 @@ live=($(tm_pids))  # not `tm_pids | head -1`: head's early exit would kill tm_pi
 victim=${live[0]}
 kill -9 "$victim"
 echo "  killed TaskManager $victim (SIGKILL) after $checkpoints completed checkpoints of job $kill_run"
-if [ -n "$cluster_java" ]; then
-  JAVA_HOME=$cluster_java "$dist/bin/taskmanager.sh" start >>"$work/cluster.log" 2>&1
-else
-  "$dist/bin/taskmanager.sh" start >>"$work/cluster.log" 2>&1
-fi
+flink_script taskmanager.sh start
 wait "$kill_submit" || { echo "error: job $kill_run did not recover from the TaskManager's kill" >&2; exit 1; }
 job=$(rest_job "$prefix-$kill_run" jid FINISHED)
 restarts=$(curl -sf "http://localhost:$rest_port/jobs/$job/exceptions" \
@@ -426,6 +432,9 @@ ADD JAR '$stripped';"
 fi
 
 echo "== The TaskManager logs: every encoder batch native, no fallback, no UnsatisfiedLinkError"
+# The loader's INFO line (SLF4J, into the TaskManager's log): once per class loader that loaded the library.
+load_line='bijou64: native library libkafka_serde_native .* loaded from'
+
 failed=0
 for logs in "$work/logs-add-jar" "$work/logs-lib"; do
   if grep -l 'UnsatisfiedLinkError\|native library unavailable\|written by Flink.s own' "$logs"/*.log "$logs"/*.out 2>/dev/null; then
@@ -441,8 +450,7 @@ for logs in "$work/logs-add-jar" "$work/logs-lib"; do
     jobs_seen=$(echo "$summary" | awk -F'|' '$2 == "numBatches" && $3 > 0' | wc -l)
     native_short=$(echo "$summary" | awk -F'|' 'NF == 3 { n[$1 SUBSEP $2] = $3; s[$1] = 1 }
       END { for (k in s) if (n[k SUBSEP "numBatches"] != n[k SUBSEP "numNativeBatches"]) print k }' | wc -l)
-    # The loader's INFO line (SLF4J, into this log): once per class loader that loaded the library.
-    loads=$(grep -c 'bijou64: native library libkafka_serde_native .* loaded from' "$tm_log" || true)
+    loads=$(grep -c "$load_line" "$tm_log" || true)
     echo "  $(basename "$logs")/$(basename "$tm_log"): $jobs_seen encoder subtasks reported batches, $native_short with a batch not native, $loads library loads logged"
     [ "$native_short" = 0 ] || failed=1
     # The two TaskManagers started with the cluster run encoders; the one started after the kill may run none.
@@ -458,11 +466,13 @@ if [ -n "$job_jar_logs" ]; then
   if grep -l 'UnsatisfiedLinkError\|written by Flink.s own' "$job_jar_logs"/*.log "$job_jar_logs"/*.out 2>/dev/null; then
     echo "  FAIL: $job_jar_logs has a link error or a table written by Flink's sink (files above)"; failed=1
   fi
-  loads=$(cat "$job_jar_logs"/*taskexecutor*.log | grep -c 'bijou64: native library libkafka_serde_native .* loaded from' || true)
-  native=$(cat "$job_jar_logs"/*taskexecutor*.log | grep -v "$prefix-$fallback_run" | grep -c '\.streamfusion\.numNativeBatches: [1-9]' || true)
-  warnings=$(cat "$job_jar_logs"/*taskexecutor*.log | grep -c 'WARN .*bijou64: native library unavailable.*this jar bundles libkafka_serde_native for no platform' || true)
-  fallback_native=$(cat "$job_jar_logs"/*taskexecutor*.log | grep "$prefix-$fallback_run" | grep -c '\.streamfusion\.numNativeBatches: [1-9]' || true)
-  fallback_batches=$(cat "$job_jar_logs"/*taskexecutor*.log | grep "$prefix-$fallback_run" | grep -c '\.streamfusion\.numBatches: [1-9]' || true)
+  tm_logs=$(cat "$job_jar_logs"/*taskexecutor*.log)
+  fallback_logs=$(grep "$prefix-$fallback_run" <<<"$tm_logs" || true)
+  loads=$(grep -c "$load_line" <<<"$tm_logs" || true)
+  native=$(grep -v "$prefix-$fallback_run" <<<"$tm_logs" | grep -c '\.streamfusion\.numNativeBatches: [1-9]' || true)
+  warnings=$(grep -c 'WARN .*bijou64: native library unavailable.*this jar bundles libkafka_serde_native for no platform' <<<"$tm_logs" || true)
+  fallback_native=$(grep -c '\.streamfusion\.numNativeBatches: [1-9]' <<<"$fallback_logs" || true)
+  fallback_batches=$(grep -c '\.streamfusion\.numBatches: [1-9]' <<<"$fallback_logs" || true)
   echo "  $(basename "$job_jar_logs"): job jar: $loads library load(s) logged, $native report(s) of native batches;" \
     "without the library: $warnings warning(s), $fallback_batches report(s) of batches, $fallback_native of native ones"
   [ "$loads" -ge 1 ] && [ "$native" -ge 1 ] && [ "$warnings" -ge 1 ] && [ "$warnings" -le 2 ] \
