@@ -35,6 +35,17 @@ step() {
   step_started=$now
 }
 
+# After a failed Maven build: each failed test of the surefire reports (its name, its assertion and the first lines
+# of its stack trace outside JUnit and the JDK), so that the end of the log, which a CI summary keeps, names it.
+surefire_failures() {
+  local report
+  for report in $(grep -l -E '(Failures|Errors): [1-9]' java/*/target/surefire-reports/*.txt \
+    java/*/*/target/surefire-reports/*.txt 2>/dev/null); do
+    echo "== failed: $report"
+    grep -v -E '^\s+at (java\.|jdk\.|org\.junit\.|org\.apache\.maven\.)' "$report" | grep -A4 '<<<' | head -30 || true
+  done
+}
+
 # The same cargo flags everywhere (here and in the scripts it calls), so every step reuses one build.
 CARGO_TEST=(cargo test --workspace --all-features --locked)
 
@@ -59,7 +70,7 @@ if [ "$tier" = check ]; then
   "${CARGO_TEST[@]}" --lib --bins "${targets[@]}"
   "${CARGO_TEST[@]}" --doc
   step "Java: build (native library through cargo) and the tests that need no broker (every test but *BrokerTest)"
-  mvn -B install -Dsurefire.excludesFile="$ROOT/scripts/broker-tests.excludes"
+  mvn -B install -Dsurefire.excludesFile="$ROOT/scripts/broker-tests.excludes" || { surefire_failures; exit 1; }
   exit 0
 fi
 
@@ -91,7 +102,7 @@ fi
 if [ "$tier" = all ] || [ "$tier" = jvm ]; then
   step "Java: format (spotless), build (native library through cargo) and tests"
   mvn -B -q -N spotless:check
-  mvn -B install -Dkafka.bootstrap.servers="$bootstrap"
+  mvn -B install -Dkafka.bootstrap.servers="$bootstrap" || { surefire_failures; exit 1; }
 fi
 [ "$tier" = all ] || exit 0
 
