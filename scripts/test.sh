@@ -46,6 +46,25 @@ surefire_failures() {
   done
 }
 
+# After a passing Maven build: the tests that failed once and passed when run again (surefire's
+# rerunFailingTestsCount; a test that fails twice fails the build), with their first failure, so that a flaky test
+# is seen and fixed, never hidden.
+surefire_flakes() {
+  python3 - java/*/target/surefire-reports/TEST-*.xml java/*/*/target/surefire-reports/TEST-*.xml <<'PY'
+import sys, xml.etree.ElementTree as ET
+for path in sys.argv[1:]:
+    try:
+        cases = ET.parse(path).getroot().iter("testcase")
+    except (OSError, ET.ParseError):
+        continue
+    for case in cases:
+        for flake in list(case.iter("flakyFailure")) + list(case.iter("flakyError")):
+            message = (flake.get("message") or flake.get("type") or "").splitlines()[:1]
+            print(f"== flaky (failed once, passed on its rerun): {case.get('classname')}.{case.get('name')}: "
+                  f"{message[0] if message else ''}")
+PY
+}
+
 # The same cargo flags everywhere (here and in the scripts it calls), so every step reuses one build.
 CARGO_TEST=(cargo test --workspace --all-features --locked)
 
@@ -102,7 +121,10 @@ fi
 if [ "$tier" = all ] || [ "$tier" = jvm ]; then
   step "Java: format (spotless), build (native library through cargo) and tests"
   mvn -B -q -N spotless:check
-  mvn -B install -Dkafka.bootstrap.servers="$bootstrap" || { surefire_failures; exit 1; }
+  # A failed test runs once more: the broker tests share a 2-core machine with a broker and Flink MiniClusters.
+  mvn -B install -Dkafka.bootstrap.servers="$bootstrap" -Dsurefire.rerunFailingTestsCount=1 \
+    || { surefire_failures; exit 1; }
+  surefire_flakes
 fi
 [ "$tier" = all ] || exit 0
 
