@@ -208,6 +208,29 @@ pub(crate) fn write_verbatim_str(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
 }
 
+/// Appends the bytes `data[start..end]` quoted, without escaping, as [`write_verbatim_str`] does: only for UTF-8
+/// that [`needs_escaping`] cleared (the values of a string column). A value of at most 16 bytes with 16 bytes of
+/// `data` from its start is copied as one 16-byte block and cut to its length, instead of a call to memcpy
+/// (short strings: nested elements, map keys and values).
+///
+/// # Panics
+/// If `start..end` is not a range inside `data`.
+#[inline]
+pub(crate) fn write_verbatim_bytes(out: &mut Vec<u8>, data: &[u8], start: usize, end: usize) {
+    let value = &data[start..end];
+    debug_assert!(!needs_escaping::<false>(value));
+    out.reserve(18);
+    out.push(b'"');
+    match data.get(start..start + 16) {
+        Some(block) if value.len() <= 16 => {
+            out.extend_from_slice(block);
+            out.truncate(out.len() - (16 - value.len()));
+        }
+        _ => out.extend_from_slice(value),
+    }
+    out.push(b'"');
+}
+
 /// Mask with the high bit set in (at least) the lowest byte of `w` that needs attention.
 ///
 /// Per byte `b` with its high bit clear, `b - 0x20`, `(b ^ '"') - 1` and `(b ^ '\\') - 1` have their high bit set
@@ -417,6 +440,23 @@ fn escape_at<const JACKSON: bool>(out: &mut Vec<u8>, bytes: &[u8], at: usize) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn verbatim_bytes_at_every_length_and_position() {
+        // Values of 0 to 20 bytes at every start of a 40-byte buffer: those near its end have fewer than 16
+        // bytes after their start and take the plain copy, the others the 16-byte block.
+        let data: Vec<u8> = (0..40u8).map(|i| b'a' + i % 26).collect();
+        for start in 0..=data.len() {
+            for len in 0..=20.min(data.len() - start) {
+                let mut out = b"x".to_vec();
+                write_verbatim_bytes(&mut out, &data, start, start + len);
+                let mut expected = b"x\"".to_vec();
+                expected.extend_from_slice(&data[start..start + len]);
+                expected.push(b'"');
+                assert_eq!(out, expected, "{len} bytes at {start}");
+            }
+        }
+    }
 
     #[test]
     fn needs_escaping_finds_every_class_at_every_position() {

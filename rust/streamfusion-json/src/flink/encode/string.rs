@@ -7,7 +7,7 @@ use arrow_schema::DataType;
 use base64::Engine as _;
 
 use super::{from_fn, BoxEnc, Inline};
-use crate::escape::{column_needs_escaping, write_jackson_str, write_verbatim_str};
+use crate::escape::{column_needs_escaping, write_jackson_str, write_verbatim_bytes};
 
 /// CHAR / VARCHAR / STRING from Utf8, LargeUtf8 or Utf8View; for a Utf8 column with nothing to escape also its
 /// [`Inline::Verbatim`] form (else [`Inline::Other`]).
@@ -46,8 +46,16 @@ fn utf8<'a, O: OffsetSizeTrait>(a: &'a GenericStringArray<O>) -> (BoxEnc<'a>, bo
             false,
         )
     } else {
+        let (offsets, data) = (a.value_offsets(), a.value_data());
         (
-            from_fn(move |idx, out| write_verbatim_str(out, a.value(idx))),
+            from_fn(move |idx, out| {
+                write_verbatim_bytes(
+                    out,
+                    data,
+                    offsets[idx].as_usize(),
+                    offsets[idx + 1].as_usize(),
+                )
+            }),
             true,
         )
     }
