@@ -132,22 +132,31 @@ class NestedParityTest {
                 "nil",
                 RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS,
                 "0");
-        try (RowDataJsonEncoder encoder = new RowDataJsonEncoder(type, literal)) {
-            EncodedBatch encoded = encoder.encode(rows);
-            for (int i = 0; i < rows.size(); i++) {
-                FlinkReference.assertSame(flink.serialize(rows.get(i)), encoded.value(i), "row " + i);
-            }
-            assertEquals(0, encoder.nativeBatches());
-            assertEquals(1, encoder.jvmBatches());
+        // As generic rows and as the binary rows a sink receives (whose key arrays are checked from their null bits).
+        RowDataSerializer toBinary = new RowDataSerializer(type);
+        List<RowData> binaryRows = new ArrayList<>();
+        for (RowData row : rows) {
+            binaryRows.add(toBinary.toBinaryRow(row).copy());
         }
-        try (RowDataJsonEncoder encoder = new RowDataJsonEncoder(type, Map.of("native.min-batch-rows", "0"))) {
-            RuntimeException failure = assertThrows(RuntimeException.class, () -> encoder.encode(rows));
-            StringBuilder chain = new StringBuilder();
-            for (Throwable t = failure; t != null; t = t.getCause()) {
-                chain.append(t).append(" | ");
+        for (List<RowData> batch : List.of(rows, binaryRows)) {
+            try (RowDataJsonEncoder encoder = new RowDataJsonEncoder(type, literal)) {
+                EncodedBatch encoded = encoder.encode(batch);
+                for (int i = 0; i < batch.size(); i++) {
+                    FlinkReference.assertSame(flink.serialize(batch.get(i)), encoded.value(i), "row " + i);
+                }
+                assertEquals(0, encoder.nativeBatches());
+                assertEquals(1, encoder.jvmBatches());
             }
-            assertTrue(
-                    chain.toString().contains("doesn't support to serialize map data with null keys"), chain::toString);
+            try (RowDataJsonEncoder encoder = new RowDataJsonEncoder(type, Map.of("native.min-batch-rows", "0"))) {
+                RuntimeException failure = assertThrows(RuntimeException.class, () -> encoder.encode(batch));
+                StringBuilder chain = new StringBuilder();
+                for (Throwable t = failure; t != null; t = t.getCause()) {
+                    chain.append(t).append(" | ");
+                }
+                assertTrue(
+                        chain.toString().contains("doesn't support to serialize map data with null keys"),
+                        chain::toString);
+            }
         }
     }
 
