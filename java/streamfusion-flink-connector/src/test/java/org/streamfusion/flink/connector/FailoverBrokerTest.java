@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -41,9 +42,14 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -413,16 +419,53 @@ class FailoverBrokerTest {
                 "the committed records of both jobs");
     }
 
-    /** A new topic holding the ids 1 to {@code ids} as JSON values {@code {"id":n}}, spread over its partitions. */
+    /**
+     * A new topic holding the ids 1 to {@code ids} as JSON values {@code {"id":n}}, spread over its partitions, each
+     * once: every send is awaited and the partitions' end offsets must add up to {@code ids}.
+     *
+     * <p>The producer is not idempotent and has one request in flight. An idempotent one, writing to a topic created
+     * a moment before, once restarted a partition's sequence at 0 after 4,309 records, and the broker refused that
+     * batch ({@code OutOfOrderSequenceException}) until the test timed out (the broker's log, 2026-12-06). With one
+     * request in flight nothing is reordered; a retry of a request that succeeded but timed out would duplicate
+     * records, and the count below would fail.
+     */
     private static String inputTopic(String name, long ids) throws Exception {
         String input = TestBroker.createTopic(admin, name, PARTITIONS);
-        Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, TestBroker.bootstrapServers());
+        Map<String, Object> config = Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                TestBroker.bootstrapServers(),
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                false,
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION,
+                1,
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                60_000);
+        List<Future<RecordMetadata>> sent = new ArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
             for (long id = 1; id <= ids; id++) {
-                producer.send(new ProducerRecord<>(input, ("{\"id\":" + id + "}").getBytes(StandardCharsets.UTF_8)));
+                sent.add(producer.send(
+                        new ProducerRecord<>(input, ("{\"id\":" + id + "}").getBytes(StandardCharsets.UTF_8))));
             }
             producer.flush();
+            for (Future<RecordMetadata> f : sent) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        }
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            partitions.add(new TopicPartition(input, p));
+        }
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
+                Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestBroker.bootstrapServers()),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            long written = consumer.endOffsets(partitions, Duration.ofSeconds(30)).values().stream()
+                    .mapToLong(Long::longValue)
+                    .sum();
+            assertEquals(ids, written, input + ": records written for " + ids + " ids");
         }
         return input;
     }
