@@ -45,7 +45,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -423,25 +422,12 @@ class FailoverBrokerTest {
      * A new topic holding the ids 1 to {@code ids} as JSON values {@code {"id":n}}, spread over its partitions, each
      * once: every send is awaited and the partitions' end offsets must add up to {@code ids}.
      *
-     * <p>The producer is not idempotent and has one request in flight. An idempotent one, writing to a topic created
-     * a moment before, once restarted a partition's sequence at 0 after 4,309 records, and the broker refused that
-     * batch ({@code OutOfOrderSequenceException}) until the test timed out (the broker's log, 2026-12-06). With one
-     * request in flight nothing is reordered; a retry of a request that succeeded but timed out would duplicate
-     * records, and the count below would fail.
+     * <p>The producer is {@link TestBroker#inputProducerConfig()}'s; a retry of a request that succeeded but timed
+     * out would duplicate records, and the count below would fail.
      */
     private static String inputTopic(String name, long ids) throws Exception {
         String input = TestBroker.createTopic(admin, name, PARTITIONS);
-        Map<String, Object> config = Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                TestBroker.bootstrapServers(),
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-                false,
-                ProducerConfig.ACKS_CONFIG,
-                "all",
-                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION,
-                1,
-                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
-                60_000);
+        Map<String, Object> config = TestBroker.inputProducerConfig();
         List<Future<RecordMetadata>> sent = new ArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer =
                 new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {

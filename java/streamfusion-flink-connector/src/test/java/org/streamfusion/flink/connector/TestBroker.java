@@ -22,6 +22,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
@@ -36,6 +37,27 @@ final class TestBroker {
     private TestBroker() {}
 
     /** @return the system property {@code kafka.bootstrap.servers}, or the local broker's address */
+    /**
+     * The configuration of the producers that write a test's input: not idempotent, one request in flight, acks from
+     * all replicas, 60 s to deliver. An idempotent producer writing to a topic created a moment before once restarted
+     * a partition's sequence at 0 after 4,309 records, and the broker refused that batch
+     * ({@code OutOfOrderSequenceException} in its log, 2026-12-06) until the records expired: the test's input was
+     * then silently incomplete. With one request in flight nothing is reordered; the callers await every send.
+     */
+    static Map<String, Object> inputProducerConfig() {
+        return Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers(),
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                false,
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION,
+                1,
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+                60_000);
+    }
+
     static String bootstrapServers() {
         String value = System.getProperty("kafka.bootstrap.servers");
         return value == null || value.isBlank() || value.startsWith("${") ? DEFAULT_BOOTSTRAP_SERVERS : value.trim();
