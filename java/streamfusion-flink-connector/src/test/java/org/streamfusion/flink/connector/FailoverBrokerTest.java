@@ -427,10 +427,9 @@ class FailoverBrokerTest {
      */
     private static String inputTopic(String name, long ids) throws Exception {
         String input = TestBroker.createTopic(admin, name, PARTITIONS);
-        Map<String, Object> config = TestBroker.inputProducerConfig();
         List<Future<RecordMetadata>> sent = new ArrayList<>();
-        try (KafkaProducer<byte[], byte[]> producer =
-                new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
+                TestBroker.inputProducerConfig(), new ByteArraySerializer(), new ByteArraySerializer())) {
             for (long id = 1; id <= ids; id++) {
                 sent.add(producer.send(
                         new ProducerRecord<>(input, ("{\"id\":" + id + "}").getBytes(StandardCharsets.UTF_8))));

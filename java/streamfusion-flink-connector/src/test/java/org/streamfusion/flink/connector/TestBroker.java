@@ -36,7 +36,6 @@ final class TestBroker {
 
     private TestBroker() {}
 
-    /** @return the system property {@code kafka.bootstrap.servers}, or the local broker's address */
     /**
      * The configuration of the producers that write a test's input: not idempotent, one request in flight, acks from
      * all replicas, 60 s to deliver. An idempotent producer writing to a topic created a moment before once restarted
@@ -58,6 +57,7 @@ final class TestBroker {
                 60_000);
     }
 
+    /** @return the system property {@code kafka.bootstrap.servers}, or the local broker's address */
     static String bootstrapServers() {
         String value = System.getProperty("kafka.bootstrap.servers");
         return value == null || value.isBlank() || value.startsWith("${") ? DEFAULT_BOOTSTRAP_SERVERS : value.trim();
