@@ -76,8 +76,8 @@ impl Cluster {
     }
 
     /// A node id printed by `kafka/cluster` (`leader`, `coordinator`, `controller`), asked again while the
-    /// lookup fails, for up to [`TIMEOUT`]: with a node silent (paused) the admin client's requests to it time
-    /// out.
+    /// lookup fails, for up to [`TIMEOUT`]. The script bootstraps from the nodes that are not paused, but the
+    /// metadata lists a paused node until the controller fences it, and a request sent to it times out.
     fn node_id(&self, args: &[&str]) -> u32 {
         let deadline = Instant::now() + TIMEOUT;
         let out = loop {
