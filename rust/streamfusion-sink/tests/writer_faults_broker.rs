@@ -165,11 +165,19 @@ fn a_transaction_outliving_its_timeout_is_aborted_and_replayed() {
     let (topic, progress, writer) = (unique("txn-timeout"), unique("txn-timeout-p"), unique("w"));
     create_topic(&topic, PARTITIONS);
     let timeout = Duration::from_secs(3);
-    let mut sink = open(&topic, &progress, &writer, timeout);
+    // Checkpoint 0 under a timeout a loaded machine's first transaction on a new topic cannot outlive (a clean-clone
+    // run's flush timed out under 3 s there, the topic's metadata still on its way); then the writer restarts with
+    // the short timeout, recovering that checkpoint, for the interval that is to outlive it.
+    let mut sink = open(&topic, &progress, &writer, TRANSACTION_TIMEOUT);
     replay(&mut sink, 0, 100, 0);
+    drop(sink);
+    let mut sink = open(&topic, &progress, &writer, timeout);
+    assert_eq!(resume_point(sink.recover().unwrap()), (100, 1));
+    // Timed from before the transaction begins (its first partition is added during the write), so that a slow
+    // flush cannot make the broker's abort look early.
+    let started = Instant::now();
     sink.write(&records(100, 100)).unwrap();
     sink.flush().unwrap();
-    let started = Instant::now();
     // The writer stalls. The broker aborts the transaction once it is older than transaction.timeout.ms, at its
     // next check (transaction.abort.timed.out.transaction.cleanup.interval.ms, 10 s by default).
     assert!(
@@ -196,7 +204,7 @@ fn a_transaction_outliving_its_timeout_is_aborted_and_replayed() {
     // transaction after the epoch bump cannot outlive (3 s did once in CI, its flush timing out), recovering the
     // same checkpoint.
     drop(sink);
-    let mut sink = open(&topic, &progress, &writer, Duration::from_secs(60));
+    let mut sink = open(&topic, &progress, &writer, TRANSACTION_TIMEOUT);
     assert_eq!(resume_point(sink.recover().unwrap()), (100, 1));
     replay(&mut sink, 100, 200, 1);
     assert_eq!(verify_exactly_once(&topic, PARTITIONS, 0..200), 200);
