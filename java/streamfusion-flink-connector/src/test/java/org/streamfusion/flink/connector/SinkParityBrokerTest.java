@@ -18,8 +18,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.connector.kafka.sink.KafkaPartitioner;
-import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.DataTypes;
@@ -52,14 +50,10 @@ class SinkParityBrokerTest {
     private static final int PARTITIONS = 3;
 
     /** Keeps every job's metrics after it ends. */
-    private static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
+    private static final RetainedMetrics METRICS = new RetainedMetrics();
 
     @RegisterExtension
-    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(2)
-            .setConfiguration(METRICS.addToConfiguration(new Configuration()))
-            .build());
+    static final MiniClusterExtension CLUSTER = METRICS.cluster();
 
     private static Admin admin;
 
@@ -277,7 +271,7 @@ class SinkParityBrokerTest {
 
     /** The sum over the job's operators of the counter {@code streamfusion.<name>} (0: none registered). */
     private static long counter(JobID job, String name) {
-        return JobMetrics.counter(METRICS, job, name);
+        return JobMetrics.counter(METRICS.reporter(), job, name);
     }
 
     @Test

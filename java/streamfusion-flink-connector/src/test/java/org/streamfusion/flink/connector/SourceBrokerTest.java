@@ -17,8 +17,6 @@ import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Metric;
-import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.TableResult;
@@ -54,14 +52,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class SourceBrokerTest {
     /** Keeps every job's metrics after it ends, for the source's counters. */
-    private static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
+    private static final RetainedMetrics METRICS = new RetainedMetrics();
 
     @RegisterExtension
-    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(2)
-            .setConfiguration(METRICS.addToConfiguration(new Configuration()))
-            .build());
+    static final MiniClusterExtension CLUSTER = METRICS.cluster();
 
     private static Admin admin;
 
@@ -133,7 +127,7 @@ class SourceBrokerTest {
 
     /** The sum over the job's subtasks of the source counter {@code streamfusion.<name>}. */
     private static long sourceCounter(JobID job, String name) {
-        Map<String, Metric> found = METRICS.findMetrics(job, "streamfusion." + name);
+        Map<String, Metric> found = METRICS.reporter().findMetrics(job, "streamfusion." + name);
         assertFalse(found.isEmpty(), "no metric streamfusion." + name + " in job " + job);
         return found.values().stream().mapToLong(m -> ((Counter) m).getCount()).sum();
     }
