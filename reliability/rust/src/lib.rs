@@ -80,17 +80,7 @@ impl Cluster {
     /// lookup fails, for up to [`TIMEOUT`]. The script bootstraps from the nodes that are not paused, but the
     /// metadata lists a paused node until the controller fences it, and a request sent to it times out.
     fn node_id(&self, args: &[&str]) -> u32 {
-        let deadline = Instant::now() + TIMEOUT;
-        let out = loop {
-            match try_kafka_cluster(args) {
-                Ok(out) => break out,
-                Err(error) if Instant::now() < deadline => {
-                    eprintln!("{error}; asking again");
-                    std::thread::sleep(Duration::from_millis(500));
-                }
-                Err(error) => panic!("{error}"),
-            }
-        };
+        let out = ask_until_answered(|| try_kafka_cluster(args));
         out.parse()
             .unwrap_or_else(|_| panic!("kafka/cluster {}: not a node id: {out}", args.join(" ")))
     }
@@ -174,8 +164,8 @@ impl Cluster {
         }
     }
 
-    /// The leader of `topic`-`partition` in the metadata of the nodes that are not paused, asked again (every
-    /// 500 ms, each request given 5 s) while the request fails or names no leader, for up to [`TIMEOUT`]. The
+    /// The leader of `topic`-`partition` in the metadata of the nodes that are not paused, asked again
+    /// ([`ask_until_answered`], each request given 5 s) while the request fails or names no leader. The
     /// brokers' metadata names a paused leader until the controller fences it (`broker.session.timeout.ms`).
     fn leader_from_metadata(&self, topic: &str, partition: i32) -> u32 {
         let answering: Vec<&str> = (1..)
@@ -188,9 +178,8 @@ impl Cluster {
             .set("bootstrap.servers", &servers)
             .create()
             .unwrap_or_else(|e| panic!("a metadata client of {servers}: {e}"));
-        let deadline = Instant::now() + TIMEOUT;
-        loop {
-            let answer = consumer
+        ask_until_answered(|| {
+            consumer
                 .fetch_metadata(Some(topic), Duration::from_secs(5))
                 .map_err(|e| e.to_string())
                 .and_then(|metadata| {
@@ -201,19 +190,12 @@ impl Cluster {
                         .flat_map(|t| t.partitions())
                         .find(|p| p.id() == partition)
                         .and_then(|p| u32::try_from(p.leader()).ok())
-                        .ok_or_else(|| format!("no leader of {topic}-{partition} in the metadata"))
-                });
-            match answer {
-                Ok(node) => return node,
-                Err(error) if Instant::now() < deadline => {
-                    eprintln!(
-                        "the leader of {topic}-{partition} from {servers}: {error}; asking again"
-                    );
-                    std::thread::sleep(Duration::from_millis(500));
-                }
-                Err(error) => panic!("the leader of {topic}-{partition} from {servers}: {error}"),
-            }
-        }
+                        .ok_or_else(|| "no leader in the metadata".to_owned())
+                })
+                .map_err(|error| {
+                    format!("the leader of {topic}-{partition} from {servers}: {error}")
+                })
+        })
     }
 
     /// The node coordinating the transactions of `transactional_id` (`kafka/cluster coordinator`); the id must
@@ -311,6 +293,22 @@ pub fn transaction_state(
         column("TransactionState")?,
         partitions.split(',').filter(|p| !p.is_empty()).count()
     ))
+}
+
+/// `ask()`'s answer, asked again every 500 ms while it fails (its error printed), for up to [`TIMEOUT`]; panics
+/// with the last error after that.
+fn ask_until_answered<T>(mut ask: impl FnMut() -> Result<T, String>) -> T {
+    let deadline = Instant::now() + TIMEOUT;
+    loop {
+        match ask() {
+            Ok(answer) => return answer,
+            Err(error) if Instant::now() < deadline => {
+                eprintln!("{error}; asking again");
+                std::thread::sleep(Duration::from_millis(500));
+            }
+            Err(error) => panic!("{error}"),
+        }
+    }
 }
 
 /// Runs `kafka/cluster ARGS` (with this process's environment, e.g. `KAFKA_CLUSTER_HOME`) and returns its
