@@ -19,7 +19,7 @@ cargo +nightly miri test -p bijou64-kafka --lib
 # unsafe paths, the timestamp writer, and the row writer's cursor (flink::encode::nested). Built with the ffi
 # feature, as the next run is, so that both runs share one Miri build of the crate and of Arrow.
 cargo +nightly miri test -p streamfusion-json --lib --features ffi -- out:: escape::tests::miri_unsafe_paths flink::temporal \
-  flink::encode::nested::tests::miri_
+  flink::encode::nested::tests::miri_ flink::float::tests::miri_
 # The Arrow import of batches handed over by address (streamfusion_json::ffi): the reads and moves of exported
 # C Data Interface structs (live, released, null), the flat handoff's buffers read in place (size and offset
 # checks, a misaligned buffer), the UTF-8 check, import and encode through the handoffs, and the decoding of

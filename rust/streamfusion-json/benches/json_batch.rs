@@ -15,8 +15,8 @@ use streamfusion_json::EncodedRecords;
 mod common;
 
 use common::{
-    arrow_json_batch, arrow_json_per_row, bid_batch, bid_corpus, bid_date_times, encoder, q9_batch,
-    serde_per_row,
+    arrow_json_batch, arrow_json_per_row, bid_batch, bid_corpus, bid_date_times, doubles_batch,
+    encoder, q9_batch, serde_per_row,
 };
 
 fn bench_shape(c: &mut Criterion, name: &str, batch: &RecordBatch, key: &str) {
@@ -144,7 +144,27 @@ fn bench_corpus(c: &mut Criterion) {
     group.finish();
 }
 
+/// The DOUBLE columns in Flink mode with each JDK's digits (`float.java-digits`): JDK 19+'s shortest digits
+/// against JDK 17's `FloatingDecimal` ones, on the same batch.
+fn bench_doubles(c: &mut Criterion) {
+    let batch = doubles_batch();
+    let mut group = c.benchmark_group("json_doubles_4096");
+    group.throughput(Throughput::Elements(batch.num_rows() as u64));
+    for digits in ["jdk19", "jdk17"] {
+        let mut enc = encoder("flink", &[("float.java-digits", digits)]);
+        let mut out = EncodedRecords::new();
+        group.bench_function(format!("streamfusion_flink_{digits}"), |b| {
+            b.iter(|| {
+                enc.encode_into(black_box(&batch), &mut out)
+                    .expect("encodes")
+            })
+        });
+    }
+    group.finish();
+}
+
 fn benches(c: &mut Criterion) {
+    bench_doubles(c);
     bench_shape(c, "bid", &bid_batch(), "auction");
     bench_shape(c, "q9", &q9_batch(), "id");
     bench_corpus(c);

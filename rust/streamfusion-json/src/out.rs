@@ -147,7 +147,7 @@ pub(crate) const POW10: [u64; 20] = {
 
 /// Number of decimal digits of `v` (1 for 0).
 #[inline(always)]
-fn decimal_digits(v: u64) -> usize {
+pub(crate) fn decimal_digits(v: u64) -> usize {
     // `t` = floor(log10(2^bits)) (1233/4096 ~ log10 2) is the digit count or one less; `v | 1` keeps 0 at one
     // digit and crosses no power of ten (those are even, or 1).
     let v = v | 1;
@@ -164,7 +164,7 @@ fn decimal_digits(v: u64) -> usize {
 /// # Safety
 /// `dst .. dst + max(n, 8)` must be writable.
 #[inline(always)]
-unsafe fn put_digits(dst: *mut u8, n: usize, mut v: u64) {
+pub(crate) unsafe fn put_digits(dst: *mut u8, n: usize, mut v: u64) {
     if v < 100_000_000 {
         let (hi, lo) = ((v / 10_000) as usize, (v % 10_000) as usize);
         let pair = |p: usize| [DIGITS2[p * 2], DIGITS2[p * 2 + 1]];

@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int64Type;
-use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray, TimestampMillisecondArray};
+use arrow_array::{
+    ArrayRef, Float64Array, Int64Array, RecordBatch, StringArray, TimestampMillisecondArray,
+};
 use streamfusion_json::{EncoderOptions, JsonEncoder};
 
 /// Rows per batch.
@@ -202,6 +204,32 @@ pub fn arrow_json_per_row(batch: &RecordBatch) -> Vec<Vec<u8>> {
             w.into_inner()
         })
         .collect()
+}
+
+/// `id BIGINT` and eight DOUBLE columns, the mix of the JMH `doubles` shape: per pair of columns prices with two
+/// decimals, ratios in `[0, 1)`, values near integers below 1,000 and random bit patterns of every magnitude;
+/// one null in ten.
+pub fn doubles_batch() -> RecordBatch {
+    let mut rng = Rng(17);
+    let mut columns: Vec<(String, ArrayRef)> = vec![(
+        "id".into(),
+        Arc::new((0..ROWS as i64).collect::<Int64Array>()),
+    )];
+    for d in 1..=8 {
+        let unit = |rng: &mut Rng| (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
+        let values: Float64Array = (0..ROWS)
+            .map(|_| {
+                (rng.below(10) != 0).then(|| match d % 4 {
+                    0 => rng.below(10_000_000) as f64 / 100.0,
+                    1 => unit(&mut rng),
+                    2 => unit(&mut rng) * 2.0 - 1.0 + rng.below(1000) as f64,
+                    _ => f64::from_bits(rng.next() & 0xffef_ffff_ffff_ffff),
+                })
+            })
+            .collect();
+        columns.push((format!("d{d}"), Arc::new(values)));
+    }
+    RecordBatch::try_from_iter(columns).expect("doubles batch")
 }
 
 pub fn encoder(mode: &str, options: &[(&str, &str)]) -> JsonEncoder {

@@ -30,6 +30,8 @@
 
 use std::io::Write as _;
 
+use crate::out::{put_digits, POW10};
+
 /// Appends `v` as Flink's `json` format writes a DOUBLE: Java `Double.toString` (JDK 19+), NaN/±Infinity quoted.
 ///
 /// Source of truth: `java.lang.Double.toString(double)` on JDK 19+ (verified against Temurin 25,
@@ -103,12 +105,13 @@ pub(super) fn write_non_finite(out: &mut Vec<u8>, nan: bool, negative: bool) {
     });
 }
 
-/// A finite nonzero decimal `0.d1d2d3... * 10^point` (`d1 != 0`, no trailing zeros), at most 17 digits
-/// from ryu; 20 bytes leave room for the stripping arithmetic.
+/// A finite nonzero decimal `0.d1d2...dn * 10^point`: its `len` significant digits as the integer `digits`
+/// (`10^(len-1) <= digits < 10^len`, at most 19 digits; JDK 17's rounding can leave trailing zeros, which count).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Decimal {
-    /// ASCII digits, `len` of them used.
-    pub(super) digits: [u8; 20],
-    /// Digits in use.
+    /// The digits `d1d2...dn` as an integer.
+    pub(super) digits: u64,
+    /// `n`, the digits printed.
     pub(super) len: usize,
     /// Position of the decimal point relative to the first digit: `10^(point-1) <= |d| < 10^point`.
     pub(super) point: i32,
@@ -226,7 +229,7 @@ fn write_exp(buf: &mut [u8], e: i32) -> usize {
 /// Digits and point position of ryu's unsigned text for a nonzero value.
 fn parse_ryu(body: &[u8]) -> Decimal {
     let mut d = Decimal {
-        digits: [0; 20],
+        digits: 0,
         len: 0,
         point: 0,
     };
@@ -248,11 +251,12 @@ fn parse_ryu(body: &[u8]) -> Decimal {
             if !seen_point {
                 int_digits += 1;
             }
-            d.digits[d.len] = b;
+            d.digits = d.digits * 10 + u64::from(b - b'0');
             d.len += 1;
         }
     }
-    while d.len > 1 && d.digits[d.len - 1] == b'0' {
+    while d.len > 1 && d.digits.is_multiple_of(10) {
+        d.digits /= 10;
         d.len -= 1;
     }
     d.point = if int_digits > 0 {
@@ -282,39 +286,68 @@ fn parse_exp(s: &[u8]) -> i32 {
 /// Java's layout of a nonzero decimal (sign already written): `FloatingDecimal.BinaryToASCIIBuffer.getChars`
 /// (JDK 17) and `DoubleToDecimal.toChars` (JDK 19+) lay digits out alike; digits are printed as given (JDK 17's
 /// rounding can leave trailing zeros, which it prints).
+///
+/// The digits are written once, in place, into the output's spare capacity (no intermediate text to copy).
+#[inline]
 pub(super) fn write_decimal_java(out: &mut Vec<u8>, d: &Decimal) {
-    let digits = &d.digits[..d.len];
-    if (-2..=7).contains(&d.point) {
-        // Plain: 1e-3 <= |d| < 1e7.
-        if d.point <= 0 {
-            out.extend_from_slice(b"0.");
-            out.extend(std::iter::repeat_n(b'0', d.point.unsigned_abs() as usize));
-            out.extend_from_slice(digits);
-        } else {
-            let p = d.point as usize;
-            if digits.len() <= p {
-                out.extend_from_slice(digits);
-                out.extend(std::iter::repeat_n(b'0', p - digits.len()));
-                out.extend_from_slice(b".0");
+    // The longest text: `0.00` and 19 digits (23 bytes), or 19 digits with a point, `E` and `-324` (25).
+    const MAX: usize = 32;
+    debug_assert!(
+        (1..=19).contains(&d.len) && d.digits < POW10[d.len] && d.digits >= POW10[d.len - 1]
+    );
+    let len = d.len.clamp(1, 19);
+    out.reserve(MAX);
+    let at = out.len();
+    let dst = out.spare_capacity_mut();
+    let dst = dst.as_mut_ptr().cast::<u8>();
+    // SAFETY: `reserve(MAX)` makes `dst .. dst + MAX` writable. `put_digits` writes `max(len, 8)` bytes, so every
+    // write below ends within `MAX`: at most `4 + 19` (plain, point <= 0), `7 + 8 + 2` (plain, integer),
+    // `1 + 19` (plain with a fraction, scientific), then `E` and four exponent characters at `20 .. 25`. Each
+    // returned length covers only bytes written here, so `set_len` exposes initialised bytes only.
+    let n = unsafe {
+        if (-2..=7).contains(&d.point) {
+            // Plain: 1e-3 <= |d| < 1e7.
+            if d.point <= 0 {
+                let zeros = d.point.unsigned_abs() as usize;
+                std::ptr::copy_nonoverlapping(b"0.00".as_ptr(), dst, 4);
+                put_digits(dst.add(2 + zeros), len, d.digits);
+                2 + zeros + len
             } else {
-                out.extend_from_slice(&digits[..p]);
-                out.push(b'.');
-                out.extend_from_slice(&digits[p..]);
+                let p = d.point as usize;
+                if len <= p {
+                    put_digits(dst, len, d.digits);
+                    std::ptr::copy_nonoverlapping(b"0000000".as_ptr(), dst.add(len), 7);
+                    std::ptr::copy_nonoverlapping(b".0".as_ptr(), dst.add(p), 2);
+                    p + 2
+                } else {
+                    // The digits one byte to the right, then the integer part moved left over the gap.
+                    put_digits(dst.add(1), len, d.digits);
+                    for i in 0..p {
+                        *dst.add(i) = *dst.add(i + 1);
+                    }
+                    *dst.add(p) = b'.';
+                    len + 1
+                }
             }
-        }
-    } else {
-        out.push(digits[0]);
-        out.push(b'.');
-        if digits.len() > 1 {
-            out.extend_from_slice(&digits[1..]);
         } else {
-            out.push(b'0');
+            put_digits(dst.add(1), len, d.digits);
+            *dst = *dst.add(1);
+            *dst.add(1) = b'.';
+            let mut n = len + 1;
+            if len == 1 {
+                *dst.add(2) = b'0';
+                n = 3;
+            }
+            *dst.add(n) = b'E';
+            n += 1;
+            let mut exp = [0u8; 4];
+            let e = write_exp(&mut exp, d.point - 1);
+            std::ptr::copy_nonoverlapping(exp.as_ptr(), dst.add(n), 4);
+            n + e
         }
-        out.push(b'E');
-        let mut buf = [0u8; 4];
-        let n = write_exp(&mut buf, d.point - 1);
-        out.extend_from_slice(&buf[..n]);
-    }
+    };
+    // SAFETY: see above; `n <= MAX`.
+    unsafe { out.set_len(at + n) };
 }
 
 /// Subnormals: when the shortest decimal has one digit, Java picks the closest decimal of at most
@@ -370,6 +403,55 @@ pub(in crate::flink) mod tests {
         let mut out = Vec::new();
         write_f32(&mut out, v);
         String::from_utf8(out).expect("utf-8")
+    }
+
+    /// `getChars`' layout spelled out on the digits' text, the model for [`write_decimal_java`]'s in-place writes.
+    fn java_layout_model(digits: &str, point: i32) -> String {
+        let len = digits.len() as i32;
+        if (-2..=7).contains(&point) {
+            if point <= 0 {
+                format!("0.{}{digits}", "0".repeat(point.unsigned_abs() as usize))
+            } else if len <= point {
+                format!("{digits}{}.0", "0".repeat((point - len) as usize))
+            } else {
+                let (int, frac) = digits.split_at(point as usize);
+                format!("{int}.{frac}")
+            }
+        } else {
+            let rest = if len == 1 { "0" } else { &digits[1..] };
+            format!("{}.{rest}E{}", &digits[..1], point - 1)
+        }
+    }
+
+    /// Every digit count (1 to 19, with trailing zeros and nines) at every point position of both layouts,
+    /// written after text already in the vector and into one whose spare capacity is exactly what the writer
+    /// reserves; Miri runs this test (`scripts/miri.sh`) over the unchecked writes.
+    #[test]
+    fn miri_layout_every_length_and_point() {
+        for len in 1..=19usize {
+            let shapes = [
+                POW10[len - 1],
+                POW10[len] - 1,
+                POW10[len - 1] + 7,
+                (POW10[len] - 1) / 9 * 4 + 1,
+            ];
+            for digits in shapes {
+                for point in [-325, -100, -4, -3, -2, -1, 0, 1, 2, 6, 7, 8, 9, 20, 309] {
+                    let d = Decimal { digits, len, point };
+                    let want = java_layout_model(&digits.to_string(), point);
+                    let mut out = b"x".to_vec();
+                    write_decimal_java(&mut out, &d);
+                    assert_eq!(&out[1..], want.as_bytes(), "{digits} point {point}");
+                    let mut tight = Vec::with_capacity(32);
+                    write_decimal_java(&mut tight, &d);
+                    assert_eq!(
+                        tight,
+                        want.as_bytes(),
+                        "{digits} point {point}, no text before"
+                    );
+                }
+            }
+        }
     }
 
     /// splitmix64: a fixed-seed generator so failures are reproducible.

@@ -51,7 +51,7 @@
 use std::cmp::Ordering;
 
 use super::float::{write_decimal_java, write_non_finite, Decimal};
-use crate::out::{DIGITS2, POW10};
+use crate::out::POW10;
 
 /// Appends `v` as Flink's `json` format writes a DOUBLE on JDK 17 and earlier: Java `Double.toString`
 /// (`FloatingDecimal` digits), NaN/±Infinity quoted.
@@ -173,24 +173,35 @@ fn insignificant_digits_for_pow2(p2: i32) -> i32 {
 fn estimate_dec_exp(fract_bits: u64, bin_exp: i32) -> i32 {
     let d2 = f64::from_bits((1023u64 << 52) | (fract_bits & ((1 << 52) - 1)));
     let d = (d2 - 1.5) * 0.289529654 + 0.176091259 + f64::from(bin_exp) * 0.301029995663981;
-    // The original floors through the bit pattern; for these magnitudes that is `floor`.
-    d.floor() as i32
+    // The original floors through the bit pattern; for these magnitudes that is `floor`, here without a libm
+    // call (x86-64's baseline has no rounding instruction): truncation, one less below zero when inexact.
+    let t = d as i32;
+    t - i32::from(f64::from(t) > d)
 }
 
-/// The digits `0.d1d2...dn * 10^dec_exponent` being built, with `BinaryToASCIIBuffer`'s `roundup`.
+/// The digits `0.d1d2...dn * 10^dec_exponent` being built (as the integer `d1d2...dn`), with
+/// `BinaryToASCIIBuffer`'s `roundup`.
 struct Digits {
-    digits: [u8; 20],
+    digits: u64,
     len: usize,
     /// `decExponent`: the position of the decimal point relative to the first digit.
     dec_exponent: i32,
 }
 
 impl Digits {
+    fn new() -> Self {
+        Digits {
+            digits: 0,
+            len: 0,
+            dec_exponent: 0,
+        }
+    }
+
     fn push(&mut self, q: u8) {
         // At most 18 digits come out of the loops (the half-ulp grows tenfold a digit); the guard only keeps
-        // an impossible 21st digit from panicking.
-        if self.len < self.digits.len() {
-            self.digits[self.len] = b'0'.wrapping_add(q);
+        // an impossible 20th digit from overflowing.
+        if self.len < 19 {
+            self.digits = self.digits * 10 + u64::from(q);
             self.len += 1;
         }
     }
@@ -198,16 +209,10 @@ impl Digits {
     /// `roundup`: adds one to the last digit; a carry out of all nines makes `1` followed by the zeros
     /// the nines became (the digit count is kept) and one more decimal exponent.
     fn roundup(&mut self) {
-        let mut i = self.len - 1;
-        while self.digits[i] == b'9' && i > 0 {
-            self.digits[i] = b'0';
-            i -= 1;
-        }
-        if self.digits[i] == b'9' {
+        self.digits += 1;
+        if self.digits == POW10[self.len] {
+            self.digits = POW10[self.len - 1];
             self.dec_exponent += 1;
-            self.digits[0] = b'1';
-        } else {
-            self.digits[i] += 1;
         }
     }
 
@@ -223,42 +228,26 @@ impl Digits {
 /// `developLongDigits(0, lvalue, insignificant)`: the digits of the integer `value`, its lowest
 /// `insignificant` digits rounded half up away first, trailing zeros dropped.
 fn develop_long_digits(mut value: u64, insignificant: i32) -> Decimal {
-    let mut dec_exponent = 0;
+    let mut point = 0;
     if insignificant != 0 {
         let pow10 = LONG_5_POW[insignificant as usize] << insignificant;
         let residue = value % pow10;
         value /= pow10;
-        dec_exponent += insignificant;
+        point += insignificant;
         if residue >= pow10 >> 1 {
             value += 1;
         }
     }
-    let mut reversed = [0u8; 20];
-    let mut n = 0;
-    let mut c = value % 10;
-    value /= 10;
-    while c == 0 {
-        dec_exponent += 1;
-        c = value % 10;
+    // The original skips the trailing zeros, then counts the digits left.
+    while value != 0 && value.is_multiple_of(10) {
         value /= 10;
+        point += 1;
     }
-    while value != 0 {
-        reversed[n] = b'0' + c as u8;
-        n += 1;
-        dec_exponent += 1;
-        c = value % 10;
-        value /= 10;
-    }
-    reversed[n] = b'0' + c as u8;
-    n += 1;
-    let mut digits = [0u8; 20];
-    for (to, from) in digits.iter_mut().zip(reversed[..n].iter().rev()) {
-        *to = *from;
-    }
+    let len = crate::out::decimal_digits(value);
     Decimal {
-        digits,
-        len: n,
-        point: dec_exponent + 1,
+        digits: value,
+        len,
+        point: point + len as i32,
     }
 }
 
@@ -375,11 +364,7 @@ fn dtoa_with(bin_exp: i32, fract_bits: u64, n_significant_bits: i32, fast: bool)
         m2 = 0;
     }
 
-    let mut out = Digits {
-        digits: [0; 20],
-        len: 0,
-        dec_exponent: 0,
-    };
+    let mut out = Digits::new();
     let n5_bits = |p5: i32| {
         if p5 < 27 {
             N_5_BITS[p5 as usize]
@@ -419,7 +404,7 @@ fn dtoa_with(bin_exp: i32, fract_bits: u64, n_significant_bits: i32, fast: bool)
         stop
     } else {
         dec_exp = estimated_dec_exp;
-        out.len = 0;
+        out = Digits::new();
         if fixed {
             if narrow {
                 let pow5 = |p: i32| LONG_5_POW[p as usize] as i32;
@@ -454,7 +439,7 @@ fn dtoa_with(bin_exp: i32, fract_bits: u64, n_significant_bits: i32, fast: bool)
         && out.len > 0
         && (!stop.low
             || stop.low_digit_difference > 0
-            || (stop.low_digit_difference == 0 && out.digits[out.len - 1] & 1 != 0))
+            || (stop.low_digit_difference == 0 && out.digits & 1 != 0))
     {
         out.roundup();
     }
@@ -659,17 +644,7 @@ fn digits_fast(
     } else {
         0
     };
-    // The n digits, two at a time from the last.
-    let (mut rest, mut i) = (digits, n);
-    while i >= 2 {
-        let pair = (rest % 100) as usize * 2;
-        out.digits[i - 2..i].copy_from_slice(&DIGITS2[pair..pair + 2]);
-        rest /= 100;
-        i -= 2;
-    }
-    if i == 1 {
-        out.digits[0] = b'0' + rest as u8;
-    }
+    out.digits = digits;
     out.len = n;
     Some(Stop {
         low,
@@ -1248,11 +1223,7 @@ mod tests {
         let same = |bin_exp: i32, fract: u64, n_sig: i32, what: &dyn std::fmt::Display| {
             let fast = dtoa_with(bin_exp, fract, n_sig, true);
             let exact = dtoa_with(bin_exp, fract, n_sig, false);
-            assert_eq!(
-                (&fast.digits[..fast.len], fast.point),
-                (&exact.digits[..exact.len], exact.point),
-                "{what}"
-            );
+            assert_eq!(fast, exact, "{what}");
         };
         let mut state = 0x0fa5_7100_u64;
         let mut values: Vec<f64> = (0..300_000)
@@ -1330,11 +1301,7 @@ mod tests {
     fn fast_loop_declines_a_decimal_tie() {
         let (bin_exp, fract, n_sig) = f64_parts(1.5e22);
         let mut dec_exp = estimate_dec_exp(fract, bin_exp);
-        let mut out = Digits {
-            digits: [0; 20],
-            len: 0,
-            dec_exponent: 0,
-        };
+        let mut out = Digits::new();
         assert!(digits_fast(fract, bin_exp, n_sig, false, None, &mut dec_exp, &mut out).is_none());
         assert_eq!(f64_text(1.5e22), "1.5E22");
     }
