@@ -294,15 +294,20 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
         StreamRecord<EncodedRecord> out = new StreamRecord<>(null);
         for (int i = 0; i < batch.size(); i++) {
             String topic = physicalView == null ? null : topics.get(i);
-            EncodedRecord record = physicalView == null && partitioner == null
-                    ? new EncodedRecord(batch, i)
-                    : new EncodedRecord(
-                            batch,
-                            i,
-                            topic,
-                            partitioner == null ? null : partition(batch, i, topic),
-                            physicalView == null ? null : timestamps.get(i),
-                            physicalView == null ? null : headerLists.get(i));
+            Long timestamp = physicalView == null ? null : timestamps.get(i);
+            List<Header> headers = physicalView == null ? null : headerLists.get(i);
+            EncodedRecord record;
+            if (partitioner != null) {
+                // One copy of the record's bytes, for the partitioner and then the producer record.
+                byte[] key = batch.key(i);
+                byte[] value = batch.value(i);
+                record = EncodedRecord.partitioned(
+                        batch, i, topic, partition(i, topic, key, value), timestamp, headers, key, value);
+            } else if (physicalView == null) {
+                record = new EncodedRecord(batch, i);
+            } else {
+                record = new EncodedRecord(batch, i, topic, null, timestamp, headers);
+            }
             output.collect(out.replace(record));
         }
         if (physicalView != null) {
@@ -316,18 +321,18 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
     }
 
     /**
-     * The partition the custom partitioner chooses for record {@code i} of {@code batch}, called as
-     * {@code DynamicKafkaRecordSerializationSchema.serialize} calls it: the consumed row, the key and value bytes,
-     * the target topic and its partitions. Null when the record's topic is not valid (no topic, or one not in the
+     * The partition the custom partitioner chooses for record {@code i} of the batch, called as
+     * {@code DynamicKafkaRecordSerializationSchema.serialize} calls it: the consumed row, the key and value bytes
+     * (the arrays the producer record gets), the target topic and its partitions. Null when the record's topic is not valid (no topic, or one not in the
      * list): {@link PreEncodedRecordSerializationSchema} then fails it with the stock sink's error.
      */
-    private Integer partition(EncodedBatch batch, int i, String recordTopic) {
+    private Integer partition(int i, String recordTopic, byte[] key, byte[] value) {
         String topic = spec.topics.size() == 1 ? spec.topics.get(0) : recordTopic;
         if (topic == null || !spec.topics.contains(topic)) {
             return null;
         }
         return partitioner.partition(
-                partitionedRows.get(i), batch.key(i), batch.value(i), topic, sinkContext.getPartitionsForTopic(topic));
+                partitionedRows.get(i), key, value, topic, sinkContext.getPartitionsForTopic(topic));
     }
 
     /** As {@code ReducingUpsertWriter.registerFlush}: a timer at the last emission plus the interval. */

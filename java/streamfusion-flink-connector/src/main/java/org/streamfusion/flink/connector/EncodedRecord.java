@@ -27,6 +27,12 @@ public final class EncodedRecord {
     private final List<Header> headers;
     private final String topic;
     private final Integer partition;
+    /** True when a custom partitioner was given {@link #partitionedKey} and {@link #partitionedValue}. */
+    private final boolean partitionedBytes;
+    /** With a custom partitioner: the key and value copies it was given, which the producer record gets. */
+    private final byte[] partitionedKey;
+
+    private final byte[] partitionedValue;
 
     /**
      * A record without metadata (null timestamp, no headers).
@@ -77,12 +83,54 @@ public final class EncodedRecord {
      */
     public EncodedRecord(
             EncodedBatch batch, int row, String topic, Integer partition, Long timestamp, List<Header> headers) {
+        this(batch, row, topic, partition, timestamp, headers, false, null, null);
+    }
+
+    private EncodedRecord(
+            EncodedBatch batch,
+            int row,
+            String topic,
+            Integer partition,
+            Long timestamp,
+            List<Header> headers,
+            boolean partitionedBytes,
+            byte[] partitionedKey,
+            byte[] partitionedValue) {
         this.batch = Objects.requireNonNull(batch, "batch");
         this.row = Objects.checkIndex(row, batch.size());
         this.topic = topic;
         this.partition = partition;
         this.timestamp = timestamp;
         this.headers = headers;
+        this.partitionedBytes = partitionedBytes;
+        this.partitionedKey = partitionedKey;
+        this.partitionedValue = partitionedValue;
+    }
+
+    /**
+     * A record whose partition a custom partitioner chose from {@code key} and {@code value}, the record's bytes
+     * copied out of the batch once: {@link #producerKey()} / {@link #producerValue()} hand those very arrays to
+     * the producer record, as {@code DynamicKafkaRecordSerializationSchema.serialize} gives the partitioner and
+     * the {@code ProducerRecord} the same arrays. The arrays are not copied and must not be modified.
+     *
+     * @param key {@code batch.key(row)}, or null for a null key
+     * @param value {@code batch.value(row)}, or null for a tombstone
+     * @throws IllegalArgumentException if {@code key} or {@code value} is not the row's bytes by length
+     */
+    static EncodedRecord partitioned(
+            EncodedBatch batch,
+            int row,
+            String topic,
+            Integer partition,
+            Long timestamp,
+            List<Header> headers,
+            byte[] key,
+            byte[] value) {
+        if ((key == null ? -1 : key.length) != batch.keyLength(row)
+                || (value == null ? -1 : value.length) != batch.valueLength(row)) {
+            throw new IllegalArgumentException("the key and value given are not record " + row + "'s bytes");
+        }
+        return new EncodedRecord(batch, row, topic, partition, timestamp, headers, true, key, value);
     }
 
     /** A record of its own (one-record batch), e.g. after crossing the network. Null key / null value allowed. */
@@ -140,6 +188,22 @@ public final class EncodedRecord {
     /** @return a fresh copy of the value bytes, or null for a tombstone */
     public byte[] value() {
         return batch.value(row);
+    }
+
+    /**
+     * @return the key bytes for the producer record: the array the custom partitioner was given (see
+     *     {@link #partitioned}), else a fresh copy; null for a null key
+     */
+    byte[] producerKey() {
+        return partitionedBytes ? partitionedKey : key();
+    }
+
+    /**
+     * @return the value bytes for the producer record: the array the custom partitioner was given (see
+     *     {@link #partitioned}), else a fresh copy; null for a tombstone
+     */
+    byte[] producerValue() {
+        return partitionedBytes ? partitionedValue : value();
     }
 
     /** @return the key length in bytes, -1 for a null key */

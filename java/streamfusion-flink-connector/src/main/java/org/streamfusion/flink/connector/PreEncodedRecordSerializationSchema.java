@@ -87,8 +87,8 @@ public final class PreEncodedRecordSerializationSchema
     @Override
     public ProducerRecord<byte[], byte[]> serialize(EncodedRecord record, KafkaSinkContext context, Long timestamp) {
         String topic = targetTopic(record);
-        byte[] key = record.key();
-        byte[] value = record.value();
+        byte[] key = record.producerKey();
+        byte[] value = record.producerValue();
         Integer partition = record.partition() != null
                 ? record.partition()
                 : partitioner == null

@@ -1,6 +1,9 @@
 package org.streamfusion.flink.connector;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.lang.reflect.Constructor;
@@ -16,6 +19,7 @@ import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
+import org.streamfusion.kafka.EncodedBatch;
 
 /**
  * The topic choice of {@link PreEncodedRecordSerializationSchema} against the stock
@@ -44,8 +48,17 @@ class PreEncodedRecordSerializationSchemaTest {
             };
 
     /** The stock schema over rows (value STRING, topic STRING metadata at position 1). */
-    @SuppressWarnings("unchecked")
     private static KafkaRecordSerializationSchema<RowData> stock(List<String> topics) throws Exception {
+        return stock(topics, null);
+    }
+
+    /**
+     * The stock schema over rows whose field 0 (STRING) is the value and, with a {@code partitioner}, the key too
+     * (no topic column then); without one, field 1 is the {@code topic} metadata column.
+     */
+    @SuppressWarnings("unchecked")
+    private static KafkaRecordSerializationSchema<RowData> stock(
+            List<String> topics, KafkaPartitioner<RowData> partitioner) throws Exception {
         Class<?> type = Class.forName(
                 "org.apache.flink.streaming.connectors.kafka.table.DynamicKafkaRecordSerializationSchema");
         Constructor<?> constructor = type.getDeclaredConstructor(
@@ -62,17 +75,18 @@ class PreEncodedRecordSerializationSchemaTest {
         constructor.setAccessible(true);
         SerializationSchema<RowData> value = row -> row.getString(0).toBytes();
         RowData.FieldGetter[] valueGetters = {RowData.createFieldGetter(new VarCharType(VarCharType.MAX_LENGTH), 0)};
+        boolean keyed = partitioner != null;
         // metadataPositions by KafkaDynamicSink.WritableMetadata ordinal: TOPIC, HEADERS, TIMESTAMP.
         return (KafkaRecordSerializationSchema<RowData>) constructor.newInstance(
                 topics,
                 null,
-                null,
-                null,
+                partitioner,
+                keyed ? value : null,
                 value,
-                new RowData.FieldGetter[0],
+                keyed ? valueGetters : new RowData.FieldGetter[0],
                 valueGetters,
-                true,
-                new int[] {1, -1, -1},
+                !keyed,
+                new int[] {keyed ? -1 : 1, -1, -1},
                 false);
     }
 
@@ -132,5 +146,52 @@ class PreEncodedRecordSerializationSchemaTest {
         ProducerRecord<byte[], byte[]> produced = ours.serialize(record("v", "b"), CONTEXT, null);
         assertEquals("b", produced.topic());
         assertEquals(0, produced.partition());
+    }
+
+    /**
+     * With a custom partitioner the stock schema gives the partitioner and the producer record the same key and
+     * value arrays; ours does too for a record the operator made with {@link EncodedRecord#partitioned}: one copy
+     * of the bytes per record, not two. A record without one still gets a fresh copy.
+     */
+    @Test
+    void aCustomPartitionersArraysAreTheProducerRecordsAsInTheStockSchema() throws Exception {
+        byte[][] seen = new byte[2][];
+        KafkaPartitioner<RowData> capturing = new KafkaPartitioner<>() {
+            @Override
+            public int partition(RowData record, byte[] key, byte[] value, String targetTopic, int[] partitions) {
+                seen[0] = key;
+                seen[1] = value;
+                return 2;
+            }
+        };
+        KafkaRecordSerializationSchema<RowData> stock = stock(List.of("t"), capturing);
+        stock.open(null, CONTEXT);
+        ProducerRecord<byte[], byte[]> fromStock = stock.serialize(row("v", null), CONTEXT, null);
+        assertEquals(2, fromStock.partition());
+        assertSame(seen[0], fromStock.key(), "the stock schema: the partitioner's key array is the record's");
+        assertSame(seen[1], fromStock.value(), "the stock schema: the partitioner's value array is the record's");
+
+        EncodedBatch batch = EncodedBatch.ofRecords(new byte[][] {bytes("k")}, new byte[][] {bytes("{\"v\":1}")}, 0);
+        byte[] key = batch.key(0);
+        byte[] recordValue = batch.value(0);
+        EncodedRecord partitioned = EncodedRecord.partitioned(batch, 0, null, 2, null, null, key, recordValue);
+        PreEncodedRecordSerializationSchema ours = new PreEncodedRecordSerializationSchema(List.of("t"), false);
+        ours.open(null, CONTEXT);
+        ProducerRecord<byte[], byte[]> fromOurs = ours.serialize(partitioned, CONTEXT, null);
+        assertEquals(2, fromOurs.partition());
+        assertSame(key, fromOurs.key(), "ours: the partitioner's key array is the record's");
+        assertSame(recordValue, fromOurs.value(), "ours: the partitioner's value array is the record's");
+
+        ProducerRecord<byte[], byte[]> plain = ours.serialize(new EncodedRecord(batch, 0), CONTEXT, null);
+        assertArrayEquals(recordValue, plain.value());
+        assertNotSame(recordValue, plain.value(), "without a partitioner, a fresh copy");
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> EncodedRecord.partitioned(batch, 0, null, 2, null, null, key, bytes("{}")),
+                "arrays that are not the record's bytes are refused");
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 }
