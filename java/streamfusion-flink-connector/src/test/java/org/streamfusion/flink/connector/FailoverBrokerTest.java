@@ -11,7 +11,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -44,12 +43,9 @@ import org.apache.flink.types.Row;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -422,23 +418,15 @@ class FailoverBrokerTest {
      * A new topic holding the ids 1 to {@code ids} as JSON values {@code {"id":n}}, spread over its partitions, each
      * once: every send is awaited and the partitions' end offsets must add up to {@code ids}.
      *
-     * <p>The producer is {@link TestBroker#inputProducerConfig()}'s; a retry of a request that succeeded but timed
-     * out would duplicate records, and the count below would fail.
+     * <p>{@link TestBroker#writeInput} writes them; a record duplicated by a retry would fail the count below.
      */
     private static String inputTopic(String name, long ids) throws Exception {
         String input = TestBroker.createTopic(admin, name, PARTITIONS);
-        List<Future<RecordMetadata>> sent = new ArrayList<>();
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
-                TestBroker.inputProducerConfig(), new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (long id = 1; id <= ids; id++) {
-                sent.add(producer.send(
-                        new ProducerRecord<>(input, ("{\"id\":" + id + "}").getBytes(StandardCharsets.UTF_8))));
-            }
-            producer.flush();
-            for (Future<RecordMetadata> f : sent) {
-                f.get(60, TimeUnit.SECONDS);
-            }
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        for (long id = 1; id <= ids; id++) {
+            records.add(new ProducerRecord<>(input, ("{\"id\":" + id + "}").getBytes(StandardCharsets.UTF_8)));
         }
+        TestBroker.writeInput(records);
         List<TopicPartition> partitions = new ArrayList<>();
         for (int p = 0; p < PARTITIONS; p++) {
             partitions.add(new TopicPartition(input, p));

@@ -9,8 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
@@ -31,11 +29,8 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -82,26 +77,20 @@ class SourceBrokerTest {
 
     /** Writes key/value records (null: a null key or a tombstone), each with a header {@code h}. */
     private static void produce(String topic, List<String[]> records) throws Exception {
-        List<Future<RecordMetadata>> sent = new ArrayList<>();
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
-                TestBroker.inputProducerConfig(), new ByteArraySerializer(), new ByteArraySerializer())) {
-            int i = 0;
-            for (String[] record : records) {
-                RecordHeaders headers = new RecordHeaders();
-                headers.add("h", ("header-" + i++).getBytes(StandardCharsets.UTF_8));
-                sent.add(producer.send(new ProducerRecord<>(
-                        topic,
-                        null,
-                        1_764_590_400_000L + i,
-                        record[0] == null ? null : record[0].getBytes(StandardCharsets.UTF_8),
-                        record[1] == null ? null : record[1].getBytes(StandardCharsets.UTF_8),
-                        headers)));
-            }
-            producer.flush();
-            for (Future<RecordMetadata> f : sent) {
-                f.get(60, TimeUnit.SECONDS);
-            }
+        List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>();
+        int i = 0;
+        for (String[] record : records) {
+            RecordHeaders headers = new RecordHeaders();
+            headers.add("h", ("header-" + i++).getBytes(StandardCharsets.UTF_8));
+            out.add(new ProducerRecord<>(
+                    topic,
+                    null,
+                    1_764_590_400_000L + i,
+                    record[0] == null ? null : record[0].getBytes(StandardCharsets.UTF_8),
+                    record[1] == null ? null : record[1].getBytes(StandardCharsets.UTF_8),
+                    headers));
         }
+        TestBroker.writeInput(out);
     }
 
     /** Every row of a bounded query, as {@code Row.toString()} (row kind included), in arrival order. */

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -22,9 +23,13 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The broker the tests run against: {@code kafka.bootstrap.servers}, by default the local one of
@@ -37,14 +42,19 @@ final class TestBroker {
     private TestBroker() {}
 
     /**
-     * The configuration of the producers that write a test's input: not idempotent, one request in flight, acks from
-     * all replicas, 60 s to deliver. An idempotent producer writing to a topic created a moment before once restarted
-     * a partition's sequence at 0 after 4,309 records, and the broker refused that batch
-     * ({@code OutOfOrderSequenceException} in its log, 2026-12-06) until the records expired: the test's input was
-     * then silently incomplete. With one request in flight nothing is reordered; the callers await every send.
+     * Writes a test's input and waits until the broker has every record: each send is awaited (60 s to deliver).
+     * The producer is not idempotent, has one request in flight and waits for acks from all replicas. An idempotent
+     * producer writing to a topic created a moment before once restarted a partition's sequence at 0 after 4,309
+     * records, and the broker refused that batch ({@code OutOfOrderSequenceException} in its log, 2026-12-06) until
+     * the records expired: the test's input was then silently incomplete. With one request in flight nothing is
+     * reordered. A retry of a request that succeeded but timed out could duplicate a record; callers that count
+     * their input see that.
+     *
+     * @param records the records, written in order
+     * @throws Exception if a record was not delivered within 60 s
      */
-    static Map<String, Object> inputProducerConfig() {
-        return Map.of(
+    static void writeInput(List<ProducerRecord<byte[], byte[]>> records) throws Exception {
+        Map<String, Object> config = Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
                 bootstrapServers(),
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
@@ -55,6 +65,17 @@ final class TestBroker {
                 1,
                 ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
                 60_000);
+        List<Future<RecordMetadata>> sent = new ArrayList<>(records.size());
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (ProducerRecord<byte[], byte[]> record : records) {
+                sent.add(producer.send(record));
+            }
+            producer.flush();
+            for (Future<RecordMetadata> f : sent) {
+                f.get(60, SECONDS);
+            }
+        }
     }
 
     /** @return the system property {@code kafka.bootstrap.servers}, or the local broker's address */
