@@ -323,8 +323,9 @@ public final class BatchingEncoderOperator extends AbstractStreamOperator<Encode
     /**
      * The partition the custom partitioner chooses for record {@code i} of the batch, called as
      * {@code DynamicKafkaRecordSerializationSchema.serialize} calls it: the consumed row, the key and value bytes
-     * (the arrays the producer record gets), the target topic and its partitions. Null when the record's topic is not valid (no topic, or one not in the
-     * list): {@link PreEncodedRecordSerializationSchema} then fails it with the stock sink's error.
+     * (the arrays the producer record gets), the target topic and its partitions. Null when the record's topic is
+     * not valid (no topic, or one not in the list): {@link PreEncodedRecordSerializationSchema} then fails it with
+     * the stock sink's error.
      */
     private Integer partition(int i, String recordTopic, byte[] key, byte[] value) {
         String topic = spec.topics.size() == 1 ? spec.topics.get(0) : recordTopic;

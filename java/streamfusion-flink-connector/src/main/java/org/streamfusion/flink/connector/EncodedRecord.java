@@ -9,9 +9,11 @@ import org.streamfusion.kafka.EncodedBatch;
 /**
  * One finished Kafka record on its way from {@link BatchingEncoderOperator} to Flink's {@code KafkaSink}: a
  * row of an {@link EncodedBatch}, not yet copied out of the batch's slabs. The copy into the {@code byte[]} a
- * {@code ProducerRecord} needs happens once, in {@link PreEncodedRecordSerializationSchema}. Immutable (the
- * batch's arrays are never modified), which lets {@link EncodedRecordSerializer#copy} return the record itself
- * when Flink copies records between chained operators.
+ * {@code ProducerRecord} needs happens once, in {@link PreEncodedRecordSerializationSchema}; with a custom
+ * partitioner, once before it, and the partitioner and the producer record get the same arrays
+ * ({@code partitioned}). Immutable (the batch's arrays are never modified), which lets
+ * {@link EncodedRecordSerializer#copy} return the record itself when Flink copies records between chained
+ * operators.
  *
  * <p>It also carries the record's writable metadata, as {@code KafkaDynamicSink}'s {@code topic},
  * {@code timestamp} and {@code headers} columns give them: the topic (null: none given, which is fine for a sink
@@ -29,9 +31,9 @@ public final class EncodedRecord {
     private final Integer partition;
     /** True when a custom partitioner was given {@link #partitionedKey} and {@link #partitionedValue}. */
     private final boolean partitionedBytes;
-    /** With a custom partitioner: the key and value copies it was given, which the producer record gets. */
+    /** With a custom partitioner: the key copy it was given, which the producer record gets. */
     private final byte[] partitionedKey;
-
+    /** With a custom partitioner: the value copy it was given, which the producer record gets. */
     private final byte[] partitionedValue;
 
     /**
