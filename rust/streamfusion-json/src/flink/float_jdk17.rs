@@ -179,21 +179,14 @@ fn estimate_dec_exp(fract_bits: u64, bin_exp: i32) -> i32 {
     t - i32::from(f64::from(t) > d)
 }
 
-/// The digits `0.d1d2...dn * 10^dec_exponent` being built (as the integer `d1d2...dn`), with
-/// `BinaryToASCIIBuffer`'s `roundup`.
-struct Digits {
-    digits: u64,
-    len: usize,
-    /// `decExponent`: the position of the decimal point relative to the first digit.
-    dec_exponent: i32,
-}
-
-impl Digits {
-    fn new() -> Self {
-        Digits {
+/// The digit loops build their [`Decimal`] a digit at a time, with `BinaryToASCIIBuffer`'s `roundup`.
+impl Decimal {
+    /// No digits yet.
+    fn empty() -> Self {
+        Decimal {
             digits: 0,
             len: 0,
-            dec_exponent: 0,
+            point: 0,
         }
     }
 
@@ -212,15 +205,7 @@ impl Digits {
         self.digits += 1;
         if self.digits == POW10[self.len] {
             self.digits = POW10[self.len - 1];
-            self.dec_exponent += 1;
-        }
-    }
-
-    fn into_decimal(self) -> Decimal {
-        Decimal {
-            digits: self.digits,
-            len: self.len,
-            point: self.dec_exponent,
+            self.point += 1;
         }
     }
 }
@@ -263,7 +248,7 @@ struct Stop {
 /// overflow of the half-ulp `m` included.
 macro_rules! fixed_width_digits {
     ($name:ident, $t:ty) => {
-        fn $name(mut b: $t, s: $t, mut m: $t, dec_exp: &mut i32, out: &mut Digits) -> Stop {
+        fn $name(mut b: $t, s: $t, mut m: $t, dec_exp: &mut i32, out: &mut Decimal) -> Stop {
             let tens = s.wrapping_mul(10);
             // The first iteration is unrolled: a zero first digit means the exponent estimate was one too high.
             let q = b / s;
@@ -364,7 +349,7 @@ fn dtoa_with(bin_exp: i32, fract_bits: u64, n_significant_bits: i32, fast: bool)
         m2 = 0;
     }
 
-    let mut out = Digits::new();
+    let mut out = Decimal::empty();
     let n5_bits = |p5: i32| {
         if p5 < 27 {
             N_5_BITS[p5 as usize]
@@ -404,7 +389,7 @@ fn dtoa_with(bin_exp: i32, fract_bits: u64, n_significant_bits: i32, fast: bool)
         stop
     } else {
         dec_exp = estimated_dec_exp;
-        out = Digits::new();
+        out = Decimal::empty();
         if fixed {
             if narrow {
                 let pow5 = |p: i32| LONG_5_POW[p as usize] as i32;
@@ -433,7 +418,7 @@ fn dtoa_with(bin_exp: i32, fract_bits: u64, n_significant_bits: i32, fast: bool)
         }
     };
 
-    out.dec_exponent = dec_exp + 1;
+    out.point = dec_exp + 1;
     // The last digit is rounded on where the loop stopped.
     if stop.high
         && out.len > 0
@@ -443,7 +428,7 @@ fn dtoa_with(bin_exp: i32, fract_bits: u64, n_significant_bits: i32, fast: bool)
     {
         out.roundup();
     }
-    out.into_decimal()
+    out
 }
 
 /// `10^k` to 128 bits for `k` in `POW10_MIN..=POW10_MAX` (the negated decimal exponents `dtoa` estimates for
@@ -539,7 +524,7 @@ fn digits_fast(
     pow2: bool,
     fixed_width: Option<FixedWidth>,
     dec_exp: &mut i32,
-    out: &mut Digits,
+    out: &mut Decimal,
 ) -> Option<Stop> {
     const ONE: u128 = 1 << 124;
     let k = -*dec_exp;
@@ -674,7 +659,7 @@ fn digits_exact_u128(
     m5: i32,
     m2: i32,
     dec_exp: &mut i32,
-    out: &mut Digits,
+    out: &mut Decimal,
 ) -> Stop {
     let pow5 = |p: i32| 5u128.pow(p as u32);
     let mut b = (u128::from(fract) * pow5(b5)) << b2;
@@ -738,7 +723,7 @@ fn digits_big(
     m5: i32,
     m2: i32,
     dec_exp: &mut i32,
-    out: &mut Digits,
+    out: &mut Decimal,
 ) -> Stop {
     // M and 10S are kept pre-multiplied by 10, as the remainder is after each step. One power of five is
     // computed: `b5` and `s5` are never both non-zero, and `m5 == b5`.
@@ -1301,7 +1286,7 @@ mod tests {
     fn fast_loop_declines_a_decimal_tie() {
         let (bin_exp, fract, n_sig) = f64_parts(1.5e22);
         let mut dec_exp = estimate_dec_exp(fract, bin_exp);
-        let mut out = Digits::new();
+        let mut out = Decimal::empty();
         assert!(digits_fast(fract, bin_exp, n_sig, false, None, &mut dec_exp, &mut out).is_none());
         assert_eq!(f64_text(1.5e22), "1.5E22");
     }
