@@ -6,27 +6,32 @@
 //! bits, slots, offsets and sizes of variable-length parts, nested arrays' counts and null bits, maps' key
 //! array sizes, inline strings.
 //!
-//! Input ([`Case::parse`]): byte 0 picks the schema (bit 0) and whether a row-kind column follows the fields
-//! (bit 1); byte 1 the row count (1 to 4); the rest is the rows' bytes, cut into that many rows of equal
-//! length (the last takes the remainder).
+//! Input ([`Case::parse`]): byte 0 picks the schema (bit 0), whether a row-kind column follows the fields
+//! (bit 1) and the encoder's `map-null-key.mode` (bits 2 and 3: FAIL, DROP, LITERAL `null`, LITERAL `k`, a key
+//! the seed's maps hold); byte 1 the row count (1 to 4); the rest is the rows' bytes, cut into that many rows of
+//! equal length (the last takes the remainder).
 //!
 //! [`check`] asserts that the import is an error naming what is wrong, or a batch of the schema's types whose
 //! arrays pass Arrow's full validation (offsets in bounds, UTF-8, a map's non-null keys), and that the batch
-//! encodes in Flink mode without a panic. The rows are an owned buffer, so AddressSanitizer reports any read
-//! outside it.
+//! encodes in Flink mode without a panic; then that the same rows through an [`Encoder`] with the case's
+//! `map-null-key.mode` (which it applies to null map keys as it reads the maps) are records, one per row, or
+//! an error naming what is wrong. The rows are an owned buffer, so AddressSanitizer reports any read outside
+//! it.
 
 use std::sync::Arc;
 
 use arrow_array::ffi::FFI_ArrowSchema;
 use arrow_schema::{DataType, Field, Fields, Schema, TimeUnit};
-use streamfusion_json::ffi::Handoff;
-use streamfusion_json::{EncoderOptions, JsonEncoder};
+use streamfusion_json::ffi::{Encoder, Handoff};
+use streamfusion_json::{EncoderOptions, JsonEncoder, MapNullKeyMode};
 
 /// One batch: the schema's choice, the row-kind column, and the rows.
 #[derive(Debug)]
 pub struct Case {
     nested: bool,
     kind_column: bool,
+    /// `map-null-key.mode` and `map-null-key.literal` of the [`Encoder`] pass.
+    null_keys: (MapNullKeyMode, &'static str),
     data: Vec<u8>,
     offsets: Vec<i32>,
 }
@@ -43,6 +48,12 @@ impl Case {
         Some(Self {
             nested: flags & 1 != 0,
             kind_column: flags & 2 != 0,
+            null_keys: [
+                (MapNullKeyMode::Fail, "null"),
+                (MapNullKeyMode::Drop, "null"),
+                (MapNullKeyMode::Literal, "null"),
+                (MapNullKeyMode::Literal, "k"),
+            ][usize::from(flags >> 2 & 3)],
             data: data.to_vec(),
             offsets,
         })
@@ -129,27 +140,35 @@ pub fn check(case: Case) {
         fields.push(field("kind", DataType::Int8));
     }
     let schema = Schema::new(fields);
-    let mut exported = FFI_ArrowSchema::try_from(&schema).expect("an exportable schema");
     let rows = case.offsets.len() as i64 - 1;
-    // SAFETY: `exported` is a fresh export that outlives the call; the rows are owned values.
-    let handoff = unsafe {
-        Handoff::binary_rows(
-            case.data,
-            case.offsets,
-            arity,
-            &mut exported as *mut FFI_ArrowSchema as usize,
-            rows,
-        )
+    let handoff = |data: Vec<u8>, offsets: Vec<i32>| {
+        let mut exported = FFI_ArrowSchema::try_from(&schema).expect("an exportable schema");
+        // SAFETY: `exported` is a fresh export that outlives the call (the schema is imported from it there);
+        // the rows are owned values.
+        unsafe {
+            Handoff::binary_rows(
+                data,
+                offsets,
+                arity,
+                &mut exported as *mut FFI_ArrowSchema as usize,
+                rows,
+            )
+        }
+        .expect("a valid handoff: a schema, a non-negative arity and row count")
+    };
+    let (mode, literal) = case.null_keys;
+    let options = EncoderOptions::default()
+        .with_map_null_key_mode(mode)
+        .with_map_null_key_literal(literal);
+    let mut encoder = Encoder::new(options).expect("Flink mode");
+    match encoder.encode(handoff(case.data.clone(), case.offsets.clone())) {
+        Ok(records) => assert_eq!(records.len() as i64, rows),
+        Err(error) => assert_names_its_place(&error.to_string()),
     }
-    .expect("a valid handoff: a schema, a non-negative arity and row count");
-    let batch = match handoff.import(&mut None) {
+    let batch = match handoff(case.data, case.offsets).import(&mut None) {
         Ok(batch) => batch,
         Err(error) => {
-            let text = error.to_string();
-            assert!(
-                text.contains("row") || text.contains("offset"),
-                "an error that names no row or offset: {text}"
-            );
+            assert_names_its_place(&error.to_string());
             return;
         }
     };
@@ -164,4 +183,12 @@ pub fn check(case: Case) {
     let mut encoder = JsonEncoder::new(EncoderOptions::default()).expect("Flink mode, the default");
     // A value Flink's json format refuses (a null map key: MapNullKeyMode FAIL) is an error; any is fine here.
     let _ = encoder.encode(&batch);
+}
+
+/// Asserts that an import or encoder error names the row or offset at fault.
+fn assert_names_its_place(text: &str) {
+    assert!(
+        text.contains("row") || text.contains("offset"),
+        "an error that names no row or offset: {text}"
+    );
 }

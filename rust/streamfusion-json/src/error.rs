@@ -55,12 +55,12 @@ pub enum Error {
         /// What the batch has.
         found: String,
     },
-    /// A null map key with `map-null-key.mode` = `FAIL` (Flink: "JSON format doesn't support to serialize map
-    /// data with null keys. You can drop null key entries or encode null in literals by specifying
-    /// map-null-key.mode option."). Unreachable with valid Arrow maps, whose keys cannot be null.
+    /// A null map key with `map-null-key.mode` = `FAIL`: Flink's message
+    /// (`RowDataToJsonConverters.createMapConverter`) after the map's path and row. Met in Flink's binary rows
+    /// (an Arrow map's keys cannot be null).
     #[error(
-        "field `{field}`, row {row}: a map has a null key and map-null-key.mode is FAIL; \
-         set map-null-key.mode to DROP or LITERAL"
+        "field `{field}`, row {row}: JSON format doesn't support to serialize map data with null keys. You \
+         can drop null key entries or encode null in literals by specifying map-null-key.mode option."
     )]
     NullMapKey {
         /// Dotted path of the map field.

@@ -46,10 +46,14 @@
 //! and a nested array, map or row must hold its own fixed part. A layout that disagrees with the schema is an
 //! [`Error::InvalidHandoff`] naming the field (a dotted path for nested values: `tags[]`, `attrs{}`,
 //! `point.x`) and row; a value a Flink type cannot hold (a nanosecond of the millisecond outside
-//! 0..999,999), that the column cannot hold exactly (digits below a microsecond column's unit, a timestamp
-//! outside 64-bit nanoseconds) or that an Arrow map cannot hold (a null map key) an [`Error::InvalidValue`].
-//! The JVM front end checks those values before it hands the rows over (leaving such a batch to Flink's
-//! serializer), so the second is a safety net.
+//! 0..999,999) or that the column cannot hold exactly (digits below a microsecond column's unit, a timestamp
+//! outside 64-bit nanoseconds) an [`Error::InvalidValue`]. The JVM front end checks the second kind before it
+//! hands the rows over (leaving such a batch to Flink's serializer), so that error is a safety net.
+//!
+//! An Arrow map cannot hold a null key, so `map-null-key.mode` is applied as a map is read ([`NullKeys`], as
+//! Flink's `RowDataToJsonConverters.createMapConverter` applies it): `DROP` leaves the entry out, `LITERAL`
+//! reads the key as `map-null-key.literal`, and `FAIL` is [`Error::NullMapKey`] with Flink's message, naming the
+//! map and row.
 
 use std::sync::Arc;
 
@@ -71,6 +75,7 @@ use crate::binary_format::{
     null_bits_bytes, HEADER_BITS, INLINE_MARK, MAX_COMPACT_PRECISION, MAX_INLINE,
 };
 use crate::error::{Error, Result};
+use crate::options::{EncoderOptions, MapNullKeyMode};
 
 /// Checks that there are `rows + 1` offsets for `rows` binary rows.
 pub(super) fn check_offset_count(offsets: &[i32], rows: usize) -> Result<()> {
@@ -236,6 +241,21 @@ impl<'a> Cell<'a> {
         }
     }
 
+    /// The string `text`, read as a value in the variable-length part of a buffer of its own (a text longer
+    /// than a slot's `i32` size reads as a value outside its buffer: an error, never a truncated text).
+    fn text(text: &'a str, row: usize) -> Self {
+        let size = u32::try_from(text.len())
+            .ok()
+            .filter(|&n| i32::try_from(n).is_ok())
+            .unwrap_or(u32::MAX);
+        Cell {
+            base: text.as_bytes(),
+            slot: u64::from(size).to_le_bytes(),
+            null: false,
+            row,
+        }
+    }
+
     fn word(&self) -> u64 {
         u64::from_le_bytes(self.slot)
     }
@@ -283,6 +303,89 @@ impl<'a> Cell<'a> {
     }
 }
 
+/// What a null map key becomes as a map is read ([`import_columns`]): Flink's `map-null-key.mode`, applied
+/// here because an Arrow map's keys cannot be null (Flink applies it in
+/// `RowDataToJsonConverters.createMapConverter`; the JSON text is then the same as Flink's, since a map's
+/// entries reach the encoder in order, a dropped entry absent and a literal key as if the row held it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum NullKeys<'a> {
+    /// No one mode applies (an import without encoder options, or key and value rows with modes of their
+    /// own): [`Error::InvalidValue`], naming the map and row.
+    Refuse,
+    /// `FAIL`: [`Error::NullMapKey`] (Flink's message), naming the map and row.
+    Fail,
+    /// `DROP`: the entry is left out.
+    Drop,
+    /// `LITERAL`: the key is this text (`map-null-key.literal`).
+    Literal(&'a str),
+}
+
+impl<'a> NullKeys<'a> {
+    /// The mode of an encoder with options `o`: the value row's `map-null-key.mode` (and literal), when the
+    /// records have no key or the key row's mode is the same; else [`NullKeys::Refuse`], since a map read once
+    /// feeds both rows.
+    pub(super) fn of(o: &'a EncoderOptions) -> Self {
+        let value = (o.map_null_key_mode(), o.map_null_key_literal());
+        let k = o.key_format();
+        let key = (
+            k.map_null_key_mode.unwrap_or(value.0),
+            k.map_null_key_literal.as_deref().unwrap_or(value.1),
+        );
+        if !o.key_fields().is_empty() && key != value {
+            return NullKeys::Refuse;
+        }
+        match value.0 {
+            MapNullKeyMode::Fail => NullKeys::Fail,
+            MapNullKeyMode::Drop => NullKeys::Drop,
+            MapNullKeyMode::Literal => NullKeys::Literal(value.1),
+        }
+    }
+
+    /// Applies the mode to the last `n` entries of `keys` and `values` (one map of binary row `row`, at
+    /// least one of whose keys is null); `name` is the map's path, for errors.
+    fn apply(
+        self,
+        name: &str,
+        row: usize,
+        keys: &mut Vec<Cell<'a>>,
+        values: &mut Vec<Cell<'a>>,
+        n: usize,
+    ) -> Result<()> {
+        let start = keys.len() - n;
+        match self {
+            NullKeys::Refuse => Err(invalid_value(
+                name,
+                row,
+                "a null map key, which an Arrow map cannot hold, and no one map-null-key.mode to apply"
+                    .to_owned(),
+            )),
+            NullKeys::Fail => Err(Error::NullMapKey {
+                field: name.to_owned(),
+                row,
+            }),
+            NullKeys::Drop => {
+                let mut kept = start;
+                for j in start..keys.len() {
+                    if !keys[j].null {
+                        keys[kept] = keys[j];
+                        values[kept] = values[j];
+                        kept += 1;
+                    }
+                }
+                keys.truncate(kept);
+                values.truncate(kept);
+                Ok(())
+            }
+            NullKeys::Literal(text) => {
+                for key in keys[start..].iter_mut().filter(|k| k.null) {
+                    *key = Cell::text(text, row);
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
 fn invalid_value(name: &str, row: usize, message: String) -> Error {
     Error::InvalidValue {
         field: name.to_owned(),
@@ -301,14 +404,15 @@ fn invalid_value(name: &str, row: usize, message: String) -> Error {
 /// binary-row reading (see the module doc), the offsets are not `rows + 1` increasing positions inside
 /// `data`, a row or a nested value is shorter than its fixed part, or a value lies outside its row or array
 /// (each naming the field and row); [`Error::InvalidValue`] (naming the field and row) for a string that is
-/// not valid UTF-8, a timestamp the column cannot hold or a null map key.
-pub(super) fn import_columns(
+/// not valid UTF-8 or a timestamp the column cannot hold; for a null map key, as `null_keys` says.
+pub(super) fn import_columns<'a>(
     fields: &[Arc<Field>],
     arity: usize,
-    data: &[u8],
+    data: &'a [u8],
     offsets: &[i32],
     rows: usize,
     first: usize,
+    null_keys: NullKeys<'a>,
 ) -> Result<Vec<ArrayRef>> {
     if fields.len() != arity && fields.len() != arity + 1 {
         return Err(Error::InvalidHandoff(format!(
@@ -323,7 +427,12 @@ pub(super) fn import_columns(
         columns.push(if at == arity {
             row_kinds(field, &rows)?
         } else {
-            column(field, field.name(), &RowField { rows: &rows, at })?
+            column(
+                field,
+                field.name(),
+                &RowField { rows: &rows, at },
+                null_keys,
+            )?
         });
     }
     Ok(columns)
@@ -342,8 +451,14 @@ fn row_kinds(field: &Field, rows: &Rows<'_>) -> Result<ArrayRef> {
     Ok(Arc::new(PrimitiveArray::<Int8Type>::from(kinds)))
 }
 
-/// The column of `field`'s type of `cells`; `name` is the field's path, for errors.
-fn column<'a, C: Cells<'a> + ?Sized>(field: &Field, name: &str, cells: &C) -> Result<ArrayRef> {
+/// The column of `field`'s type of `cells`; `name` is the field's path, for errors; `null_keys` applies to
+/// the maps inside.
+fn column<'a, C: Cells<'a> + ?Sized>(
+    field: &Field,
+    name: &str,
+    cells: &C,
+    null_keys: NullKeys<'a>,
+) -> Result<ArrayRef> {
     let int = |s: [u8; 8]| i32::from_le_bytes([s[0], s[1], s[2], s[3]]);
     let long = u64::from_le_bytes;
     match field.data_type() {
@@ -411,9 +526,9 @@ fn column<'a, C: Cells<'a> + ?Sized>(field: &Field, name: &str, cells: &C) -> Re
             let (offsets, values, nulls) = variable(cells, name)?;
             Ok(Arc::new(BinaryArray::new(offsets, values.into(), nulls)))
         }
-        DataType::List(item) => list(item, name, cells),
-        DataType::Struct(fields) => structs(fields, name, cells),
-        DataType::Map(entries, sorted) => map(entries, *sorted, name, cells),
+        DataType::List(item) => list(item, name, cells, null_keys),
+        DataType::Struct(fields) => structs(fields, name, cells, null_keys),
+        DataType::Map(entries, sorted) => map(entries, *sorted, name, cells, null_keys),
         other => Err(Error::InvalidHandoff(format!(
             "field `{name}` of type {other} cannot cross as a binary row; export it through the C Data \
              Interface"
@@ -635,7 +750,12 @@ fn arrow_error(name: &str, e: arrow_schema::ArrowError) -> Error {
 }
 
 /// An ARRAY column: a List of `item`.
-fn list<'a, C: Cells<'a> + ?Sized>(item: &FieldRef, name: &str, cells: &C) -> Result<ArrayRef> {
+fn list<'a, C: Cells<'a> + ?Sized>(
+    item: &FieldRef,
+    name: &str,
+    cells: &C,
+    null_keys: NullKeys<'a>,
+) -> Result<ArrayRef> {
     let width = element_width(item.data_type());
     // Sized for two elements a row (a guess; it grows by doubling beyond).
     let mut elements = Vec::with_capacity(2 * cells.len());
@@ -650,7 +770,7 @@ fn list<'a, C: Cells<'a> + ?Sized>(item: &FieldRef, name: &str, cells: &C) -> Re
         }
         offsets.push(child_end(elements.len(), name, c.row)?);
     }
-    let values = column(item, &format!("{name}[]"), elements.as_slice())?;
+    let values = column(item, &format!("{name}[]"), elements.as_slice(), null_keys)?;
     let list = ListArray::try_new(
         item.clone(),
         OffsetBuffer::new(ScalarBuffer::from(offsets)),
@@ -662,7 +782,12 @@ fn list<'a, C: Cells<'a> + ?Sized>(item: &FieldRef, name: &str, cells: &C) -> Re
 }
 
 /// A ROW column: a Struct of `fields`.
-fn structs<'a, C: Cells<'a> + ?Sized>(fields: &Fields, name: &str, cells: &C) -> Result<ArrayRef> {
+fn structs<'a, C: Cells<'a> + ?Sized>(
+    fields: &Fields,
+    name: &str,
+    cells: &C,
+    null_keys: NullKeys<'a>,
+) -> Result<ArrayRef> {
     let arity = fields.len();
     let null_bits = null_bits_bytes(arity);
     let fixed = null_bits + 8 * arity;
@@ -704,7 +829,14 @@ fn structs<'a, C: Cells<'a> + ?Sized>(fields: &Fields, name: &str, cells: &C) ->
     let columns = fields
         .iter()
         .zip(&children)
-        .map(|(f, child)| column(f, &format!("{name}.{}", f.name()), child.as_slice()))
+        .map(|(f, child)| {
+            column(
+                f,
+                &format!("{name}.{}", f.name()),
+                child.as_slice(),
+                null_keys,
+            )
+        })
         .collect::<Result<Vec<_>>>()?;
     let rows =
         StructArray::try_new_with_length(fields.clone(), columns, nulls.finish(), cells.len())
@@ -718,6 +850,7 @@ fn map<'a, C: Cells<'a> + ?Sized>(
     sorted: bool,
     name: &str,
     cells: &C,
+    null_keys: NullKeys<'a>,
 ) -> Result<ArrayRef> {
     let DataType::Struct(kv) = entries.data_type() else {
         return Err(Error::InvalidHandoff(format!(
@@ -774,20 +907,14 @@ fn map<'a, C: Cells<'a> + ?Sized>(
                     c.row
                 )));
             }
-            if let Some(key) = keys[keys.len() - n..].iter().find(|k| k.null) {
-                return Err(invalid_value(
-                    name,
-                    key.row,
-                    "a null map key, which an Arrow map cannot hold (Flink's serializer applies \
-                     map-null-key.mode to it)"
-                        .to_owned(),
-                ));
+            if keys[keys.len() - n..].iter().any(|k| k.null) {
+                null_keys.apply(name, c.row, &mut keys, &mut values, n)?;
             }
         }
         offsets.push(child_end(keys.len(), name, c.row)?);
     }
-    let key_column = column(&kv[0], &format!("{name}{{}}"), keys.as_slice())?;
-    let value_column = column(&kv[1], &format!("{name}{{}}"), values.as_slice())?;
+    let key_column = column(&kv[0], &format!("{name}{{}}"), keys.as_slice(), null_keys)?;
+    let value_column = column(&kv[1], &format!("{name}{{}}"), values.as_slice(), null_keys)?;
     let entries_array = StructArray::try_new(kv.clone(), vec![key_column, value_column], None)
         .map_err(|e| arrow_error(name, e))?;
     let map = MapArray::try_new(
@@ -911,8 +1038,17 @@ mod tests {
     }
 
     fn import(fields: &[Arc<Field>], arity: usize, rows: &[&[u8]]) -> Result<Vec<ArrayRef>> {
+        import_with(fields, arity, rows, NullKeys::Refuse)
+    }
+
+    fn import_with(
+        fields: &[Arc<Field>],
+        arity: usize,
+        rows: &[&[u8]],
+        null_keys: NullKeys<'_>,
+    ) -> Result<Vec<ArrayRef>> {
         let (data, offsets) = batch(rows);
-        import_columns(fields, arity, &data, &offsets, rows.len(), 0)
+        import_columns(fields, arity, &data, &offsets, rows.len(), 0, null_keys)
     }
 
     /// Flink 2.2.1's `BinaryRowWriter` over a row of kind `+U`: BIGINT -42, STRING "héllo" (6 bytes,
@@ -1303,12 +1439,13 @@ mod tests {
             (vec![0, 16, 40], "row 1"),
             (vec![-8, 8, 32], "row 0"),
         ] {
-            let message = import_columns(&fields, 1, &data, &offsets, 2, 0)
+            let message = import_columns(&fields, 1, &data, &offsets, 2, 0, NullKeys::Refuse)
                 .expect_err("bad offsets")
                 .to_string();
             assert_mentions(&message, &[row, "offsets"]);
         }
-        let count = import_columns(&fields, 1, &data, &[0, 16], 2, 0).expect_err("too few");
+        let count = import_columns(&fields, 1, &data, &[0, 16], 2, 0, NullKeys::Refuse)
+            .expect_err("too few");
         assert_mentions(&count.to_string(), &["2 row offsets for 2 binary rows"]);
     }
 
@@ -1535,6 +1672,92 @@ mod tests {
             assert_eq!(column.len(), 2, "field {f}");
             assert_eq!(column.data_type(), fields[f].data_type(), "field {f}");
         }
+    }
+
+    /// The keys and values of map `i` of a MAP<STRING, BIGINT> column, as text.
+    fn entries(column: &ArrayRef, i: usize) -> Vec<(String, Option<i64>)> {
+        let map = column.as_map().value(i);
+        let (keys, values) = (
+            map.column(0).as_string::<i32>(),
+            map.column(1).as_primitive::<Int64Type>(),
+        );
+        (0..map.len())
+            .map(|j| {
+                (
+                    keys.value(j).to_owned(),
+                    values.is_valid(j).then(|| values.value(j)),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_null_map_key_is_read_as_map_null_key_mode_says() {
+        let fields = nested_fields();
+        let flink = hex(FLINK_NESTED_ROW);
+        let null_bits = null_bits_bytes(fields.len());
+        let attrs_word = u64::from_le_bytes(
+            flink[null_bits + 16..null_bits + 24]
+                .try_into()
+                .expect("8 bytes"),
+        );
+        // `attrs` {"k": 1, "a longer key": null} with its second key null (bit 1 of the key array's null bits,
+        // after the map's key-array size and the key array's count), then the row as Flink wrote it.
+        let mut row = flink.clone();
+        let keys = (attrs_word >> 32) as usize + 4;
+        row[keys + 4] |= 2;
+        let rows: [&[u8]; 2] = [&row, &flink];
+        let whole = vec![("k".to_owned(), Some(1)), ("a longer key".to_owned(), None)];
+
+        let dropped = import_with(&fields, fields.len(), &rows, NullKeys::Drop).expect("DROP");
+        assert_eq!(entries(&dropped[2], 0), [("k".to_owned(), Some(1))]);
+        assert_eq!(entries(&dropped[2], 1), whole);
+
+        let literal =
+            import_with(&fields, fields.len(), &rows, NullKeys::Literal("nil")).expect("LITERAL");
+        assert_eq!(
+            entries(&literal[2], 0),
+            [("k".to_owned(), Some(1)), ("nil".to_owned(), None)]
+        );
+        assert_eq!(entries(&literal[2], 1), whole);
+        // The other columns are untouched.
+        for columns in [&dropped, &literal] {
+            assert_eq!(columns[4].as_map().value(0).len(), 1);
+            assert_eq!(columns[6].as_map().value(1).len(), 1);
+        }
+
+        let failure =
+            import_with(&fields, fields.len(), &rows[..1], NullKeys::Fail).expect_err("FAIL");
+        assert!(
+            matches!(&failure, Error::NullMapKey { field, row: 0 } if field == "attrs"),
+            "{failure}"
+        );
+        assert_mentions(
+            &failure.to_string(),
+            &[
+                "field `attrs`, row 0",
+                "JSON format doesn't support to serialize map data with null keys",
+            ],
+        );
+
+        // The encoder's options give the mode: the value row's, unless the key row has another.
+        let options = |pairs: &[(&str, &str)]| {
+            EncoderOptions::from_pairs(pairs.iter().copied()).expect("options")
+        };
+        let drop = options(&[("map-null-key.mode", "DROP")]);
+        assert_eq!(NullKeys::of(&drop), NullKeys::Drop);
+        assert_eq!(NullKeys::of(&EncoderOptions::default()), NullKeys::Fail);
+        let literal = options(&[
+            ("map-null-key.mode", "LITERAL"),
+            ("map-null-key.literal", "nil"),
+            ("key.fields", "id"),
+            ("key.map-null-key.mode", "LITERAL"),
+        ]);
+        assert_eq!(NullKeys::of(&literal), NullKeys::Literal("nil"));
+        let differing = options(&[("key.fields", "id"), ("key.map-null-key.mode", "DROP")]);
+        assert_eq!(NullKeys::of(&differing), NullKeys::Refuse);
+        let keyless = options(&[("key.map-null-key.mode", "DROP")]);
+        assert_eq!(NullKeys::of(&keyless), NullKeys::Fail);
     }
 
     #[test]

@@ -22,7 +22,8 @@
 //!   Flink front end: the rows themselves in Flink's binary row format (`BinaryRowData`), concatenated in one
 //!   buffer that Rust owns or the caller holds for the call, with their offsets. They are decoded into Arrow
 //!   columns of the schema's types (the module `binary_row` has the layout), every read checked against the
-//!   buffer, so no Arrow vector is filled on the JVM; [`Encoder::encode`] does it a run of rows at a time.
+//!   buffer, so no Arrow vector is filled on the JVM; [`Encoder::encode`] does it a run of rows at a time,
+//!   reading a null map key (which an Arrow map cannot hold) as its `map-null-key.mode` says.
 //!
 //! [`Handoff::import`] then makes a [`RecordBatch`] and checks that every non-null string is valid UTF-8 (Arrow
 //! promises it and the encoder relies on it, but Arrow Java's vectors and Flink's `StringData.fromBytes` take
@@ -66,6 +67,7 @@ use arrow_schema::{Schema, SchemaRef};
 
 use crate::error::{Error, Result};
 use crate::{EncodedRecords, EncoderOptions, JsonEncoder};
+use binary_row::NullKeys;
 
 pub use flat::{FLAT_BUFFERS, FLAT_WORDS};
 
@@ -279,8 +281,8 @@ impl Handoff {
     /// misaligned for its type): the batch owns the exported arrays, and dropping it runs their release
     /// callbacks; flat columns borrow the caller's buffers. A schema that crossed replaces `held` (the root's
     /// own metadata kept); without one, `held` gives the columns' types. Binary rows are decoded into new
-    /// columns. Every non-null string value, nested and dictionary values included, is checked to be valid
-    /// UTF-8.
+    /// columns (a null map key is an error here: no `map-null-key.mode` applies without an encoder's options).
+    /// Every non-null string value, nested and dictionary values included, is checked to be valid UTF-8.
     ///
     /// # Errors
     /// [`Error::InvalidHandoff`] when no schema crossed and none is held, the column count differs from the
@@ -331,8 +333,16 @@ impl Handoff {
                 offsets,
                 arity,
             } => {
-                let arrays =
-                    binary_row::import_columns(fields, arity, data.as_slice(), &offsets, rows, 0)?;
+                // Without an encoder's options no map-null-key.mode applies: a null map key is an error.
+                let arrays = binary_row::import_columns(
+                    fields,
+                    arity,
+                    data.as_slice(),
+                    &offsets,
+                    rows,
+                    0,
+                    NullKeys::Refuse,
+                )?;
                 return record_batch(schema, arrays, rows);
             }
         };
@@ -445,7 +455,9 @@ impl Encoder {
 
     /// Imports `handoff` ([`Handoff::import`], with the schema this encoder holds), encodes it into the reused
     /// records and returns them. Binary rows are decoded and encoded in runs of about 512 KiB of rows (the same
-    /// records and errors as one batch, with the decoded columns still in cache when they are encoded). The
+    /// records and errors as one batch, with the decoded columns still in cache when they are encoded); a null
+    /// map key in them is dropped, read as the literal, or an [`Error::NullMapKey`], as the options'
+    /// `map-null-key.mode` says (or an [`Error::InvalidValue`] when the key row has a mode of its own). The
     /// imported batch is dropped (the exports' release callbacks run) before this returns, on every path. After
     /// a failed batch the scratch is given back (it may have grown to the 2 GiB slab limit) and the encoder
     /// stays usable.
@@ -496,6 +508,7 @@ impl Encoder {
                 &offsets[start..=end],
                 end - start,
                 start,
+                NullKeys::of(self.encoder.options()),
             )?;
             let run = record_batch(schema.clone(), arrays, end - start)?;
             self.encoder.append_into(&run, &mut self.records, start)?;

@@ -106,7 +106,7 @@ public class RowDataJsonBenchmark {
         forcedNative = new RowDataJsonEncoder(
                 type,
                 Map.of(RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS, "0", RowDataJsonEncoder.NATIVE_HANDOFF, "arrow"));
-        binary = new RowDataBinaryWriter(type, allocator, null);
+        binary = new RowDataBinaryWriter(type, allocator, null, false);
         binary.write(rows);
         binaryEncoder = new NativeJsonEncoder(Map.of());
         forcedBinary = new RowDataJsonEncoder(type, Map.of(RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS, "0"));

@@ -53,8 +53,9 @@ import org.streamfusion.kafka.NativeJsonEncoder;
  * TIMESTAMP(4..9) outside the 64-bit range of its column's unit (Arrow's 64-bit nanoseconds: the years
  * 1677..2262), and, in rows that are not already binary, a {@link DecimalData} whose precision or scale is not
  * its column's (the binary form would reinterpret its unscaled value at the declared scale). The same values
- * inside nested columns, and a null map key (which an Arrow map cannot hold; Flink's serializer applies
- * {@code map-null-key.mode} to it), are refused the same way, in binary rows too.
+ * inside nested columns are refused the same way, in binary rows too. A null map key (which an Arrow map
+ * cannot hold) is refused too, unless the native encoder applies {@code map-null-key.mode} to it as it reads the
+ * map ({@code nullMapKeysNative}: the key and value rows share one mode), as Flink's serializer would.
  *
  * <p>Not thread-safe: one writer per task.
  */
@@ -97,10 +98,15 @@ public final class RowDataBinaryWriter implements AutoCloseable {
      *     it must outlive this writer
      * @param rowKindColumn the name of the Int8 column that receives each row's {@code RowKind} byte natively
      *     (as {@link RowDataArrowWriter}'s), or null for none
+     * @param nullMapKeysNative true when the encoder the rows go to applies {@code map-null-key.mode} to null
+     *     map keys itself (its key and value rows share one mode: {@code streamfusion_json::ffi}, module
+     *     {@code binary_row}): maps are then not looked at here; false to refuse a null map key with
+     *     {@link UnrepresentableValueException}, as the Arrow handoff must
      * @throws IllegalArgumentException for a type without an Arrow mapping ({@link FlinkArrowTypes}, naming the
      *     field and type), or a {@code rowKindColumn} that is also a field name
      */
-    public RowDataBinaryWriter(RowType rowType, BufferAllocator allocator, String rowKindColumn) {
+    public RowDataBinaryWriter(
+            RowType rowType, BufferAllocator allocator, String rowKindColumn, boolean nullMapKeysNative) {
         this.rowType = Objects.requireNonNull(rowType, "rowType");
         this.allocator = Objects.requireNonNull(allocator, "allocator");
         this.schema = FlinkArrowTypes.schema(rowType, rowKindColumn);
@@ -131,7 +137,7 @@ public final class RowDataBinaryWriter implements AutoCloseable {
                 case MAP:
                 case MULTISET:
                 case ROW:
-                    NestedCheck nested = nestedCheck(field.getName(), type);
+                    NestedCheck nested = nestedCheck(field.getName(), type, nullMapKeysNative);
                     if (nested != null) {
                         RowData.FieldGetter getter = RowData.createFieldGetter(type, pos);
                         fields.add(pos);
@@ -330,9 +336,9 @@ public final class RowDataBinaryWriter implements AutoCloseable {
     /**
      * The check of the values of {@code type} at {@code path} (a dotted path: {@code tags[]}, {@code attrs{}},
      * {@code point.x}), or null when none of its values needs one: the decimal and timestamp checks of flat
-     * columns, anywhere inside, and no null key in any map or multiset.
+     * columns, anywhere inside, and, unless {@code nullKeysNative}, no null key in any map or multiset.
      */
-    private static NestedCheck nestedCheck(String path, LogicalType type) {
+    private static NestedCheck nestedCheck(String path, LogicalType type, boolean nullKeysNative) {
         switch (type.getTypeRoot()) {
             case DECIMAL:
                 DecimalType decimal = (DecimalType) type;
@@ -345,7 +351,7 @@ public final class RowDataBinaryWriter implements AutoCloseable {
                 return (value, index) -> checkTimestamp((TimestampData) value, path, precision, index);
             case ARRAY:
                 LogicalType elementType = ((ArrayType) type).getElementType();
-                NestedCheck element = nestedCheck(path + "[]", elementType);
+                NestedCheck element = nestedCheck(path + "[]", elementType, nullKeysNative);
                 if (element == null) {
                     return null;
                 }
@@ -365,8 +371,11 @@ public final class RowDataBinaryWriter implements AutoCloseable {
                         ? ((MapType) type).getKeyType()
                         : ((MultisetType) type).getElementType();
                 LogicalType valueType = type instanceof MapType ? ((MapType) type).getValueType() : new IntType();
-                NestedCheck key = nestedCheck(path + "{}", keyType);
-                NestedCheck entry = nestedCheck(path + "{}", valueType);
+                NestedCheck key = nestedCheck(path + "{}", keyType, nullKeysNative);
+                NestedCheck entry = nestedCheck(path + "{}", valueType, nullKeysNative);
+                if (nullKeysNative && key == null && entry == null) {
+                    return null;
+                }
                 ArrayData.ElementGetter keys = ArrayData.createElementGetter(keyType);
                 ArrayData.ElementGetter values = ArrayData.createElementGetter(valueType);
                 return (value, index) -> {
@@ -375,11 +384,12 @@ public final class RowDataBinaryWriter implements AutoCloseable {
                     ArrayData valueArray = map.valueArray();
                     for (int i = 0, n = map.size(); i < n; i++) {
                         if (keyArray.isNullAt(i)) {
-                            throw new UnrepresentableValueException("field `" + path + "` row " + index
-                                    + ": a null map key, which an Arrow map cannot hold (Flink's serializer "
-                                    + "applies map-null-key.mode to it)");
-                        }
-                        if (key != null) {
+                            if (!nullKeysNative) {
+                                throw new UnrepresentableValueException("field `" + path + "` row " + index
+                                        + ": a null map key, which an Arrow map cannot hold (Flink's serializer "
+                                        + "applies map-null-key.mode to it)");
+                            }
+                        } else if (key != null) {
                             key.check(keys.getElementOrNull(keyArray, i), index);
                         }
                         Object v = entry == null ? null : values.getElementOrNull(valueArray, i);
@@ -393,8 +403,8 @@ public final class RowDataBinaryWriter implements AutoCloseable {
                 List<NestedCheck> checks = new ArrayList<>();
                 List<RowData.FieldGetter> getters = new ArrayList<>();
                 for (int f = 0; f < rowType.getFieldCount(); f++) {
-                    NestedCheck field =
-                            nestedCheck(path + "." + rowType.getFieldNames().get(f), rowType.getTypeAt(f));
+                    NestedCheck field = nestedCheck(
+                            path + "." + rowType.getFieldNames().get(f), rowType.getTypeAt(f), nullKeysNative);
                     if (field != null) {
                         checks.add(field);
                         getters.add(RowData.createFieldGetter(rowType.getTypeAt(f), f));

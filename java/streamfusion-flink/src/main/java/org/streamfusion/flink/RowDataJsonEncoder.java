@@ -213,9 +213,14 @@ public final class RowDataJsonEncoder implements AutoCloseable {
             NativeJsonEncoder e = null;
             try {
                 String rowKinds = upsert ? ROW_KIND_COLUMN : null;
+                // The native encoder applies map-null-key.mode to binary rows' null map keys when the key and
+                // value rows share one mode (key.* options are set only where the key's differ).
+                boolean nullMapKeysNative = keyFields.isEmpty()
+                        || !(copy.containsKey(EncoderOptions.KEY_MAP_NULL_KEY_MODE)
+                                || copy.containsKey(EncoderOptions.KEY_MAP_NULL_KEY_LITERAL));
                 w = handoff == Handoff.ARROW
                         ? new ArrowBatch(new RowDataArrowWriter(rowType, allocator, rowKinds))
-                        : new BinaryBatch(new RowDataBinaryWriter(rowType, allocator, rowKinds));
+                        : new BinaryBatch(new RowDataBinaryWriter(rowType, allocator, rowKinds, nullMapKeysNative));
                 e = new NativeJsonEncoder(copy);
                 w.reset();
                 w.encode(e);

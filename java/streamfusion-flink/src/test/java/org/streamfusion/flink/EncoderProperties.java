@@ -242,7 +242,7 @@ class EncoderProperties {
                         outcomes["none".equals(change) ? 2 : 1]++;
                     });
             // The encoder is still usable after every refusal.
-            try (RowDataBinaryWriter writer = new RowDataBinaryWriter(ALL, allocator, null)) {
+            try (RowDataBinaryWriter writer = new RowDataBinaryWriter(ALL, allocator, null, false)) {
                 assertEquals(
                         3,
                         writer.write(RandomRows.allTypes(1, 3)).encode(encoder).size());

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.flink.formats.common.TimestampFormat;
 import org.apache.flink.formats.json.JsonFormatOptions;
@@ -15,7 +16,8 @@ import org.apache.flink.types.RowKind;
 
 /**
  * The reference of the parity and property tests: Flink 2.2's {@link JsonRowDataSerializationSchema}, built here
- * directly with the options a Kafka table's {@code json} format passes it, applied to each row's key and value
+ * directly with the options a Kafka table's {@code json} format passes it (the key row's {@code key.*} ones
+ * where given), applied to each row's key and value
  * projection (rows copied field by field), with the Kafka connector's layout ({@code key.fields},
  * {@code key.fields-prefix}, {@code value.fields-include}) and upsert's tombstones.
  */
@@ -44,6 +46,12 @@ final class FlinkReference {
         boolean keyIgnoreNulls = options.containsKey("key.encode.ignore-null-fields")
                 ? Boolean.parseBoolean(options.get("key.encode.ignore-null-fields"))
                 : ignoreNulls;
+        NullKeys nullKeys = new NullKeys(
+                options.getOrDefault("map-null-key.mode", "FAIL"),
+                options.getOrDefault("map-null-key.literal", "null"));
+        NullKeys keyNullKeys = new NullKeys(
+                options.getOrDefault("key.map-null-key.mode", nullKeys.mode.name()),
+                options.getOrDefault("key.map-null-key.literal", nullKeys.literal));
         String prefix = options.getOrDefault("key.fields-prefix", "");
         List<String> keys = options.containsKey("key.fields")
                 ? List.of(options.get("key.fields").split(";"))
@@ -69,15 +77,27 @@ final class FlinkReference {
         for (int p = 0; p < names.size(); p++) {
             getters[p] = RowData.createFieldGetter(type.getTypeAt(p), p);
         }
-        keySchema = keyFields.isEmpty() ? null : open(new RowType(keyFields), keyTs, keyPlain, keyIgnoreNulls);
-        valueSchema = open(new RowType(valueFields), ts, plain, ignoreNulls);
+        keySchema =
+                keyFields.isEmpty() ? null : open(new RowType(keyFields), keyTs, keyNullKeys, keyPlain, keyIgnoreNulls);
+        valueSchema = open(new RowType(valueFields), ts, nullKeys, plain, ignoreNulls);
         upsert = "upsert".equals(options.get("changelog.mode"));
     }
 
+    /** A row's {@code map-null-key.mode} (any case, as the json format takes it) and literal. */
+    private static final class NullKeys {
+        final JsonFormatOptions.MapNullKeyMode mode;
+        final String literal;
+
+        NullKeys(String mode, String literal) {
+            this.mode = JsonFormatOptions.MapNullKeyMode.valueOf(mode.toUpperCase(Locale.ROOT));
+            this.literal = literal;
+        }
+    }
+
     private static JsonRowDataSerializationSchema open(
-            RowType type, TimestampFormat ts, boolean plain, boolean ignoreNulls) throws Exception {
-        JsonRowDataSerializationSchema schema = new JsonRowDataSerializationSchema(
-                type, ts, JsonFormatOptions.MapNullKeyMode.FAIL, "null", plain, ignoreNulls);
+            RowType type, TimestampFormat ts, NullKeys nullKeys, boolean plain, boolean ignoreNulls) throws Exception {
+        JsonRowDataSerializationSchema schema =
+                new JsonRowDataSerializationSchema(type, ts, nullKeys.mode, nullKeys.literal, plain, ignoreNulls);
         schema.open(null);
         return schema;
     }

@@ -10,8 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.apache.flink.formats.common.TimestampFormat;
-import org.apache.flink.formats.json.JsonFormatOptions;
 import org.apache.flink.formats.json.JsonRowDataSerializationSchema;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.data.GenericArrayData;
@@ -101,52 +99,81 @@ class NestedParityTest {
     }
 
     /**
-     * A null map key, which an Arrow map cannot hold: the batch is Flink's serializer's, so
-     * {@code map-null-key.mode} is Flink's (LITERAL writes the literal, FAIL fails with Flink's message).
+     * Null map keys in a nested map, a multiset and a map inside an array (one whose literal collides with a
+     * real key: Flink's {@code ObjectNode} keeps the key's first place and takes its last value), as binary
+     * rows: the native encoder applies {@code map-null-key.mode} as it reads them, every batch native and
+     * Flink's bytes (LITERAL and DROP, whole batches and rows appended one by one), FAIL failing with Flink's
+     * message naming the map and row. A key row with a mode of its own leaves such a batch to Flink's serializer.
      */
     @Test
-    void aNullMapKeyLeavesTheBatchToFlinksSerializer() throws Exception {
+    void aNullMapKeyIsWrittenAsFlinkWritesItNatively() throws Exception {
         Assumptions.assumeTrue(NativeLibrary.isLoaded(), "the native library is not loaded");
         RowType type = (RowType) DataTypes.ROW(
                         DataTypes.FIELD("id", DataTypes.BIGINT()),
                         DataTypes.FIELD(
                                 "nested",
                                 DataTypes.ROW(DataTypes.FIELD(
-                                        "attrs", DataTypes.MAP(DataTypes.STRING(), DataTypes.BIGINT())))))
+                                        "attrs", DataTypes.MAP(DataTypes.STRING(), DataTypes.BIGINT())))),
+                        DataTypes.FIELD("bag", DataTypes.MULTISET(DataTypes.STRING())),
+                        DataTypes.FIELD("maps", DataTypes.ARRAY(DataTypes.MAP(DataTypes.STRING(), DataTypes.STRING()))))
                 .getLogicalType();
         Map<StringData, Long> attrs = new LinkedHashMap<>();
         attrs.put(null, 1L);
         attrs.put(StringData.fromString("k"), 2L);
+        Map<StringData, Integer> bag = new LinkedHashMap<>();
+        bag.put(StringData.fromString("x"), 1);
+        bag.put(null, 2);
+        Map<StringData, StringData> colliding = new LinkedHashMap<>();
+        colliding.put(StringData.fromString("nil"), StringData.fromString("a"));
+        colliding.put(null, StringData.fromString("b"));
+        colliding.put(StringData.fromString("z"), null);
         List<RowData> rows = new ArrayList<>();
         for (long id = 0; id < 20; id++) {
             rows.add(GenericRowData.of(
-                    id, GenericRowData.of(id == 7 ? new GenericMapData(attrs) : new GenericMapData(Map.of()))));
+                    id,
+                    GenericRowData.of(new GenericMapData(id == 7 ? attrs : Map.of())),
+                    new GenericMapData(id == 9 ? bag : Map.of()),
+                    new GenericArrayData(new Object[] {new GenericMapData(id == 11 ? colliding : Map.of())})));
         }
-        JsonRowDataSerializationSchema flink = new JsonRowDataSerializationSchema(
-                type, TimestampFormat.SQL, JsonFormatOptions.MapNullKeyMode.LITERAL, "nil", false, false);
-        flink.open(null);
-        Map<String, String> literal = Map.of(
-                "map-null-key.mode",
-                "LITERAL",
-                "map-null-key.literal",
-                "nil",
-                RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS,
-                "0");
-        // As generic rows and as the binary rows a sink receives (whose key arrays are checked from their null bits).
         RowDataSerializer toBinary = new RowDataSerializer(type);
         List<RowData> binaryRows = new ArrayList<>();
         for (RowData row : rows) {
             binaryRows.add(toBinary.toBinaryRow(row).copy());
         }
-        for (List<RowData> batch : List.of(rows, binaryRows)) {
-            try (RowDataJsonEncoder encoder = new RowDataJsonEncoder(type, literal)) {
-                EncodedBatch encoded = encoder.encode(batch);
-                for (int i = 0; i < batch.size(); i++) {
-                    FlinkReference.assertSame(flink.serialize(batch.get(i)), encoded.value(i), "row " + i);
+        for (String mode : List.of("LITERAL", "drop")) {
+            Map<String, String> options = Map.of("map-null-key.mode", mode, "map-null-key.literal", "nil");
+            FlinkReference flink = new FlinkReference(type, options);
+            Map<String, String> encoderOptions = new HashMap<>(options);
+            encoderOptions.put(RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS, "0");
+            try (RowDataJsonEncoder encoder = new RowDataJsonEncoder(type, encoderOptions)) {
+                for (List<RowData> batch : List.of(rows, binaryRows)) {
+                    assertFlinksBytes(flink, batch, encoder.encode(batch), mode);
                 }
-                assertEquals(0, encoder.nativeBatches());
-                assertEquals(1, encoder.jvmBatches());
+                for (RowData row : binaryRows) {
+                    encoder.append(row);
+                }
+                assertFlinksBytes(flink, binaryRows, encoder.flush(), mode + ", appended");
+                assertEquals(3, encoder.nativeBatches(), mode);
+                assertEquals(0, encoder.jvmBatches(), mode);
             }
+        }
+        // A key row with a mode of its own: a map read once cannot serve both, Flink's serializer writes it.
+        Map<String, String> ownKeyMode =
+                Map.of("map-null-key.mode", "LITERAL", "key.fields", "id", "key.map-null-key.mode", "DROP");
+        Map<String, String> encoderOptions = new HashMap<>(ownKeyMode);
+        encoderOptions.put(RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS, "0");
+        try (RowDataJsonEncoder encoder = new RowDataJsonEncoder(type, encoderOptions)) {
+            EncodedBatch encoded = encoder.encode(binaryRows);
+            FlinkReference flink = new FlinkReference(type, ownKeyMode);
+            for (int i = 0; i < binaryRows.size(); i++) {
+                FlinkReference.assertSame(flink.key(binaryRows.get(i)), encoded.key(i), "own key mode, key " + i);
+                FlinkReference.assertSame(flink.value(binaryRows.get(i)), encoded.value(i), "own key mode, value " + i);
+            }
+            assertEquals(0, encoder.nativeBatches());
+            assertEquals(1, encoder.jvmBatches());
+        }
+        // FAIL (the default): the batch fails with Flink's message, naming the first map and row at fault.
+        for (List<RowData> batch : List.of(rows, binaryRows)) {
             try (RowDataJsonEncoder encoder = new RowDataJsonEncoder(type, Map.of("native.min-batch-rows", "0"))) {
                 RuntimeException failure = assertThrows(RuntimeException.class, () -> encoder.encode(batch));
                 StringBuilder chain = new StringBuilder();
@@ -154,9 +181,20 @@ class NestedParityTest {
                     chain.append(t).append(" | ");
                 }
                 assertTrue(
-                        chain.toString().contains("doesn't support to serialize map data with null keys"),
+                        chain.toString()
+                                .contains("field `nested.attrs`, row 7: JSON format doesn't support to "
+                                        + "serialize map data with null keys. You can drop null key entries or encode "
+                                        + "null in literals by specifying map-null-key.mode option."),
                         chain::toString);
             }
+        }
+    }
+
+    private static void assertFlinksBytes(
+            FlinkReference flink, List<RowData> rows, EncodedBatch encoded, String where) {
+        assertEquals(rows.size(), encoded.size(), where);
+        for (int i = 0; i < rows.size(); i++) {
+            FlinkReference.assertSame(flink.value(rows.get(i)), encoded.value(i), where + ", row " + i);
         }
     }
 

@@ -48,7 +48,7 @@ class RowDataBinaryWriterTest {
     @Test
     void theBufferHoldsEachRowsBinaryFormInOrder() throws Exception {
         try (BufferAllocator allocator = new RootAllocator();
-                RowDataBinaryWriter writer = new RowDataBinaryWriter(TYPE, allocator, null)) {
+                RowDataBinaryWriter writer = new RowDataBinaryWriter(TYPE, allocator, null, false)) {
             theBufferHoldsEachRowsBinaryFormInOrder(writer);
         }
     }
@@ -183,7 +183,7 @@ class RowDataBinaryWriterTest {
     @Test
     void aClosedWriterRefusesRowsAndFreesItsBuffer() {
         try (BufferAllocator allocator = new RootAllocator()) {
-            RowDataBinaryWriter writer = new RowDataBinaryWriter(TYPE, allocator, null);
+            RowDataBinaryWriter writer = new RowDataBinaryWriter(TYPE, allocator, null, false);
             writer.append(row(1, "x"));
             assertTrue(allocator.getAllocatedMemory() > 0);
             writer.close();

@@ -53,8 +53,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * inside them), which every option of a variant touches (timestamps, decimals, ignore-null-fields inside nested
  * rows); the connector's metrics must show every batch of ours written natively. The test runs on JDK 25 and
  * on JDK 17 ({@code make test} runs both), whose FLOAT/DOUBLE digits differ. Headers and timestamps, deletes
- * and {@code sink.buffer-flush} are compared in {@link SinkParityBrokerTest}; maps with a null key (written by
- * Flink's serializer, which applies {@code json.map-null-key.mode}) there too.
+ * and {@code sink.buffer-flush} are compared in {@link SinkParityBrokerTest}; maps with a null key (under
+ * {@code json.map-null-key.mode} LITERAL, natively) there too.
  */
 class TypeCorpusParityBrokerTest {
     private static final int PARTITIONS = 3;
