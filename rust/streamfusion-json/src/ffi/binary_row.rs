@@ -680,6 +680,12 @@ fn element_width(data_type: &DataType) -> usize {
     }
 }
 
+/// The 4-byte little-endian `int` that starts a nested array (its element count) or map (its key array's byte
+/// size); `None` when `bytes` is shorter.
+fn leading_int(bytes: &[u8]) -> Option<i32> {
+    bytes.first_chunk().map(|b| i32::from_le_bytes(*b))
+}
+
 /// Appends the elements of the `BinaryArrayData` in `bytes` to `out`, each `width` bytes wide (1, 2, 4 or 8:
 /// [`element_width`]); their count.
 fn array_elements<'a>(
@@ -691,15 +697,12 @@ fn array_elements<'a>(
 ) -> Result<usize> {
     let invalid =
         |what: String| Error::InvalidHandoff(format!("field `{name}`, binary row {row}: {what}"));
-    let count = bytes
-        .get(..4)
-        .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .ok_or_else(|| {
-            invalid(format!(
-                "an array of {} bytes, without its count",
-                bytes.len()
-            ))
-        })?;
+    let count = leading_int(bytes).ok_or_else(|| {
+        invalid(format!(
+            "an array of {} bytes, without its count",
+            bytes.len()
+        ))
+    })?;
     let n = usize::try_from(count).map_err(|_| invalid(format!("an array of {count} elements")))?;
     let header = 4 + n.div_ceil(32) * 4;
     let fixed = n
@@ -881,9 +884,7 @@ fn map<'a, C: Cells<'a> + ?Sized>(
         nulls.append(!c.null);
         if !c.null {
             let bytes = c.sized(name)?;
-            let key_bytes = bytes
-                .get(..4)
-                .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            let key_bytes = leading_int(bytes)
                 .and_then(|size| usize::try_from(size).ok())
                 .filter(|&size| size <= bytes.len() - 4)
                 .ok_or_else(|| {
