@@ -213,8 +213,10 @@ public final class RowDataJsonEncoder implements AutoCloseable {
             NativeJsonEncoder e = null;
             try {
                 String rowKinds = upsert ? ROW_KIND_COLUMN : null;
-                // The native encoder applies map-null-key.mode to binary rows' null map keys when the key and
-                // value rows share one mode (key.* options are set only where the key's differ).
+                // The native encoder applies map-null-key.mode to binary rows' null map keys when the records
+                // have no key or the key and value rows share one mode (NullKeys::of in streamfusion_json's
+                // binary_row). Without key.* null-key options they share it (the connector sets key.* only where
+                // the key's differ); with them, the maps are checked here, even if the modes happen to agree.
                 boolean nullMapKeysNative = keyFields.isEmpty()
                         || !(copy.containsKey(EncoderOptions.KEY_MAP_NULL_KEY_MODE)
                                 || copy.containsKey(EncoderOptions.KEY_MAP_NULL_KEY_LITERAL));
