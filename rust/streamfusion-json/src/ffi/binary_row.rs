@@ -341,17 +341,15 @@ impl<'a> NullKeys<'a> {
         }
     }
 
-    /// Applies the mode to the last `n` entries of `keys` and `values` (one map of binary row `row`, at
-    /// least one of whose keys is null); `name` is the map's path, for errors.
+    /// Applies the mode to `keys` and `values` (one map of binary row `row`, at least one of whose keys is
+    /// null); `name` is the map's path, for errors.
     fn apply(
         self,
         name: &str,
         row: usize,
         keys: &mut Vec<Cell<'a>>,
         values: &mut Vec<Cell<'a>>,
-        n: usize,
     ) -> Result<()> {
-        let start = keys.len() - n;
         match self {
             NullKeys::Refuse => Err(invalid_value(
                 name,
@@ -364,8 +362,8 @@ impl<'a> NullKeys<'a> {
                 row,
             }),
             NullKeys::Drop => {
-                let mut kept = start;
-                for j in start..keys.len() {
+                let mut kept = 0;
+                for j in 0..keys.len() {
                     if !keys[j].null {
                         keys[kept] = keys[j];
                         values[kept] = values[j];
@@ -377,7 +375,7 @@ impl<'a> NullKeys<'a> {
                 Ok(())
             }
             NullKeys::Literal(text) => {
-                for key in keys[start..].iter_mut().filter(|k| k.null) {
+                for key in keys.iter_mut().filter(|k| k.null) {
                     *key = Cell::text(text, row);
                 }
                 Ok(())
@@ -507,24 +505,8 @@ fn column<'a, C: Cells<'a> + ?Sized>(
         DataType::Timestamp(TimeUnit::Nanosecond, _) => {
             fixed::<TimestampNanosecondType, _>(cells, field, |c| timestamp(c, name, 1_000_000))
         }
-        DataType::Utf8 => {
-            let (offsets, values, nulls) = variable(cells, name)?;
-            let values = Buffer::from_vec(values);
-            // One UTF-8 check of the whole column (Arrow's); the value at fault is looked for only after.
-            match StringArray::try_new(offsets.clone(), values.clone(), nulls.clone()) {
-                Ok(strings) => Ok(Arc::new(strings)),
-                Err(_) => Err(first_invalid_utf8(
-                    name,
-                    &offsets,
-                    &values,
-                    nulls.as_ref(),
-                    |i| cells.cell(i).row,
-                )),
-            }
-        }
-        DataType::Binary => {
-            let (offsets, values, nulls) = variable(cells, name)?;
-            Ok(Arc::new(BinaryArray::new(offsets, values.into(), nulls)))
+        DataType::Utf8 | DataType::Binary => {
+            variable(cells, name)?.finish(field.data_type(), name, |i| cells.cell(i).row)
         }
         DataType::List(item) => list(item, name, cells, null_keys),
         DataType::Struct(fields) => structs(fields, name, cells, null_keys),
@@ -626,44 +608,166 @@ fn fixed<'a, T: ArrowPrimitiveType, C: Cells<'a> + ?Sized>(
     Ok(Arc::new(array))
 }
 
-/// The offsets, bytes and nulls of a string or binary column.
-fn variable<'a, C: Cells<'a> + ?Sized>(
-    cells: &C,
-    name: &str,
-) -> Result<(OffsetBuffer<i32>, Vec<u8>, Option<NullBuffer>)> {
+/// The string or binary column of `cells`, appended value by value.
+fn variable<'a, C: Cells<'a> + ?Sized>(cells: &C, name: &str) -> Result<Variable> {
     let n = cells.len();
-    let mut offsets = Vec::with_capacity(n + 1);
-    offsets.push(0i32);
-    // The column's bytes as its slots announce them (checked below), at most the values' own bytes: one
-    // allocation instead of a doubling per power of two.
+    // The column's bytes as its slots announce them (checked as they are read), at most the values' own
+    // bytes: one allocation instead of a doubling per power of two.
     let announced = (0..n)
         .map(|i| cells.cell(i))
         .filter(|c| !c.null && c.word() & INLINE_MARK == 0)
         .map(|c| usize::try_from(c.word() as u32 as i32).unwrap_or(0))
         .fold(0, usize::saturating_add);
-    // Inline values are appended 8 bytes at a time, then cut (`Cell::append_bytes`).
-    let mut values = Vec::with_capacity(announced.min(cells.span_bytes()) + 8 * n);
-    let mut nulls = NullBufferBuilder::new(n);
+    let mut column = Variable::with_capacity(n, announced.min(cells.span_bytes()));
     for i in 0..n {
-        let c = cells.cell(i);
-        nulls.append(!c.null);
-        if !c.null {
-            c.append_bytes(name, &mut values)?;
+        column.push(&cells.cell(i), name)?;
+    }
+    Ok(column)
+}
+
+/// The offsets, bytes and nulls of a string or binary column, appended value by value.
+struct Variable {
+    offsets: Vec<i32>,
+    values: Vec<u8>,
+    nulls: NullBufferBuilder,
+}
+
+impl Variable {
+    /// Room for `n` values that announce `bytes` bytes besides their inline ones.
+    fn with_capacity(n: usize, bytes: usize) -> Self {
+        let mut offsets = Vec::with_capacity(n + 1);
+        offsets.push(0);
+        Variable {
+            offsets,
+            // Inline values are appended 8 bytes at a time, then cut (`Cell::append_bytes`).
+            values: Vec::with_capacity(bytes.saturating_add(8 * n)),
+            nulls: NullBufferBuilder::new(n),
         }
-        let end = i32::try_from(values.len()).map_err(|_| {
+    }
+
+    fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    /// Appends `c`'s value (or a null); `name` is the column's path, for errors.
+    fn push(&mut self, c: &Cell<'_>, name: &str) -> Result<()> {
+        self.nulls.append(!c.null);
+        if !c.null {
+            c.append_bytes(name, &mut self.values)?;
+        }
+        let end = i32::try_from(self.values.len()).map_err(|_| {
             invalid_value(
                 name,
                 c.row,
                 "the column's bytes reach 2^31, beyond Arrow's i32 offsets".to_owned(),
             )
         })?;
-        offsets.push(end);
+        self.offsets.push(end);
+        Ok(())
     }
-    Ok((
-        OffsetBuffer::new(ScalarBuffer::from(offsets)),
-        values,
-        nulls.finish(),
-    ))
+
+    /// The column, Utf8 or Binary as `data_type` says; `row(i)` gives the batch row of value `i` (for the
+    /// error of a string that is not valid UTF-8).
+    fn finish(
+        self,
+        data_type: &DataType,
+        name: &str,
+        row: impl Fn(usize) -> usize,
+    ) -> Result<ArrayRef> {
+        let offsets = OffsetBuffer::new(ScalarBuffer::from(self.offsets));
+        let values = Buffer::from_vec(self.values);
+        let mut nulls = self.nulls;
+        let nulls = nulls.finish();
+        if data_type == &DataType::Binary {
+            return Ok(Arc::new(BinaryArray::new(offsets, values, nulls)));
+        }
+        // One UTF-8 check of the whole column (Arrow's); the value at fault is looked for only after.
+        match StringArray::try_new(offsets.clone(), values.clone(), nulls.clone()) {
+            Ok(strings) => Ok(Arc::new(strings)),
+            Err(_) => Err(first_invalid_utf8(
+                name,
+                &offsets,
+                &values,
+                nulls.as_ref(),
+                row,
+            )),
+        }
+    }
+}
+
+/// The values of one child column (the elements of nested arrays, the keys or values of maps, a field of
+/// nested rows), gathered as their parents are read. A string or binary child appends each value's bytes
+/// at once, keeping no cell per value; any other child keeps the cells, which [`column`] reads after.
+struct Children<'a> {
+    /// The child's path, for errors.
+    name: String,
+    values: ChildValues<'a>,
+}
+
+enum ChildValues<'a> {
+    Cells(Vec<Cell<'a>>),
+    Bytes(Variable),
+}
+
+impl<'a> Children<'a> {
+    /// The child of `field`'s type at path `name`, with room for `n` values.
+    fn new(field: &Field, name: String, n: usize) -> Self {
+        let values = match field.data_type() {
+            DataType::Utf8 | DataType::Binary => ChildValues::Bytes(Variable::with_capacity(n, 0)),
+            _ => ChildValues::Cells(Vec::with_capacity(n)),
+        };
+        Children { name, values }
+    }
+
+    fn len(&self) -> usize {
+        match &self.values {
+            ChildValues::Cells(cells) => cells.len(),
+            ChildValues::Bytes(column) => column.len(),
+        }
+    }
+
+    fn push(&mut self, cell: Cell<'a>) -> Result<()> {
+        match &mut self.values {
+            ChildValues::Cells(cells) => cells.push(cell),
+            ChildValues::Bytes(column) => column.push(&cell, &self.name)?,
+        }
+        Ok(())
+    }
+
+    fn extend(&mut self, from: &[Cell<'a>]) -> Result<()> {
+        match &mut self.values {
+            ChildValues::Cells(cells) => cells.extend_from_slice(from),
+            ChildValues::Bytes(column) => {
+                for cell in from {
+                    column.push(cell, &self.name)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The child column of `field`'s type (the `field` of [`Children::new`]); `row(i)` gives the batch row of
+    /// value `i`, for errors; `null_keys` applies to the maps inside.
+    fn finish(
+        self,
+        field: &Field,
+        null_keys: NullKeys<'a>,
+        row: impl Fn(usize) -> usize,
+    ) -> Result<ArrayRef> {
+        match self.values {
+            ChildValues::Cells(cells) => column(field, &self.name, cells.as_slice(), null_keys),
+            ChildValues::Bytes(column) => column.finish(field.data_type(), &self.name, row),
+        }
+    }
+}
+
+/// The batch row of child value `i` of a List or Map whose parents are `cells`, with `offsets` (the values
+/// of parent `p` are `offsets[p]..offsets[p + 1]`).
+fn parent_row<'a, C: Cells<'a> + ?Sized>(cells: &C, offsets: &[i32], i: usize) -> usize {
+    let p = offsets
+        .partition_point(|&o| o as usize <= i)
+        .saturating_sub(1);
+    cells.cell(p.min(cells.len().saturating_sub(1))).row
 }
 
 /// Bytes of an array element of `data_type` (`BinaryArrayData.calculateFixLengthPartSize`).
@@ -686,14 +790,14 @@ fn leading_int(bytes: &[u8]) -> Option<i32> {
     bytes.first_chunk().map(|b| i32::from_le_bytes(*b))
 }
 
-/// Appends the elements of the `BinaryArrayData` in `bytes` to `out`, each `width` bytes wide (1, 2, 4 or 8:
-/// [`element_width`]); their count.
+/// Hands the elements of the `BinaryArrayData` in `bytes` to `each` in order, each `width` bytes wide (1, 2, 4
+/// or 8: [`element_width`]); their count. The first error of `each` ends the reading.
 fn array_elements<'a>(
     bytes: &'a [u8],
     width: usize,
     name: &str,
     row: usize,
-    out: &mut Vec<Cell<'a>>,
+    mut each: impl FnMut(Cell<'a>) -> Result<()>,
 ) -> Result<usize> {
     let invalid =
         |what: String| Error::InvalidHandoff(format!("field `{name}`, binary row {row}: {what}"));
@@ -716,7 +820,6 @@ fn array_elements<'a>(
             ))
         })?;
     debug_assert!(fixed <= bytes.len());
-    out.reserve(n);
     for i in 0..n {
         let at = header + i * width;
         let mut slot = [0; 8];
@@ -727,12 +830,12 @@ fn array_elements<'a>(
             4 => slot[..4].copy_from_slice(&bytes[at..at + 4]),
             _ => slot.copy_from_slice(&bytes[at..at + 8]),
         }
-        out.push(Cell {
+        each(Cell {
             base: bytes,
             slot,
             null: bytes[4 + i / 8] & (1 << (i % 8)) != 0,
             row,
-        });
+        })?;
     }
     Ok(n)
 }
@@ -761,7 +864,7 @@ fn list<'a, C: Cells<'a> + ?Sized>(
 ) -> Result<ArrayRef> {
     let width = element_width(item.data_type());
     // Sized for two elements a row (a guess; it grows by doubling beyond).
-    let mut elements = Vec::with_capacity(2 * cells.len());
+    let mut elements = Children::new(item, format!("{name}[]"), 2 * cells.len());
     let mut offsets = Vec::with_capacity(cells.len() + 1);
     offsets.push(0i32);
     let mut nulls = NullBufferBuilder::new(cells.len());
@@ -769,11 +872,11 @@ fn list<'a, C: Cells<'a> + ?Sized>(
         let c = cells.cell(i);
         nulls.append(!c.null);
         if !c.null {
-            array_elements(c.sized(name)?, width, name, c.row, &mut elements)?;
+            array_elements(c.sized(name)?, width, name, c.row, |e| elements.push(e))?;
         }
         offsets.push(child_end(elements.len(), name, c.row)?);
     }
-    let values = column(item, &format!("{name}[]"), elements.as_slice(), null_keys)?;
+    let values = elements.finish(item, null_keys, |i| parent_row(cells, &offsets, i))?;
     let list = ListArray::try_new(
         item.clone(),
         OffsetBuffer::new(ScalarBuffer::from(offsets)),
@@ -794,8 +897,9 @@ fn structs<'a, C: Cells<'a> + ?Sized>(
     let arity = fields.len();
     let null_bits = null_bits_bytes(arity);
     let fixed = null_bits + 8 * arity;
-    let mut children: Vec<Vec<Cell<'a>>> = (0..arity)
-        .map(|_| Vec::with_capacity(cells.len()))
+    let mut children: Vec<Children<'a>> = fields
+        .iter()
+        .map(|f| Children::new(f, format!("{name}.{}", f.name()), cells.len()))
         .collect();
     let mut nulls = NullBufferBuilder::new(cells.len());
     for i in 0..cells.len() {
@@ -803,7 +907,7 @@ fn structs<'a, C: Cells<'a> + ?Sized>(
         nulls.append(!c.null);
         if c.null {
             for child in &mut children {
-                child.push(Cell::null(c.row));
+                child.push(Cell::null(c.row))?;
             }
             continue;
         }
@@ -826,20 +930,13 @@ fn structs<'a, C: Cells<'a> + ?Sized>(
                 slot,
                 null: bytes[bit / 8] & (1 << (bit % 8)) != 0,
                 row: c.row,
-            });
+            })?;
         }
     }
     let columns = fields
         .iter()
-        .zip(&children)
-        .map(|(f, child)| {
-            column(
-                f,
-                &format!("{name}.{}", f.name()),
-                child.as_slice(),
-                null_keys,
-            )
-        })
+        .zip(children)
+        .map(|(f, child)| child.finish(f, null_keys, |i| cells.cell(i).row))
         .collect::<Result<Vec<_>>>()?;
     let rows =
         StructArray::try_new_with_length(fields.clone(), columns, nulls.finish(), cells.len())
@@ -873,9 +970,11 @@ fn map<'a, C: Cells<'a> + ?Sized>(
     );
     // Sized for two entries a row (a guess; they grow by doubling beyond).
     let (mut keys, mut values) = (
-        Vec::with_capacity(2 * cells.len()),
-        Vec::with_capacity(2 * cells.len()),
+        Children::new(&kv[0], format!("{name}{{}}"), 2 * cells.len()),
+        Children::new(&kv[1], format!("{name}{{}}"), 2 * cells.len()),
     );
+    // One map's keys and values, as read (before `null_keys` applies).
+    let (mut map_keys, mut map_values) = (Vec::new(), Vec::new());
     let mut offsets = Vec::with_capacity(cells.len() + 1);
     offsets.push(0i32);
     let mut nulls = NullBufferBuilder::new(cells.len());
@@ -894,28 +993,33 @@ fn map<'a, C: Cells<'a> + ?Sized>(
                         bytes.len()
                     ))
                 })?;
-            let n = array_elements(&bytes[4..4 + key_bytes], key_width, name, c.row, &mut keys)?;
-            let m = array_elements(
-                &bytes[4 + key_bytes..],
-                value_width,
-                name,
-                c.row,
-                &mut values,
-            )?;
+            map_keys.clear();
+            map_values.clear();
+            let n = array_elements(&bytes[4..4 + key_bytes], key_width, name, c.row, |k| {
+                map_keys.push(k);
+                Ok(())
+            })?;
+            let m = array_elements(&bytes[4 + key_bytes..], value_width, name, c.row, |v| {
+                map_values.push(v);
+                Ok(())
+            })?;
             if n != m {
                 return Err(Error::InvalidHandoff(format!(
                     "field `{name}`, binary row {}: a map of {n} keys and {m} values",
                     c.row
                 )));
             }
-            if keys[keys.len() - n..].iter().any(|k| k.null) {
-                null_keys.apply(name, c.row, &mut keys, &mut values, n)?;
+            if map_keys.iter().any(|k| k.null) {
+                null_keys.apply(name, c.row, &mut map_keys, &mut map_values)?;
             }
+            keys.extend(&map_keys)?;
+            values.extend(&map_values)?;
         }
         offsets.push(child_end(keys.len(), name, c.row)?);
     }
-    let key_column = column(&kv[0], &format!("{name}{{}}"), keys.as_slice(), null_keys)?;
-    let value_column = column(&kv[1], &format!("{name}{{}}"), values.as_slice(), null_keys)?;
+    let row = |i| parent_row(cells, &offsets, i);
+    let key_column = keys.finish(&kv[0], null_keys, row)?;
+    let value_column = values.finish(&kv[1], null_keys, row)?;
     let entries_array = StructArray::try_new(kv.clone(), vec![key_column, value_column], None)
         .map_err(|e| arrow_error(name, e))?;
     let map = MapArray::try_new(
@@ -1759,6 +1863,44 @@ mod tests {
         assert_eq!(NullKeys::of(&differing), NullKeys::Refuse);
         let keyless = options(&[("key.map-null-key.mode", "DROP")]);
         assert_eq!(NullKeys::of(&keyless), NullKeys::Fail);
+    }
+
+    #[test]
+    fn invalid_utf8_in_nested_values_names_the_path_and_the_batch_row() {
+        let fields = nested_fields();
+        let flink = hex(FLINK_NESTED_ROW);
+        let null_bits = null_bits_bytes(fields.len());
+        let at = |f: usize| {
+            let word = u64::from_le_bytes(
+                flink[null_bits + 8 * f..null_bits + 8 * f + 8]
+                    .try_into()
+                    .expect("8 bytes"),
+            );
+            (word >> 32) as usize
+        };
+        let find = |text: &[u8]| {
+            flink
+                .windows(text.len())
+                .position(|w| w == text)
+                .expect("the text is in Flink's row")
+        };
+        // An array element, a map key (both in the variable-length part of their array) and a nested row's
+        // inline string (`point.label`, "p": slot 1 of the 3-field row, after its 8 bytes of null bits), each
+        // made invalid in the third row of the batch.
+        for (byte, path) in [
+            (find(b"a string longer than 7"), "tags[]"),
+            (find(b"a longer key"), "attrs{}"),
+            (at(3) + 8 + 8, "point.label"),
+        ] {
+            let mut bad = flink.clone();
+            bad[byte] = 0xff;
+            let failure = import(&fields, fields.len(), &[&flink, &flink, &bad]).expect_err(path);
+            assert!(
+                matches!(&failure, Error::InvalidValue { field, row: 2, .. } if field == path),
+                "{path}: {failure}"
+            );
+            assert_mentions(&failure.to_string(), &["not valid UTF-8", "0xff"]);
+        }
     }
 
     #[test]
