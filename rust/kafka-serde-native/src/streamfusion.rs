@@ -19,7 +19,7 @@
 //! exception rules.
 
 use jni::objects::{JByteArray, JClass, JIntArray, JLongArray, JObject, JObjectArray, JString};
-use jni::sys::{jint, jintArray, jlong, jobjectArray};
+use jni::sys::{jboolean, jint, jintArray, jlong, jobjectArray};
 use jni::JNIEnv;
 use streamfusion_json::ffi::{Encoder, Handoff, FLAT_BUFFERS, FLAT_WORDS};
 use streamfusion_json::{EncodedRecords, EncoderOptions, OPTIONS};
@@ -399,6 +399,22 @@ pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonEncoder_close<'loca
     handle: jlong,
 ) {
     throwing(&mut env, |_| ENCODERS.remove(Handle::from(handle)));
+}
+
+/// `private static native boolean appliesNullMapKeys(long handle)`: whether the encoder behind `handle` applies
+/// `map-null-key.mode` to binary rows' null map keys itself ([`Encoder::applies_null_map_keys`]). Throws
+/// `IllegalStateException` for a closed handle.
+#[no_mangle]
+pub extern "system" fn Java_org_streamfusion_kafka_NativeJsonEncoder_appliesNullMapKeys<'local>(
+    mut env: JNIEnv<'local>,
+    _class: JClass<'local>,
+    handle: jlong,
+) -> jboolean {
+    throwing(&mut env, |_| {
+        ENCODERS.with(Handle::from(handle), |encoder| {
+            Ok(jboolean::from(encoder.applies_null_map_keys()))
+        })
+    })
 }
 
 /// `static native int[] layout()` (package-private): the layout constants the Java side mirrors, in order the

@@ -453,6 +453,15 @@ impl Encoder {
         self
     }
 
+    /// Whether binary rows with a null map or multiset key encode natively: true when one
+    /// `map-null-key.mode` applies to every map (the records have no key, or the key row's mode and literal
+    /// are the value row's); false when [`Encoder::encode`] refuses such a row ([`Error::InvalidValue`]),
+    /// since a map read once feeds both rows. The JVM front end asks once, and when false leaves batches with
+    /// a null key to Flink's serializer (`RowDataBinaryWriter`). Arrow handoffs never carry a null key.
+    pub fn applies_null_map_keys(&self) -> bool {
+        NullKeys::of(self.encoder.options()) != NullKeys::Refuse
+    }
+
     /// Imports `handoff` ([`Handoff::import`], with the schema this encoder holds), encodes it into the reused
     /// records and returns them. Binary rows are decoded and encoded in runs of about 512 KiB of rows (the same
     /// records and errors as one batch, with the decoded columns still in cache when they are encoded); a null

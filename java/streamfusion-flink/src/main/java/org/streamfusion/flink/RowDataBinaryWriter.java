@@ -55,7 +55,7 @@ import org.streamfusion.kafka.NativeJsonEncoder;
  * its column's (the binary form would reinterpret its unscaled value at the declared scale). The same values
  * inside nested columns are refused the same way, in binary rows too. A null map key (which an Arrow map
  * cannot hold) is refused too, unless the native encoder applies {@code map-null-key.mode} to it as it reads the
- * map ({@code nullMapKeysNative}: the key and value rows share one mode), as Flink's serializer would.
+ * map ({@code nullMapKeysNative}: the encoder's key and value rows share one mode), as Flink's serializer would.
  *
  * <p>Not thread-safe: one writer per task.
  */
@@ -99,8 +99,8 @@ public final class RowDataBinaryWriter implements AutoCloseable {
      * @param rowKindColumn the name of the Int8 column that receives each row's {@code RowKind} byte natively
      *     (as {@link RowDataArrowWriter}'s), or null for none
      * @param nullMapKeysNative true when the encoder the rows go to applies {@code map-null-key.mode} to null
-     *     map keys itself (its key and value rows share one mode: {@code streamfusion_json::ffi}, module
-     *     {@code binary_row}): maps are then not looked at here; false to refuse a null map key with
+     *     map keys itself ({@link org.streamfusion.kafka.NativeJsonEncoder#appliesNullMapKeys()}): maps are then
+     *     not looked at here; false to refuse a null map key with
      *     {@link UnrepresentableValueException}, as the Arrow handoff must
      * @throws IllegalArgumentException for a type without an Arrow mapping ({@link FlinkArrowTypes}, naming the
      *     field and type), or a {@code rowKindColumn} that is also a field name

@@ -213,17 +213,13 @@ public final class RowDataJsonEncoder implements AutoCloseable {
             NativeJsonEncoder e = null;
             try {
                 String rowKinds = upsert ? ROW_KIND_COLUMN : null;
-                // The native encoder applies map-null-key.mode to binary rows' null map keys when the records
-                // have no key or the key and value rows share one mode (NullKeys::of in streamfusion_json's
-                // binary_row). Without key.* null-key options they share it (the connector sets key.* only where
-                // the key's differ); with them, the maps are checked here, even if the modes happen to agree.
-                boolean nullMapKeysNative = keyFields.isEmpty()
-                        || !(copy.containsKey(EncoderOptions.KEY_MAP_NULL_KEY_MODE)
-                                || copy.containsKey(EncoderOptions.KEY_MAP_NULL_KEY_LITERAL));
+                e = new NativeJsonEncoder(copy);
+                // Whether null map keys in binary rows are left to the native encoder, by its own rule; if not,
+                // RowDataBinaryWriter checks the maps and such a batch goes to Flink's serializer.
                 w = handoff == Handoff.ARROW
                         ? new ArrowBatch(new RowDataArrowWriter(rowType, allocator, rowKinds))
-                        : new BinaryBatch(new RowDataBinaryWriter(rowType, allocator, rowKinds, nullMapKeysNative));
-                e = new NativeJsonEncoder(copy);
+                        : new BinaryBatch(
+                                new RowDataBinaryWriter(rowType, allocator, rowKinds, e.appliesNullMapKeys()));
                 w.reset();
                 w.encode(e);
             } catch (RuntimeException failure) {

@@ -516,6 +516,22 @@ public final class NativeJsonEncoder implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether this encoder applies {@code map-null-key.mode} itself to a null map or multiset key in Flink binary
+     * rows ({@link #encodeBinaryRows}): true when one mode applies to every map (the records have no key, or the
+     * key's {@code key.map-null-key.*} options equal the value's); false when such a row is refused with
+     * {@link StreamFusionException.Kind#INVALID_VALUE}, since a map is read once for both rows. The Flink front
+     * end asks once and, when false, checks the maps itself and leaves a batch with a null key to Flink's
+     * serializer. Arrow handoffs never carry a null key (an Arrow map cannot hold one).
+     *
+     * @return as described; the native encoder's own rule, so the two never disagree
+     * @throws IllegalStateException if this encoder is closed
+     */
+    public boolean appliesNullMapKeys() {
+        ensureOpen();
+        return appliesNullMapKeys(handle);
+    }
+
     /** @return true once {@link #close()} has been called */
     public boolean isClosed() {
         return closed;
@@ -585,6 +601,9 @@ public final class NativeJsonEncoder implements AutoCloseable {
 
     /** Parses the options once and returns a new handle; IllegalArgumentException for option errors. */
     private static native long open(String[] optionKeys, String[] optionValues);
+
+    /** Whether the encoder applies map-null-key.mode to binary rows' null map keys; IllegalStateException if closed. */
+    private static native boolean appliesNullMapKeys(long handle);
 
     /**
      * Takes over and releases the exported structs (one ArrowArray per column, and the ArrowSchema unless its

@@ -8,6 +8,7 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.bijou64.NativeLibrary;
@@ -50,6 +51,45 @@ class EncoderOptionsTest {
         assertEquals(new HashSet<>(constants), new HashSet<>(EncoderOptions.NAMES));
         assertEquals(constants.size(), EncoderOptions.NAMES.size(), "a name is declared twice: " + constants);
         assertEquals(EncoderOptions.NAMES.size(), new HashSet<>(EncoderOptions.NAMES).size());
+    }
+
+    /**
+     * Null map keys in binary rows are the native encoder's to apply unless the key row has a mode or literal of
+     * its own (a map is read once for both rows); the Flink front end asks this instead of deciding for itself.
+     */
+    @Test
+    void nullMapKeysAreAppliedNativelyWhenOneModeHoldsForEveryMap() {
+        requireNative();
+        Map<Map<String, String>, Boolean> cases = new LinkedHashMap<>();
+        cases.put(Map.of(), true);
+        cases.put(Map.of("map-null-key.mode", "DROP"), true);
+        cases.put(Map.of("key.fields", "id", "key.map-null-key.mode", "FAIL"), true);
+        cases.put(Map.of("key.fields", "id", "key.map-null-key.mode", "DROP"), false);
+        cases.put(
+                Map.of(
+                        "key.fields", "id",
+                        "map-null-key.mode", "LITERAL",
+                        "map-null-key.literal", "nil",
+                        "key.map-null-key.mode", "LITERAL",
+                        "key.map-null-key.literal", "nil"),
+                true);
+        cases.put(
+                Map.of(
+                        "key.fields", "id",
+                        "map-null-key.mode", "LITERAL",
+                        "key.map-null-key.mode", "LITERAL",
+                        "key.map-null-key.literal", "nil"),
+                false);
+        // Without key fields the key row's options reach no record.
+        cases.put(Map.of("key.map-null-key.mode", "DROP"), true);
+        cases.forEach((options, expected) -> {
+            try (NativeJsonEncoder encoder = new NativeJsonEncoder(options)) {
+                assertEquals(expected, encoder.appliesNullMapKeys(), options.toString());
+            }
+        });
+        NativeJsonEncoder closed = new NativeJsonEncoder(Map.of());
+        closed.close();
+        assertThrows(IllegalStateException.class, closed::appliesNullMapKeys);
     }
 
     @Test
