@@ -157,20 +157,32 @@ class NestedParityTest {
                 assertEquals(0, encoder.jvmBatches(), mode);
             }
         }
-        // A key row with a mode of its own: a map read once cannot serve both, Flink's serializer writes it.
-        Map<String, String> ownKeyMode =
-                Map.of("map-null-key.mode", "LITERAL", "key.fields", "id", "key.map-null-key.mode", "DROP");
-        Map<String, String> encoderOptions = new HashMap<>(ownKeyMode);
-        encoderOptions.put(RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS, "0");
-        try (RowDataJsonEncoder encoder = new RowDataJsonEncoder(type, encoderOptions)) {
-            EncodedBatch encoded = encoder.encode(binaryRows);
-            FlinkReference flink = new FlinkReference(type, ownKeyMode);
-            for (int i = 0; i < binaryRows.size(); i++) {
-                FlinkReference.assertSame(flink.key(binaryRows.get(i)), encoded.key(i), "own key mode, key " + i);
-                FlinkReference.assertSame(flink.value(binaryRows.get(i)), encoded.value(i), "own key mode, value " + i);
+        // A key row with a mode of its own: a map read once cannot serve both, Flink's serializer writes it. A key
+        // row that states the value's mode (and literal) is native: the native encoder's rule decides.
+        Map<Map<String, String>, Integer> keyModes = Map.of(
+                Map.of("map-null-key.mode", "LITERAL", "key.fields", "id", "key.map-null-key.mode", "DROP"),
+                0,
+                Map.of(
+                        "map-null-key.mode", "LITERAL",
+                        "map-null-key.literal", "nil",
+                        "key.fields", "id",
+                        "key.map-null-key.mode", "LITERAL",
+                        "key.map-null-key.literal", "nil"),
+                1);
+        for (Map.Entry<Map<String, String>, Integer> keyMode : keyModes.entrySet()) {
+            Map<String, String> encoderOptions = new HashMap<>(keyMode.getKey());
+            encoderOptions.put(RowDataJsonEncoder.NATIVE_MIN_BATCH_ROWS, "0");
+            String where = "key row's options " + keyMode.getKey();
+            try (RowDataJsonEncoder encoder = new RowDataJsonEncoder(type, encoderOptions)) {
+                EncodedBatch encoded = encoder.encode(binaryRows);
+                FlinkReference flink = new FlinkReference(type, keyMode.getKey());
+                for (int i = 0; i < binaryRows.size(); i++) {
+                    FlinkReference.assertSame(flink.key(binaryRows.get(i)), encoded.key(i), where + ", key " + i);
+                    FlinkReference.assertSame(flink.value(binaryRows.get(i)), encoded.value(i), where + ", value " + i);
+                }
+                assertEquals(keyMode.getValue(), encoder.nativeBatches(), where);
+                assertEquals(1 - keyMode.getValue(), encoder.jvmBatches(), where);
             }
-            assertEquals(0, encoder.nativeBatches());
-            assertEquals(1, encoder.jvmBatches());
         }
         // FAIL (the default): the batch fails with Flink's message, naming the first map and row at fault.
         for (List<RowData> batch : List.of(rows, binaryRows)) {
