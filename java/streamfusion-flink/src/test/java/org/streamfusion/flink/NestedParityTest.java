@@ -180,8 +180,8 @@ class NestedParityTest {
                     FlinkReference.assertSame(flink.key(binaryRows.get(i)), encoded.key(i), where + ", key " + i);
                     FlinkReference.assertSame(flink.value(binaryRows.get(i)), encoded.value(i), where + ", value " + i);
                 }
-                assertEquals(keyMode.getValue(), encoder.nativeBatches(), where);
-                assertEquals(1 - keyMode.getValue(), encoder.jvmBatches(), where);
+                assertEquals((long) keyMode.getValue(), encoder.nativeBatches(), where);
+                assertEquals(1L - keyMode.getValue(), encoder.jvmBatches(), where);
             }
         }
         // FAIL (the default): the batch fails with Flink's message, naming the first map and row at fault.
