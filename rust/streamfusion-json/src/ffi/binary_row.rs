@@ -48,7 +48,9 @@
 //! `point.x`) and row; a value a Flink type cannot hold (a nanosecond of the millisecond outside
 //! 0..999,999) or that the column cannot hold exactly (digits below a microsecond column's unit, a timestamp
 //! outside 64-bit nanoseconds) an [`Error::InvalidValue`]. The JVM front end checks the second kind before it
-//! hands the rows over (leaving such a batch to Flink's serializer), so that error is a safety net.
+//! hands the rows over (leaving such a batch to Flink's serializer), so that error is a safety net. Rows with
+//! several faults give one of their errors: the columns are read one after another, a string child of nested
+//! values as its parents are read, any other child after them.
 //!
 //! An Arrow map cannot hold a null key, so `map-null-key.mode` is applied as a map is read ([`NullKeys`], as
 //! Flink's `RowDataToJsonConverters.createMapConverter` applies it): `DROP` leaves the entry out, `LITERAL`
@@ -309,8 +311,8 @@ impl<'a> Cell<'a> {
 /// entries reach the encoder in order, a dropped entry absent and a literal key as if the row held it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum NullKeys<'a> {
-    /// No one mode applies (an import without encoder options, or key and value rows with modes of their
-    /// own): [`Error::InvalidValue`], naming the map and row.
+    /// No one mode applies (an import without encoder options, or a key row whose mode or literal differs
+    /// from the value row's): [`Error::InvalidValue`], naming the map and row.
     Refuse,
     /// `FAIL`: [`Error::NullMapKey`] (Flink's message), naming the map and row.
     Fail,
@@ -322,8 +324,8 @@ pub(super) enum NullKeys<'a> {
 
 impl<'a> NullKeys<'a> {
     /// The mode of an encoder with options `o`: the value row's `map-null-key.mode` (and literal), when the
-    /// records have no key or the key row's mode is the same; else [`NullKeys::Refuse`], since a map read once
-    /// feeds both rows.
+    /// records have no key or the key row's mode and literal are the same; else [`NullKeys::Refuse`], since a
+    /// map read once feeds both rows.
     pub(super) fn of(o: &'a EncoderOptions) -> Self {
         let value = (o.map_null_key_mode(), o.map_null_key_literal());
         let k = o.key_format();
@@ -1884,23 +1886,47 @@ mod tests {
                 .position(|w| w == text)
                 .expect("the text is in Flink's row")
         };
-        // An array element, a map key (both in the variable-length part of their array) and a nested row's
-        // inline string (`point.label`, "p": slot 1 of the 3-field row, after its 8 bytes of null bits), each
-        // made invalid in the third row of the batch.
+        // Row 0: `tags`, `attrs` and `point` null. Row 1: Flink's, with the second key of `attrs` null, which DROP
+        // leaves out. So the rows' first child values are 0, 0 and 3 (`tags`) or 0, 0 and 1 (`attrs`): a value's
+        // row is found past a null parent and a shorter map, not by counting.
+        let mut nulled = flink.clone();
+        for f in [1, 2, 3] {
+            let bit = f + HEADER_BITS;
+            nulled[bit / 8] |= 1 << (bit % 8);
+        }
+        let mut dropped = flink.clone();
+        dropped[at(2) + 4 + 4] |= 2;
+        // Array elements (the first, inline in its slot, and the last, in the array's variable-length part), a
+        // map key, and a nested row's inline string (`point.label`, "p": slot 1 of the 3-field row, after its 8
+        // bytes of null bits), each made invalid in row 2.
         for (byte, path) in [
+            (find(b"short"), "tags[]"),
             (find(b"a string longer than 7"), "tags[]"),
             (find(b"a longer key"), "attrs{}"),
             (at(3) + 8 + 8, "point.label"),
         ] {
             let mut bad = flink.clone();
             bad[byte] = 0xff;
-            let failure = import(&fields, fields.len(), &[&flink, &flink, &bad]).expect_err(path);
+            let rows: [&[u8]; 3] = [&nulled, &dropped, &bad];
+            let failure =
+                import_with(&fields, fields.len(), &rows, NullKeys::Drop).expect_err(path);
             assert!(
                 matches!(&failure, Error::InvalidValue { field, row: 2, .. } if field == path),
                 "{path}: {failure}"
             );
             assert_mentions(&failure.to_string(), &["not valid UTF-8", "0xff"]);
         }
+        // Valid, the same rows import, the dropped entry absent.
+        let columns = import_with(
+            &fields,
+            fields.len(),
+            &[&nulled, &dropped, &flink],
+            NullKeys::Drop,
+        )
+        .expect("import");
+        assert!(columns[1].is_null(0) && columns[2].is_null(0) && columns[3].is_null(0));
+        assert_eq!(entries(&columns[2], 1), [("k".to_owned(), Some(1))]);
+        assert_eq!(entries(&columns[2], 2).len(), 2);
     }
 
     #[test]

@@ -453,9 +453,10 @@ impl Encoder {
         self
     }
 
-    /// Whether binary rows with a null map or multiset key encode natively: true when one
-    /// `map-null-key.mode` applies to every map (the records have no key, or the key row's mode and literal
-    /// are the value row's); false when [`Encoder::encode`] refuses such a row ([`Error::InvalidValue`]),
+    /// Whether this encoder applies `map-null-key.mode` itself to a null map or multiset key in binary rows
+    /// (DROP, LITERAL, or FAIL's [`Error::NullMapKey`]): true when one mode applies to every map (the records
+    /// have no key, or the key row's mode and literal are the value row's); false when [`Encoder::encode`]
+    /// refuses such a row ([`Error::InvalidValue`]),
     /// since a map read once feeds both rows. The JVM front end asks once, and when false leaves batches with
     /// a null key to Flink's serializer (`RowDataBinaryWriter`). Arrow handoffs never carry a null key.
     pub fn applies_null_map_keys(&self) -> bool {
@@ -466,14 +467,15 @@ impl Encoder {
     /// records and returns them. Binary rows are decoded and encoded in runs of about 512 KiB of rows (the same
     /// records and errors as one batch, with the decoded columns still in cache when they are encoded); a null
     /// map key in them is dropped, read as the literal, or an [`Error::NullMapKey`], as the options'
-    /// `map-null-key.mode` says (or an [`Error::InvalidValue`] when the key row has a mode of its own). The
-    /// imported batch is dropped (the exports' release callbacks run) before this returns, on every path. After
-    /// a failed batch the scratch is given back (it may have grown to the 2 GiB slab limit) and the encoder
-    /// stays usable.
+    /// `map-null-key.mode` says (or an [`Error::InvalidValue`] when the key row's mode or literal differs from
+    /// the value row's). The imported batch is dropped (the exports' release callbacks run) before this returns,
+    /// on every path. After a failed batch the scratch is given back (it may have grown to the 2 GiB slab limit)
+    /// and the encoder stays usable.
     ///
     /// # Errors
-    /// As [`Handoff::import`] and [`JsonEncoder::encode_into`]; with binary rows, the first error in row order
-    /// (a run is decoded, then encoded, before the next is read).
+    /// As [`Handoff::import`] and [`JsonEncoder::encode_into`]; with binary rows, an error of the first run at
+    /// fault (a run is decoded, then encoded, before the next is read; of several faults in one run, which one
+    /// is reported is not specified).
     pub fn encode(&mut self, handoff: Handoff) -> Result<&EncodedRecords> {
         self.records.clear();
         let result = self.append(handoff);
