@@ -95,7 +95,8 @@ read_committed_topic() { # read_committed_topic BOOTSTRAP TOPIC OUT
 
 # Starts the local broker unless one answers; sets BROKER_STARTED_HERE=1 when this script started it.
 start_broker() {
-  BROKER_STARTED_HERE=0
+  # Once set by a start here, it stays set (a later call that finds the broker up must not clear it).
+  BROKER_STARTED_HERE=${BROKER_STARTED_HERE:-0}
   if ! "$ROOT/kafka/broker" status >/dev/null 2>&1; then
     "$ROOT/kafka/broker" start
     BROKER_STARTED_HERE=1
