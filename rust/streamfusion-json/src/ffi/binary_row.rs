@@ -737,15 +737,7 @@ impl<'a> Children<'a> {
     }
 
     fn extend(&mut self, from: &[Cell<'a>]) -> Result<()> {
-        match &mut self.values {
-            ChildValues::Cells(cells) => cells.extend_from_slice(from),
-            ChildValues::Bytes(column) => {
-                for cell in from {
-                    column.push(cell, &self.name)?;
-                }
-            }
-        }
-        Ok(())
+        from.iter().try_for_each(|&cell| self.push(cell))
     }
 
     /// The child column of `field`'s type (the `field` of [`Children::new`]); `row(i)` gives the batch row of
