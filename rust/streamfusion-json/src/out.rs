@@ -155,56 +155,50 @@ pub(crate) fn decimal_digits(v: u64) -> usize {
     t + usize::from(v >= POW10[t])
 }
 
-/// Writes the `n` decimal digits of `v` at `dst .. dst + n`. Below 10^8 (ids, counters, prices) without a
-/// data-dependent branch: the eight digits are made with two divisions and four table pairs, and one 8-byte
-/// store writes the last `n` of them (its other bytes are padding for the next write to overwrite), so a column
-/// of varying widths costs no mispredicted branch per value. Larger values go two digits at a time from the
-/// right.
+/// Writes the `n` decimal digits of `v` at `dst .. dst + n`, without a data-dependent branch within a range:
+/// below 10^8 (ids, counters, prices) one 8-byte store writes the eight digits of [`eight_digits`] shifted to the
+/// last `n` (its other bytes are padding for the next write to overwrite), so a column of varying widths costs no
+/// mispredicted branch per value. Larger values are cut into groups of eight digits (one or two divisions by
+/// 10^8) written the same way, the highest group first, each later one over the previous one's padding.
 ///
 /// # Safety
-/// `dst .. dst + max(n, 8)` must be writable.
+/// `dst .. dst + max(n, 8)` must be writable, and `n` must be the digit count of `v`.
 #[inline(always)]
-pub(crate) unsafe fn put_digits(dst: *mut u8, n: usize, mut v: u64) {
-    if v < 100_000_000 {
-        let (hi, lo) = ((v / 10_000) as usize, (v % 10_000) as usize);
-        let pair = |p: usize| [DIGITS2[p * 2], DIGITS2[p * 2 + 1]];
-        let [a, b] = pair(hi / 100);
-        let [c, d] = pair(hi % 100);
-        let [e, f] = pair(lo / 100);
-        let [g, h] = pair(lo % 100);
-        // Little-endian: the most significant digit in the lowest byte; dropping the `8 - n` leading zeros is a
-        // right shift (`1 <= n <= 8`).
-        let digits = u64::from_le_bytes([a, b, c, d, e, f, g, h]) >> ((8 - n) * 8);
-        // SAFETY: `dst .. dst + 8` is writable by the contract; an unaligned store.
-        unsafe { dst.cast::<u64>().write_unaligned(digits.to_le()) };
+pub(crate) unsafe fn put_digits(dst: *mut u8, n: usize, v: u64) {
+    const GROUP: u64 = 100_000_000;
+    // SAFETY (every store below): `n` is `v`'s digit count, so each store of eight bytes at `dst + k` has
+    // `k + 8 <= max(n, 8)`: the first at `dst`, the later ones ending at `dst + n - 8` and `dst + n`.
+    // Little-endian: the most significant digit in the lowest byte; dropping leading zeros is a right shift.
+    let put = |at: usize, digits: u64| unsafe {
+        dst.add(at).cast::<u64>().write_unaligned(digits.to_le())
+    };
+    if v < GROUP {
+        put(0, eight_digits(v as u32) >> ((8 - n) * 8));
         return;
     }
-    let mut end = n;
-    // Four digits per step (one division), then two.
-    while v >= 10_000 {
-        let r = (v % 10_000) as usize;
-        v /= 10_000;
-        end -= 4;
-        // SAFETY: `end + 4 <= n`, inside the caller's writable range; `r / 100 * 2` and `r % 100 * 2` are <= 198.
-        unsafe {
-            std::ptr::copy_nonoverlapping(DIGITS2.as_ptr().add(r / 100 * 2), dst.add(end), 2);
-            std::ptr::copy_nonoverlapping(DIGITS2.as_ptr().add(r % 100 * 2), dst.add(end + 2), 2);
-        }
-    }
-    if v >= 100 {
-        let d = (v % 100) as usize * 2;
-        v /= 100;
-        end -= 2;
-        // SAFETY: `end + 2 <= n`, inside the caller's writable range; DIGITS2 has 200 bytes and `d <= 198`.
-        unsafe { std::ptr::copy_nonoverlapping(DIGITS2.as_ptr().add(d), dst.add(end), 2) };
-    }
-    if v >= 10 {
-        // SAFETY: exactly two digits remain at `dst .. dst + 2`.
-        unsafe { std::ptr::copy_nonoverlapping(DIGITS2.as_ptr().add(v as usize * 2), dst, 2) };
+    let (high, low) = (v / GROUP, (v % GROUP) as u32);
+    if high < GROUP {
+        put(0, eight_digits(high as u32) >> ((16 - n) * 8));
     } else {
-        // SAFETY: exactly one digit remains at `dst`.
-        unsafe { *dst = b'0' + v as u8 };
+        // 17 to 20 digits: the top one to four, then eight.
+        let (top, middle) = ((high / GROUP) as u32, (high % GROUP) as u32);
+        put(0, eight_digits(top) >> ((24 - n) * 8));
+        put(n - 16, eight_digits(middle));
     }
+    put(n - 8, eight_digits(low));
+}
+
+/// The eight decimal digits of `v < 10^8`, leading zeros included, as ASCII in the bytes of a `u64`, the most
+/// significant digit in the lowest byte (little-endian memory order): two divisions and four table pairs.
+#[inline(always)]
+fn eight_digits(v: u32) -> u64 {
+    let (hi, lo) = ((v / 10_000) as usize, (v % 10_000) as usize);
+    let pair = |p: usize| [DIGITS2[p * 2], DIGITS2[p * 2 + 1]];
+    let [a, b] = pair(hi / 100);
+    let [c, d] = pair(hi % 100);
+    let [e, f] = pair(lo / 100);
+    let [g, h] = pair(lo % 100);
+    u64::from_le_bytes([a, b, c, d, e, f, g, h])
 }
 
 /// Appends `src[..n]` with one fixed-size copy of all `N` bytes (no `memmove` call for small `N`).

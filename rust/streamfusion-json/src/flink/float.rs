@@ -179,7 +179,9 @@ fn write_java_scientific(out: &mut Vec<u8>, text: &[u8]) {
         }
         buf[n] = b'E';
         n += 1;
-        n += write_exp(&mut buf[n..], dot as i32 - 1);
+        let (exp, len) = exp_text(dot as i32 - 1);
+        buf[n..n + 4].copy_from_slice(&exp.to_le_bytes());
+        n += len;
     } else {
         // `0.FFF`. At most two zeros after the point (or zero itself) is Java's plain range, see above.
         let zeros = body[2..].iter().take_while(|&&b| b == b'0').count();
@@ -200,30 +202,31 @@ fn write_java_scientific(out: &mut Vec<u8>, text: &[u8]) {
         }
         buf[n] = b'E';
         n += 1;
-        n += write_exp(&mut buf[n..], -(zeros as i32) - 1);
+        let (exp, len) = exp_text(-(zeros as i32) - 1);
+        buf[n..n + 4].copy_from_slice(&exp.to_le_bytes());
+        n += len;
     }
     out.extend_from_slice(&buf[..n]);
 }
 
-/// Writes a decimal exponent (`-` only when negative), returns its length.
+/// A decimal exponent's text (`-` only when negative, then its 1 to 3 digits; `|e| < 1000`) as the
+/// little-endian bytes of a `u32`, and its length: built in a register and stored with one write (bytes stored
+/// one at a time and then read back as a word stall the load until the stores retire).
 #[inline]
-fn write_exp(buf: &mut [u8], e: i32) -> usize {
-    let mut n = 0;
-    if e < 0 {
-        buf[0] = b'-';
-        n = 1;
-    }
-    let e = e.unsigned_abs();
-    if e >= 100 {
-        buf[n] = b'0' + (e / 100) as u8;
-        n += 1;
-    }
-    if e >= 10 {
-        buf[n] = b'0' + (e / 10 % 10) as u8;
-        n += 1;
-    }
-    buf[n] = b'0' + (e % 10) as u8;
-    n + 1
+fn exp_text(e: i32) -> (u32, usize) {
+    debug_assert!(e.unsigned_abs() < 1000);
+    let a = e.unsigned_abs();
+    let len = 1 + usize::from(a >= 10) + usize::from(a >= 100);
+    let zero = u32::from(b'0');
+    let three = (zero + a / 100) | (zero + a / 10 % 10) << 8 | (zero + a % 10) << 16;
+    let digits = three >> (8 * (3 - len));
+    let negative = e < 0;
+    let word = if negative {
+        digits << 8 | u32::from(b'-')
+    } else {
+        digits
+    };
+    (word, len + usize::from(negative))
 }
 
 /// Digits and point position of ryu's unsigned text for a nonzero value.
@@ -340,9 +343,8 @@ pub(super) fn write_decimal_java(out: &mut Vec<u8>, d: &Decimal) {
             }
             *dst.add(n) = b'E';
             n += 1;
-            let mut exp = [0u8; 4];
-            let e = write_exp(&mut exp, d.point - 1);
-            std::ptr::copy_nonoverlapping(exp.as_ptr(), dst.add(n), 4);
+            let (exp, e) = exp_text(d.point - 1);
+            dst.add(n).cast::<u32>().write_unaligned(exp.to_le());
             n + e
         }
     };
