@@ -521,9 +521,9 @@ fn digits_exact(operands: &Operands, mut dec_exp: i32) -> Decimal {
         }
     } else if b_bits < 124 && ten_s_bits < 120 {
         // Not in the original: its big-integer loop, in u128 where every operand fits (most doubles).
-        digits_exact_u128(fract, b5, b2, s5, s2, m5, m2, &mut dec_exp, &mut out)
+        digits_exact_u128(operands, &mut dec_exp, &mut out)
     } else {
-        digits_big(fract, b5, b2, s5, s2, m5, m2, &mut dec_exp, &mut out)
+        digits_big(operands, &mut dec_exp, &mut out)
     };
     out.point = dec_exp + 1;
     stop.round(out)
@@ -788,18 +788,17 @@ fn mul_u128_u64(a: u128, b: u64) -> (u128, u128) {
 /// [`digits_big`] in `u128`, for operands that fit: `B < 2^124`, `10S < 2^120`. `M` is at most half of `B`
 /// at the start (half an ulp of the value), and after the first two digits the loop runs only while
 /// `B + M < 10S`: every value stays below `2^127`, and the arithmetic is as exact as the big integers'.
-#[allow(clippy::too_many_arguments)]
-fn digits_exact_u128(
-    fract: u64,
-    b5: i32,
-    b2: i32,
-    s5: i32,
-    s2: i32,
-    m5: i32,
-    m2: i32,
-    dec_exp: &mut i32,
-    out: &mut Decimal,
-) -> Stop {
+fn digits_exact_u128(operands: &Operands, dec_exp: &mut i32, out: &mut Decimal) -> Stop {
+    let &Operands {
+        fract,
+        b5,
+        b2,
+        s5,
+        s2,
+        m5,
+        m2,
+        ..
+    } = operands;
     let pow5 = |p: i32| 5u128.pow(p as u32);
     let mut b = (u128::from(fract) * pow5(b5)) << b2;
     let s = pow5(s5) << s2;
@@ -850,20 +849,19 @@ fn digits_exact_u128(
     }
 }
 
-/// The digit loop of `dtoa` in big-integer arithmetic (`FDBigInteger` in the original): `B`, `S`, `M` are
-/// `fract * 5^b5 * 2^b2`, `5^s5 * 2^s2`, `5^m5 * 2^m2`; the stopping test is `B + M >= 10S` here.
-#[allow(clippy::too_many_arguments)]
-fn digits_big(
-    fract: u64,
-    b5: i32,
-    b2: i32,
-    s5: i32,
-    s2: i32,
-    m5: i32,
-    m2: i32,
-    dec_exp: &mut i32,
-    out: &mut Decimal,
-) -> Stop {
+/// The digit loop of `dtoa` in big-integer arithmetic (`FDBigInteger` in the original) over `operands`; the
+/// stopping test is `B + M >= 10S` here.
+fn digits_big(operands: &Operands, dec_exp: &mut i32, out: &mut Decimal) -> Stop {
+    let &Operands {
+        fract,
+        b5,
+        b2,
+        s5,
+        s2,
+        m5,
+        m2,
+        ..
+    } = operands;
     // M and 10S are kept pre-multiplied by 10, as the remainder is after each step. One power of five is
     // computed: `b5` and `s5` are never both non-zero, and `m5 == b5`.
     debug_assert!((b5 == 0 || s5 == 0) && m5 == b5);
