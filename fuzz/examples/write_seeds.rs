@@ -642,7 +642,8 @@ fn main() {
         }
     }
     if let Some(d) = dir("binary_rows") {
-        // `fuzz_targets::binary_rows::Case`: schema and row-kind flags, row count, rows of equal length.
+        // `fuzz_targets::binary_rows::Case`: schema, row-kind and covered-schema flags, row count, rows of equal
+        // length.
         let data = fuzz.join("../rust/streamfusion-json/tests/data");
         let read = |name: &str| {
             hex(std::fs::read_to_string(data.join(name))
@@ -655,11 +656,18 @@ fn main() {
         ] {
             for rows in 1..=3u8 {
                 for kind in [0u8, 2] {
-                    let mut bytes = vec![nested | kind, rows - 1];
-                    for _ in 0..rows {
-                        bytes.extend_from_slice(&row);
+                    // Bit 4: the schema the direct writer covers (DECIMAL and TIMESTAMP(9) read as BIGINT).
+                    for (covered, suffix) in [(0u8, ""), (16, "-covered")] {
+                        let mut bytes = vec![nested | kind | covered, rows - 1];
+                        for _ in 0..rows {
+                            bytes.extend_from_slice(&row);
+                        }
+                        write(
+                            &d,
+                            &format!("{name}-{rows}-rows-kind{kind}{suffix}"),
+                            &bytes,
+                        );
                     }
-                    write(&d, &format!("{name}-{rows}-rows-kind{kind}"), &bytes);
                 }
             }
             let mut cut = vec![nested, 0];

@@ -7,15 +7,17 @@
 //! array sizes, inline strings.
 //!
 //! Input ([`Case::parse`]): byte 0 picks the schema (bit 0), whether a row-kind column follows the fields
-//! (bit 1) and the encoder's `map-null-key.mode` (bits 2 and 3: FAIL, DROP, LITERAL `null`, LITERAL `k`, a key
-//! the seed's maps hold); byte 1 the row count (1 to 4); the rest is the rows' bytes, cut into that many rows of
+//! (bit 1), the encoder's `map-null-key.mode` (bits 2 and 3: FAIL, DROP, LITERAL `null`, LITERAL `k`, a key
+//! the seed's maps hold) and whether the schema's DECIMAL and TIMESTAMP(9) fields are read as BIGINT (bit 4:
+//! a schema the direct writer of binary rows covers); byte 1 the row count (1 to 4); the rest is the rows' bytes, cut into that many rows of
 //! equal length (the last takes the remainder).
 //!
 //! [`check`] asserts that the import is an error naming what is wrong, or a batch of the schema's types whose
 //! arrays pass Arrow's full validation (offsets in bounds, UTF-8, a map's non-null keys), and that the batch
 //! encodes in Flink mode without a panic; then that the same rows through an [`Encoder`] with the case's
 //! `map-null-key.mode` (which it applies to null map keys as it reads the maps) are records, one per row, or
-//! an error naming what is wrong. The rows are an owned buffer, so AddressSanitizer reports any read outside
+//! an error naming what is wrong, and the same records or error whether the encoder writes the rows straight
+//! from their bytes or through the Arrow import ([`Encoder::with_direct_rows`]). The rows are an owned buffer, so AddressSanitizer reports any read outside
 //! it.
 
 use std::sync::Arc;
@@ -30,6 +32,8 @@ use streamfusion_json::{EncoderOptions, JsonEncoder, MapNullKeyMode};
 pub struct Case {
     nested: bool,
     kind_column: bool,
+    /// The schema's DECIMAL and TIMESTAMP(9) fields read as BIGINT ([`covered`]).
+    covered: bool,
     /// `map-null-key.mode` and `map-null-key.literal` of the [`Encoder`] pass.
     null_keys: (MapNullKeyMode, &'static str),
     data: Vec<u8>,
@@ -48,6 +52,7 @@ impl Case {
         Some(Self {
             nested: flags & 1 != 0,
             kind_column: flags & 2 != 0,
+            covered: flags & 16 != 0,
             null_keys: [
                 (MapNullKeyMode::Fail, "null"),
                 (MapNullKeyMode::Drop, "null"),
@@ -128,6 +133,22 @@ pub fn nested_fields() -> Vec<Field> {
     ]
 }
 
+/// `field` with every DECIMAL and TIMESTAMP(9) in it (at any depth) read as BIGINT: types the direct writer
+/// of binary rows covers, so that it reads the seeds' layouts (a slot or element read as a `long` whatever it
+/// holds, as Flink's `getLong` would).
+fn covered(field: &Field) -> Field {
+    let data_type = match field.data_type() {
+        DataType::Decimal128(..) | DataType::Timestamp(TimeUnit::Nanosecond, _) => DataType::Int64,
+        DataType::List(item) => DataType::List(Arc::new(covered(item))),
+        DataType::Map(entries, sorted) => DataType::Map(Arc::new(covered(entries)), *sorted),
+        DataType::Struct(fields) => {
+            DataType::Struct(fields.iter().map(|f| covered(f)).collect::<Fields>())
+        }
+        other => other.clone(),
+    };
+    field.clone().with_data_type(data_type)
+}
+
 /// Imports the case's rows and checks the outcome (module docs).
 pub fn check(case: Case) {
     let mut fields = if case.nested {
@@ -135,6 +156,9 @@ pub fn check(case: Case) {
     } else {
         flat_fields()
     };
+    if case.covered {
+        fields = fields.iter().map(covered).collect();
+    }
     let arity = fields.len() as i32;
     if case.kind_column {
         fields.push(field("kind", DataType::Int8));
@@ -160,10 +184,31 @@ pub fn check(case: Case) {
     let options = EncoderOptions::default()
         .with_map_null_key_mode(mode)
         .with_map_null_key_literal(literal);
-    let mut encoder = Encoder::new(options).expect("Flink mode");
-    match encoder.encode(handoff(case.data.clone(), case.offsets.clone())) {
+    // The same rows written straight from their bytes where the direct writer covers the schema, and
+    // through the Arrow import alone: the same records, or the same error.
+    let encode = |direct: bool| {
+        let mut encoder = Encoder::new(options.clone())
+            .expect("Flink mode")
+            .with_direct_rows(direct);
+        encoder
+            .encode(handoff(case.data.clone(), case.offsets.clone()))
+            .map(|records| {
+                records
+                    .iter()
+                    .map(|(k, v)| (k.map(<[u8]>::to_vec), v.map(<[u8]>::to_vec)))
+                    .collect::<Vec<_>>()
+            })
+            .map_err(|error| error.to_string())
+    };
+    let direct = encode(true);
+    assert_eq!(
+        direct,
+        encode(false),
+        "the direct writer and the Arrow import disagree"
+    );
+    match direct {
         Ok(records) => assert_eq!(records.len() as i64, rows),
-        Err(error) => assert_names_its_place(&error.to_string()),
+        Err(error) => assert_names_its_place(&error),
     }
     let batch = match handoff(case.data, case.offsets).import(&mut None) {
         Ok(batch) => batch,

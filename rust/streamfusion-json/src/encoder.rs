@@ -127,6 +127,41 @@ impl JsonEncoder {
     }
 }
 
+#[cfg(feature = "ffi")]
+impl JsonEncoder {
+    /// The Flink-mode plan of `schema` (planned as [`plan`](Self::plan) plans it), for the writer of binary rows
+    /// in module `ffi`; `None` in plain mode.
+    ///
+    /// # Errors
+    /// As [`plan`](Self::plan).
+    pub(crate) fn flink_plan(
+        &mut self,
+        schema: &SchemaRef,
+    ) -> Result<Option<crate::ffi::FlinkPlan<'_>>> {
+        self.plan(schema)?;
+        let plan = self.plan.as_ref().expect("planned above");
+        let Body::Flink {
+            types,
+            key_types,
+            key,
+            value,
+        } = &plan.body
+        else {
+            return Ok(None);
+        };
+        let columns = |projection: &[(usize, String)]| projection.iter().map(|(i, _)| *i).collect();
+        Ok(Some(crate::ffi::FlinkPlan {
+            schema: &plan.schema,
+            key: key
+                .as_ref()
+                .zip(plan.layout.key.as_deref())
+                .map(|(row, projection)| (columns(projection), row, key_types)),
+            value: (columns(&plan.layout.value), value, types),
+            row_kind: plan.layout.row_kind,
+        }))
+    }
+}
+
 /// Compares a batch's schema with the plan's and names the first differing field.
 fn check_schema(planned: &SchemaRef, found: &SchemaRef) -> Result<()> {
     if std::sync::Arc::ptr_eq(planned, found) || planned.fields() == found.fields() {

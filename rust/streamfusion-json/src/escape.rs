@@ -198,6 +198,38 @@ pub(crate) fn column_needs_escaping<const JACKSON: bool, O: OffsetSizeTrait>(
     needs_escaping::<JACKSON>(used)
 }
 
+/// Appends `bytes` as Jackson writes them as a JSON string ([`write_jackson_str`]), when they are ASCII with nothing
+/// to escape (checked 8 bytes at a time), copied between quotes; false, with `out` unchanged, otherwise (the
+/// caller then checks them as UTF-8 and escapes them). One pass for the common short string instead of a UTF-8
+/// check and an escaping loop.
+#[inline]
+pub(crate) fn write_plain_ascii(out: &mut Vec<u8>, bytes: &[u8]) -> bool {
+    let plain = if bytes.len() >= 8 {
+        let mut dirty = 0;
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let w = load(chunk, 0);
+            dirty |= (w & HIGHS) | attention_mask::<true>(w);
+        }
+        // The tail as the last 8 bytes (overlapping the last chunk), loaded in place.
+        let w = load(bytes, bytes.len() - 8);
+        dirty |= (w & HIGHS) | attention_mask::<true>(w);
+        dirty == 0
+    } else {
+        bytes
+            .iter()
+            .all(|&b| b.is_ascii() && !needs_attention::<true>(b))
+    };
+    if !plain {
+        return false;
+    }
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    out.extend_from_slice(bytes);
+    out.push(b'"');
+    true
+}
+
 /// Appends `s` quoted, without escaping: only for strings [`needs_escaping`] cleared.
 #[inline]
 pub(crate) fn write_verbatim_str(out: &mut Vec<u8>, s: &str) {
@@ -454,6 +486,37 @@ mod tests {
                 expected.extend_from_slice(&data[start..start + len]);
                 expected.push(b'"');
                 assert_eq!(out, expected, "{len} bytes at {start}");
+            }
+        }
+    }
+
+    #[test]
+    fn plain_ascii_is_jacksons_text_or_declined_for_every_byte_at_every_position() {
+        // Every byte value at every position of strings of 0 to 20 bytes: the short loop, whole words and the
+        // overlapping tail. Plain ASCII must be written as Jackson writes it; anything else must be declined
+        // (left to the UTF-8 check and the escaping loop), leaving `out` as it was.
+        for len in 0..=20 {
+            for at in 0..len.max(1) {
+                for byte in 0..=255u8 {
+                    let mut bytes = vec![b'a'; len];
+                    if len > 0 {
+                        bytes[at] = byte;
+                    }
+                    let mut out = b"x".to_vec();
+                    let plain = byte.is_ascii() && byte >= 0x20 && byte != b'"' && byte != b'\\';
+                    assert_eq!(
+                        write_plain_ascii(&mut out, &bytes),
+                        plain || len == 0,
+                        "{byte:#x} at {at} of {len}"
+                    );
+                    if plain || len == 0 {
+                        let mut expected = b"x".to_vec();
+                        write_jackson_str(&mut expected, std::str::from_utf8(&bytes).unwrap());
+                        assert_eq!(out, expected, "{byte:#x} at {at} of {len}");
+                    } else {
+                        assert_eq!(out, b"x", "{byte:#x} at {at} of {len}");
+                    }
+                }
             }
         }
     }

@@ -167,6 +167,25 @@ impl EncodedRecords {
 
     /// Appends one record: the key written by `key` (`None`: a null key) and the value written by `value`
     /// (`None`: a tombstone), each straight into its slab, then records the offsets and checks the slab sizes.
+    /// Where the records end now, for [`EncodedRecords::truncate`].
+    pub(crate) fn mark(&self) -> Mark {
+        Mark {
+            keys: self.keys.len(),
+            values: self.values.len(),
+            rows: self.value_lengths.len(),
+        }
+    }
+
+    /// Drops the records appended after `mark` (taken from these records, with none removed since).
+    pub(crate) fn truncate(&mut self, mark: Mark) {
+        self.keys.truncate(mark.keys);
+        self.values.truncate(mark.values);
+        self.key_offsets.truncate(mark.rows);
+        self.key_lengths.truncate(mark.rows);
+        self.value_offsets.truncate(mark.rows);
+        self.value_lengths.truncate(mark.rows);
+    }
+
     #[inline]
     pub(crate) fn write_row(
         &mut self,
@@ -229,4 +248,12 @@ fn span(start: Option<usize>, end: usize) -> (i32, i32) {
 
 fn slice(slab: &[u8], offset: i32, length: i32) -> Option<&[u8]> {
     (length >= 0).then(|| &slab[offset as usize..offset as usize + length as usize])
+}
+
+/// The end of [`EncodedRecords`] at one point: slab lengths and record count.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Mark {
+    keys: usize,
+    values: usize,
+    rows: usize,
 }

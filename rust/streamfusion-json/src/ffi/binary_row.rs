@@ -765,7 +765,7 @@ fn parent_row<'a, C: Cells<'a> + ?Sized>(cells: &C, offsets: &[i32], i: usize) -
 }
 
 /// Bytes of an array element of `data_type` (`BinaryArrayData.calculateFixLengthPartSize`).
-fn element_width(data_type: &DataType) -> usize {
+pub(super) fn element_width(data_type: &DataType) -> usize {
     match data_type {
         DataType::Boolean | DataType::Int8 => 1,
         DataType::Int16 => 2,
@@ -780,7 +780,7 @@ fn element_width(data_type: &DataType) -> usize {
 
 /// The 4-byte little-endian `int` that starts a nested array (its element count) or map (its key array's byte
 /// size); `None` when `bytes` is shorter.
-fn leading_int(bytes: &[u8]) -> Option<i32> {
+pub(super) fn leading_int(bytes: &[u8]) -> Option<i32> {
     bytes.first_chunk().map(|b| i32::from_le_bytes(*b))
 }
 

@@ -56,6 +56,7 @@
 
 mod binary_row;
 mod c_data;
+mod direct;
 mod flat;
 mod utf8;
 
@@ -68,6 +69,8 @@ use arrow_schema::{Schema, SchemaRef};
 use crate::error::{Error, Result};
 use crate::{EncodedRecords, EncoderOptions, JsonEncoder};
 use binary_row::NullKeys;
+use direct::DirectPlan;
+pub(crate) use direct::FlinkPlan;
 
 pub use flat::{FLAT_BUFFERS, FLAT_WORDS};
 
@@ -414,6 +417,32 @@ fn run_end(offsets: &[i32], start: usize, rows: usize, run_bytes: i64) -> usize 
     end
 }
 
+/// The direct writing of binary rows of `arity` fields and `schema`, kept in `direct` (made once per schema and
+/// arity); `None` when `encoder`'s plan has a type it does not cover, or the schema cannot be planned (the
+/// Arrow path then reports why).
+fn direct_plan<'d>(
+    direct: &'d mut Option<Direct>,
+    encoder: &mut JsonEncoder,
+    schema: &SchemaRef,
+    arity: usize,
+) -> Option<&'d DirectPlan> {
+    let current = direct
+        .as_ref()
+        .is_some_and(|d| Arc::ptr_eq(&d.schema, schema) && d.arity == arity);
+    if !current {
+        let plan = match encoder.flink_plan(schema) {
+            Ok(Some(plan)) => DirectPlan::new(&plan, arity),
+            _ => None,
+        };
+        *direct = Some(Direct {
+            schema: schema.clone(),
+            arity,
+            plan,
+        });
+    }
+    direct.as_ref().and_then(|d| d.plan.as_ref())
+}
+
 fn row_count(rows: i64) -> Result<usize> {
     usize::try_from(rows)
         .map_err(|_| Error::InvalidHandoff(format!("row count {rows} is negative")))
@@ -429,6 +458,21 @@ pub struct Encoder {
     schema: Option<SchemaRef>,
     /// [`BINARY_RUN_BYTES`], smaller in tests that cross run boundaries.
     run_bytes: i64,
+    /// Whether binary rows may be written straight from their bytes ([`Encoder::with_direct_rows`]).
+    direct_rows: bool,
+    /// The direct writing of binary rows for the last schema and arity they came with.
+    direct: Option<Direct>,
+    /// Runs of binary rows written straight from their bytes, for tests that must see that path taken.
+    #[cfg(test)]
+    direct_runs: usize,
+}
+
+/// A [`DirectPlan`] (or `None`: the schema's rows go through the Arrow import) for one schema and arity.
+#[derive(Debug)]
+struct Direct {
+    schema: SchemaRef,
+    arity: usize,
+    plan: Option<DirectPlan>,
 }
 
 impl Encoder {
@@ -442,6 +486,10 @@ impl Encoder {
             records: EncodedRecords::new(),
             schema: None,
             run_bytes: BINARY_RUN_BYTES,
+            direct_rows: true,
+            direct: None,
+            #[cfg(test)]
+            direct_runs: 0,
         })
     }
 
@@ -450,6 +498,17 @@ impl Encoder {
     #[cfg(test)]
     pub(crate) fn with_run_bytes(mut self, run_bytes: i64) -> Self {
         self.run_bytes = run_bytes;
+        self
+    }
+
+    /// Whether binary rows are written as JSON straight from their bytes when every key and value field has a
+    /// type that writer covers (`true`, the default: BOOLEAN, TINYINT to BIGINT, FLOAT, DOUBLE, STRING,
+    /// TIMESTAMP and TIMESTAMP_LTZ up to precision 3, ARRAY, MAP<STRING, V>, MULTISET<STRING> and ROW of them),
+    /// or always through the Arrow import (`false`). Both give the same records and errors; the Arrow import is
+    /// the reference the direct writer is checked against, and takes over any run of rows the direct writer
+    /// finds irregular (a fault, a null or repeated map key).
+    pub fn with_direct_rows(mut self, direct: bool) -> Self {
+        self.direct_rows = direct;
         self
     }
 
@@ -509,9 +568,25 @@ impl Encoder {
         let schema = resolve_schema(schema, &mut self.schema)?;
         binary_row::check_offset_count(&offsets, rows)?;
         let data = data.as_slice();
+        let direct = if self.direct_rows {
+            direct_plan(&mut self.direct, &mut self.encoder, &schema, arity)
+        } else {
+            None
+        };
         let mut start = 0;
         loop {
             let end = run_end(&offsets, start, rows, self.run_bytes);
+            if direct.is_some_and(|d| d.write(data, &offsets[start..=end], &mut self.records)) {
+                #[cfg(test)]
+                {
+                    self.direct_runs += 1;
+                }
+                if end == rows {
+                    return Ok(());
+                }
+                start = end;
+                continue;
+            }
             let arrays = binary_row::import_columns(
                 schema.fields(),
                 arity,
