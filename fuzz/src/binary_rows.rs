@@ -9,16 +9,17 @@
 //! Input ([`Case::parse`]): byte 0 picks the schema (bit 0), whether a row-kind column follows the fields
 //! (bit 1), the encoder's `map-null-key.mode` (bits 2 and 3: FAIL, DROP, LITERAL `null`, LITERAL `k`, a key
 //! the seed's maps hold) and whether the schema's DECIMAL and TIMESTAMP(9) fields are read as BIGINT (bit 4:
-//! a schema the direct writer of binary rows covers); byte 1 the row count (1 to 4); the rest is the rows' bytes, cut into that many rows of
-//! equal length (the last takes the remainder).
+//! a schema the direct writer of binary rows covers, with the first field as the key and the row-kind column,
+//! if any, making tombstones); byte 1 the row count (1 to 4); the rest is the rows' bytes, cut into that many
+//! rows of equal length (the last takes the remainder).
 //!
 //! [`check`] asserts that the import is an error naming what is wrong, or a batch of the schema's types whose
 //! arrays pass Arrow's full validation (offsets in bounds, UTF-8, a map's non-null keys), and that the batch
 //! encodes in Flink mode without a panic; then that the same rows through an [`Encoder`] with the case's
 //! `map-null-key.mode` (which it applies to null map keys as it reads the maps) are records, one per row, or
 //! an error naming what is wrong, and the same records or error whether the encoder writes the rows straight
-//! from their bytes or through the Arrow import ([`Encoder::with_direct_rows`]). The rows are an owned buffer, so AddressSanitizer reports any read outside
-//! it.
+//! from their bytes or through the Arrow import ([`Encoder::with_direct_rows`]). The rows are an owned buffer,
+//! so AddressSanitizer reports any read outside it.
 
 use std::sync::Arc;
 
@@ -181,9 +182,17 @@ pub fn check(case: Case) {
         .expect("a valid handoff: a schema, a non-negative arity and row count")
     };
     let (mode, literal) = case.null_keys;
-    let options = EncoderOptions::default()
+    let mut options = EncoderOptions::default()
         .with_map_null_key_mode(mode)
         .with_map_null_key_literal(literal);
+    if case.covered {
+        // A key row, and row kinds as tombstones: the direct writer's key writer and its reading of deleted
+        // rows (whose values it checks without writing them).
+        options = options.with_key_fields([schema.field(0).name().as_str()]);
+        if case.kind_column {
+            options = options.with_row_kind_column("kind");
+        }
+    }
     // The same rows written straight from their bytes where the direct writer covers the schema, and
     // through the Arrow import alone: the same records, or the same error.
     let encode = |direct: bool| {

@@ -129,17 +129,26 @@ impl JsonEncoder {
 
 #[cfg(feature = "ffi")]
 impl JsonEncoder {
-    /// The Flink-mode plan of `schema` (planned as [`plan`](Self::plan) plans it), for the writer of binary rows
-    /// in module `ffi`; `None` in plain mode.
-    ///
-    /// # Errors
-    /// As [`plan`](Self::plan).
-    pub(crate) fn flink_plan(
-        &mut self,
+    /// Calls `f` with the Flink-mode plan of `schema`, for the writer of binary rows in module `ffi`: this
+    /// encoder's plan when it has one for an equal schema, else one made for the call and not kept (an encoder
+    /// plans when it encodes a batch: one whose import fails leaves it unplanned). `None` in plain mode, for a
+    /// schema that cannot be planned or differs from the plan's (encoding a batch reports why).
+    pub(crate) fn with_flink_plan<R>(
+        &self,
         schema: &SchemaRef,
-    ) -> Result<Option<crate::ffi::FlinkPlan<'_>>> {
-        self.plan(schema)?;
-        let plan = self.plan.as_ref().expect("planned above");
+        f: impl FnOnce(&crate::ffi::FlinkPlan<'_>) -> R,
+    ) -> Option<R> {
+        let made;
+        let plan = match &self.plan {
+            Some(plan) => {
+                check_schema(&plan.schema, schema).ok()?;
+                plan
+            }
+            None => {
+                made = Plan::new(schema, &self.options).ok()?;
+                &made
+            }
+        };
         let Body::Flink {
             types,
             key_types,
@@ -147,10 +156,10 @@ impl JsonEncoder {
             value,
         } = &plan.body
         else {
-            return Ok(None);
+            return None;
         };
         let columns = |projection: &[(usize, String)]| projection.iter().map(|(i, _)| *i).collect();
-        Ok(Some(crate::ffi::FlinkPlan {
+        Some(f(&crate::ffi::FlinkPlan {
             schema: &plan.schema,
             key: key
                 .as_ref()

@@ -20,7 +20,7 @@ pub struct EncodedRecords {
 }
 
 /// The largest slab `i32` offsets (and a JVM `byte[]`) can address.
-const MAX_SLAB: usize = i32::MAX as usize;
+pub(crate) const MAX_SLAB: usize = i32::MAX as usize;
 
 /// The fewest bytes a present key or value takes in either mode: an empty JSON object, `{}`.
 const MIN_RECORD: usize = 2;
@@ -165,8 +165,6 @@ impl EncodedRecords {
         Ok(())
     }
 
-    /// Appends one record: the key written by `key` (`None`: a null key) and the value written by `value`
-    /// (`None`: a tombstone), each straight into its slab, then records the offsets and checks the slab sizes.
     /// Where the records end now, for [`EncodedRecords::truncate`].
     pub(crate) fn mark(&self) -> Mark {
         Mark {
@@ -186,6 +184,8 @@ impl EncodedRecords {
         self.value_lengths.truncate(mark.rows);
     }
 
+    /// Appends one record: the key written by `key` (`None`: a null key) and the value written by `value`
+    /// (`None`: a tombstone), each straight into its slab, then records the offsets and checks the slab sizes.
     #[inline]
     pub(crate) fn write_row(
         &mut self,

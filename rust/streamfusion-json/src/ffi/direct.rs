@@ -8,12 +8,14 @@
 //! It covers the types most Kafka JSON tables have, at any depth: BOOLEAN, TINYINT to BIGINT, FLOAT, DOUBLE,
 //! CHAR/VARCHAR/STRING, TIMESTAMP(0..3) and TIMESTAMP_LTZ(0..3) (the compact ones), ARRAY, MAP<STRING, V> and
 //! MULTISET<STRING>, and ROW. A schema with any other type ([`DirectPlan::new`] gives `None`), or a run of rows
-//! with anything irregular in it ([`DirectPlan::write`] declines: a row or value that does not fit its
-//! bytes, a string that is not UTF-8, a null map key, a map with a repeated key or more than 16 entries, a row
-//! kind outside 0 to 3 where row kinds make tombstones), is left to the Arrow import. That path stays the reference for everything this one declines: it applies
-//! `map-null-key.mode`, merges repeated keys as Flink's `ObjectNode` does, and reports each fault with its
-//! error. So both paths give the same records and the same errors for every batch, which the tests check on
-//! random batches and the `binary_rows` fuzz target on arbitrary bytes.
+//! with anything irregular in it ([`DirectPlan::write`] declines: a row or value that does not fit its bytes, a
+//! string that is not UTF-8, a null map key, a map with a repeated key or more than 16 entries, a row kind
+//! outside 0 to 3 where row kinds make tombstones), is left to the Arrow import. That path stays the reference
+//! for everything this one declines: it applies `map-null-key.mode`, merges repeated keys as Flink's
+//! `ObjectNode` does, and reports each fault with its error. So both paths give the same records and the same
+//! errors for every batch, which the tests check on random batches and the `binary_rows` fuzz target on
+//! arbitrary bytes. A deleted row's value (a tombstone) is read and dropped, since the Arrow import reads it
+//! too; a schema with a field declared not null is left to the Arrow path, which checks it.
 //!
 //! The JSON text of each value is the one the Arrow path's encoders write ([`crate::flink::encode`]), from the
 //! same functions: `write_i64` (`Long.toString`), the JDK's float digits, Jackson's string escapes,
@@ -33,7 +35,7 @@ use crate::flink::plan::{RowPlan, Ty, TypeOptions};
 use crate::flink::temporal::TimestampWriter;
 use crate::options::JavaFloatDigits;
 use crate::out::{write_i64, Padded};
-use crate::records::EncodedRecords;
+use crate::records::{EncodedRecords, MAX_SLAB};
 
 /// How one value is read from its fixed-length part (a row's slot or an array element, zero-extended to 8
 /// bytes) and written.
@@ -80,7 +82,8 @@ struct DirectField {
 
 impl Kind {
     /// The kind of a value planned as `ty` whose Arrow type (what the Arrow import would make) is `data_type`;
-    /// `None` for a type this writer does not cover.
+    /// `None` for a type this writer does not cover, or a nested field declared not null (all of Flink's are
+    /// nullable).
     fn of(ty: &Ty, data_type: &DataType, o: &TypeOptions) -> Option<Self> {
         Some(match (ty, data_type) {
             (Ty::Bool, DataType::Boolean) => Kind::Bool,
@@ -98,7 +101,7 @@ impl Kind {
                 },
                 DataType::Timestamp(TimeUnit::Millisecond, _),
             ) => Kind::Timestamp { ltz: *ltz },
-            (Ty::List(element), DataType::List(item)) => Kind::List(
+            (Ty::List(element), DataType::List(item)) if item.is_nullable() => Kind::List(
                 Box::new(Kind::of(element, item.data_type(), o)?),
                 element_width(item.data_type()),
             ),
@@ -106,7 +109,14 @@ impl Kind {
                 let DataType::Struct(kv) = entries.data_type() else {
                     return None;
                 };
-                if kv.len() != 2 || kv[0].data_type() != &DataType::Utf8 {
+                // The shape the JVM front end sends (`FlinkArrowTypes`), the one Arrow's map takes whatever
+                // the values: entries and keys not null, values nullable.
+                if kv.len() != 2
+                    || entries.is_nullable()
+                    || kv[0].is_nullable()
+                    || kv[0].data_type() != &DataType::Utf8
+                    || !kv[1].is_nullable()
+                {
                     return None;
                 }
                 Kind::Map(
@@ -147,7 +157,9 @@ impl DirectRow {
             .iter()
             .zip(fields)
             .map(|(f, (slot, field))| {
-                (slot < arity).then_some(())?;
+                // A field that cannot be null would make the Arrow path check for nulls (an error when one
+                // is): left to it.
+                (slot < arity && field.is_nullable()).then_some(())?;
                 Some(DirectField {
                     name: f.name.clone(),
                     slot,
@@ -227,6 +239,7 @@ impl DirectPlan {
         let mut value_writer = Writer::new(&self.value);
         let fixed = null_bits_bytes(self.arity) + 8 * self.arity;
         let ok = std::cell::Cell::new(true);
+        let (mut scratch, mut dropped) = (Vec::new(), 0usize);
         for pair in offsets.windows(2) {
             let row = usize::try_from(pair[0])
                 .ok()
@@ -266,6 +279,20 @@ impl DirectPlan {
             if written.is_err() || !ok.get() {
                 ok.set(false);
                 break;
+            }
+            if tombstone {
+                // The Arrow import reads a tombstone's fields too (and fails on a fault in them): so written
+                // and dropped, their bytes counted against the 2 GiB an Arrow column can hold.
+                scratch.clear();
+                if value_writer.row(&self.value, row, &mut scratch).is_none() {
+                    ok.set(false);
+                    break;
+                }
+                dropped = dropped.saturating_add(scratch.len());
+                if dropped > MAX_SLAB {
+                    ok.set(false);
+                    break;
+                }
             }
         }
         if !ok.get() {
@@ -330,6 +357,11 @@ impl Writer {
             Kind::F64(JavaFloatDigits::Jdk19) => write_f64(out, f64::from_bits(word)),
             Kind::F64(JavaFloatDigits::Jdk17) => write_f64_jdk17(out, f64::from_bits(word)),
             Kind::Str => {
+                // Strings may share their bytes (several slots pointing at the same ones): past a slab's
+                // limit the run is left to the Arrow path (which fails it) before the output grows further.
+                if out.len() > MAX_SLAB {
+                    return None;
+                }
                 let slot = word.to_le_bytes();
                 write_str(out, string_bytes(base, &slot)?)?;
             }
@@ -342,6 +374,10 @@ impl Writer {
                 out.push(b'[');
                 for i in 0..array.len {
                     if i > 0 {
+                        // Nested arrays may share their bytes too: bounded as strings are.
+                        if out.len() > MAX_SLAB {
+                            return None;
+                        }
                         out.push(b',');
                     }
                     match array.get(i) {
@@ -727,6 +763,26 @@ mod tests {
         direct: bool,
         kind_column: bool,
     ) -> (Records, usize) {
+        let mut encoder = encoder(options, direct);
+        let result = encode_with(&mut encoder, fields, rows, kind_column);
+        (result, encoder.direct_runs)
+    }
+
+    /// An encoder with `options` and runs of 2 KiB, writing binary rows directly or not.
+    fn encoder(options: &EncoderOptions, direct: bool) -> Encoder {
+        Encoder::new(options.clone())
+            .expect("options")
+            .with_run_bytes(2048)
+            .with_direct_rows(direct)
+    }
+
+    /// One batch through `encoder`, its schema crossing with it.
+    fn encode_with(
+        encoder: &mut Encoder,
+        fields: &[Field],
+        rows: &[Vec<u8>],
+        kind_column: bool,
+    ) -> Records {
         let arity = fields.len();
         let mut all = fields.to_vec();
         if kind_column {
@@ -739,10 +795,6 @@ mod tests {
             data.extend_from_slice(row);
             offsets.push(data.len() as i32);
         }
-        let mut encoder = Encoder::new(options.clone())
-            .expect("options")
-            .with_run_bytes(2048)
-            .with_direct_rows(direct);
         // SAFETY: a fresh schema export that outlives the call; the rows are owned.
         let handoff = unsafe {
             Handoff::binary_rows(
@@ -755,11 +807,10 @@ mod tests {
         }
         .expect("handoff");
         let text = |b: Option<&[u8]>| b.map(|b| String::from_utf8_lossy(b).into_owned());
-        let result = encoder
+        encoder
             .encode(handoff)
             .map(|records| records.iter().map(|(k, v)| (text(k), text(v))).collect())
-            .map_err(|e| e.to_string());
-        (result, encoder.direct_runs)
+            .map_err(|e| e.to_string())
     }
 
     fn options(pairs: &[(&str, &str)]) -> EncoderOptions {
@@ -799,6 +850,8 @@ mod tests {
         ]
     }
 
+    /// `n` random rows of `fields`; with `faults`, also invalid strings, null and repeated map keys, row kinds
+    /// above 3, and (one row in six) one to three bytes overwritten anywhere: offsets, sizes, counts, null bits.
     fn rows(r: &mut Rng, fields: &[Field], n: usize, faults: bool) -> Vec<Vec<u8>> {
         (0..n)
             .map(|_| {
@@ -806,7 +859,15 @@ mod tests {
                     .iter()
                     .map(|f| value(r, f.data_type(), faults, 7))
                     .collect();
-                container(&values, Some(r.below(4) as u8), 8)
+                let kinds = if faults { 5 } else { 4 };
+                let mut row = container(&values, Some(r.below(kinds) as u8), 8);
+                if faults && r.below(6) == 0 {
+                    for _ in 0..=r.below(3) {
+                        let at = r.below(row.len() as u64) as usize;
+                        row[at] = r.next() as u8;
+                    }
+                }
+                row
             })
             .collect()
     }
@@ -845,6 +906,78 @@ mod tests {
         assert!(
             declined > 0,
             "no batch was left to the Arrow path and encoded there"
+        );
+    }
+
+    #[test]
+    fn a_fault_in_a_tombstone_is_the_arrow_paths_error() {
+        // The value of a deleted row is not written, but the Arrow import reads it: a string that is not UTF-8
+        // there fails the batch on both paths.
+        let fields = covered_schema();
+        let mut r = Rng(11);
+        let mut rows = rows(&mut r, &fields, 3, false);
+        let mut values: Vec<V> = fields
+            .iter()
+            .map(|f| value(&mut r, f.data_type(), false, 1000))
+            .collect();
+        values[7] = V::Str(vec![b'a', 0xff, 0xfe, b'z']);
+        rows.push(container(&values, Some(3), 8));
+        let options = options(&[("changelog.row-kind-column", "kind"), ("key.fields", "id")]);
+        let (direct, _) = encode(&fields, &rows, &options, true, true);
+        let (arrow, _) = encode(&fields, &rows, &options, false, true);
+        assert_eq!(direct, arrow);
+        assert!(
+            direct.as_ref().is_err_and(|e| e.contains("UTF-8")),
+            "{direct:?}"
+        );
+    }
+
+    #[test]
+    fn a_field_declared_not_null_is_left_to_the_arrow_path() {
+        // Arrow refuses a null in a column declared not null; the direct writer never sees such a schema.
+        let mut fields = covered_schema();
+        fields[0] = Field::new("id", DataType::Int64, false);
+        let mut r = Rng(12);
+        let mut values: Vec<V> = fields
+            .iter()
+            .map(|f| value(&mut r, f.data_type(), false, 1000))
+            .collect();
+        values[0] = V::Null;
+        let rows = vec![container(&values, Some(0), 8)];
+        let (direct, runs) = encode(&fields, &rows, &options(&[]), true, false);
+        let (arrow, _) = encode(&fields, &rows, &options(&[]), false, false);
+        assert_eq!(direct, arrow);
+        assert!(direct.is_err() && runs == 0, "{direct:?}");
+    }
+
+    #[test]
+    fn the_encoder_plans_a_schema_as_the_arrow_path_does() {
+        // The Arrow path plans a schema when a batch of it has been imported, and then refuses any other. A
+        // first batch that fails leaves the encoder unplanned (a second schema is then fine); a first batch
+        // that is written fixes the plan (a second schema is then an error).
+        let fields = covered_schema();
+        let fewer = &fields[..fields.len() - 1];
+        let mut r = Rng(13);
+        let good = rows(&mut r, &fields, 3, false);
+        let good_fewer = rows(&mut r, fewer, 3, false);
+        let broken = vec![good[0][..8].to_vec()];
+        let outcomes = |direct: bool| {
+            let mut first_fails = encoder(&options(&[]), direct);
+            let mut first_works = encoder(&options(&[]), direct);
+            [
+                encode_with(&mut first_fails, &fields, &broken, false),
+                encode_with(&mut first_fails, fewer, &good_fewer, false),
+                encode_with(&mut first_works, &fields, &good, false),
+                encode_with(&mut first_works, fewer, &good_fewer, false),
+            ]
+        };
+        let (direct, arrow) = (outcomes(true), outcomes(false));
+        assert_eq!(direct, arrow);
+        assert!(direct[0].is_err() && direct[1].is_ok() && direct[2].is_ok());
+        assert!(
+            direct[3].as_ref().is_err_and(|e| e.contains("schema")),
+            "{:?}",
+            direct[3]
         );
     }
 

@@ -422,7 +422,7 @@ fn run_end(offsets: &[i32], start: usize, rows: usize, run_bytes: i64) -> usize 
 /// Arrow path then reports why).
 fn direct_plan<'d>(
     direct: &'d mut Option<Direct>,
-    encoder: &mut JsonEncoder,
+    encoder: &JsonEncoder,
     schema: &SchemaRef,
     arity: usize,
 ) -> Option<&'d DirectPlan> {
@@ -430,10 +430,9 @@ fn direct_plan<'d>(
         .as_ref()
         .is_some_and(|d| Arc::ptr_eq(&d.schema, schema) && d.arity == arity);
     if !current {
-        let plan = match encoder.flink_plan(schema) {
-            Ok(Some(plan)) => DirectPlan::new(&plan, arity),
-            _ => None,
-        };
+        let plan = encoder
+            .with_flink_plan(schema, |plan| DirectPlan::new(plan, arity))
+            .flatten();
         *direct = Some(Direct {
             schema: schema.clone(),
             arity,
@@ -569,7 +568,7 @@ impl Encoder {
         binary_row::check_offset_count(&offsets, rows)?;
         let data = data.as_slice();
         let direct = if self.direct_rows {
-            direct_plan(&mut self.direct, &mut self.encoder, &schema, arity)
+            direct_plan(&mut self.direct, &self.encoder, &schema, arity)
         } else {
             None
         };
@@ -581,6 +580,8 @@ impl Encoder {
                 {
                     self.direct_runs += 1;
                 }
+                // The plan the Arrow path would have made (and checked the schema against) for this run.
+                self.encoder.plan(&schema)?;
                 if end == rows {
                     return Ok(());
                 }
